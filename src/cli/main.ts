@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/** The `gpmcmc` command. */
+import { Command } from "commander";
+import { getBackend } from "../linalg/backend.js";
+import { VERSION } from "../version.js";
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name("gpmcmc")
+    .description("Fully Bayesian inference in latent Gaussian process models by MCMC")
+    .version(VERSION, "-V, --version", "print the version")
+    .showHelpAfterError();
+
+  program
+    .command("info")
+    .description("print the version and the linear-algebra backend in use")
+    .option("--json", "print one JSON object")
+    .action((opts: { json?: boolean }) => {
+      const d = getBackend().describe();
+      const info = { version: VERSION, node: process.version, ...d };
+      if (opts.json) {
+        process.stdout.write(JSON.stringify(info) + "\n");
+        return;
+      }
+      const lines = [
+        `gpmcmc ${VERSION} (node ${process.version})`,
+        `linear algebra: ${d.backend} (${d.library})`,
+      ];
+      if (d.core !== undefined) lines.push(`OpenBLAS core: ${d.core}`);
+      lines.push(`threads: ${d.threads}${d.cores !== undefined ? ` of ${d.cores} cores` : ""}`);
+      if (d.config !== undefined) lines.push(`OpenBLAS config: ${d.config}`);
+      process.stdout.write(lines.join("\n") + "\n");
+    });
+  return program;
+}
+
+buildProgram().parseAsync(process.argv).catch((e: unknown) => {
+  process.stderr.write(`gpmcmc: ${(e as Error).message}\n`);
+  process.exit(2);
+});

@@ -1,0 +1,52 @@
+/**
+ * Picks the linear-algebra backend once, at first use: the native OpenBLAS addon when it was
+ * built, else the pure TypeScript one (saying so once on stderr). GPMCMC_BACKEND=js|native
+ * forces a choice; forcing native when the addon is missing is an error.
+ */
+import { createRequire } from "node:module";
+import { jsBackend } from "./js.js";
+import type { LinalgBackend } from "./types.js";
+
+let chosen: LinalgBackend | undefined;
+let nativeLoadError: string | undefined;
+
+/** Loads the native addon, or returns undefined (with the reason kept for `nativeUnavailableReason`). */
+export function loadNativeBackend(): LinalgBackend | undefined {
+  try {
+    const require = createRequire(import.meta.url);
+    // dist/src/linalg/backend.js -> <package root>/build/Release
+    const mod = require("../../../build/Release/gpmcmc_native.node") as { createBackend?: () => LinalgBackend };
+    if (typeof mod.createBackend !== "function") throw new Error("addon has no createBackend");
+    return mod.createBackend();
+  } catch (e) {
+    nativeLoadError = (e as Error).message.split("\n")[0];
+    return undefined;
+  }
+}
+
+export function nativeUnavailableReason(): string | undefined {
+  return nativeLoadError;
+}
+
+export function getBackend(): LinalgBackend {
+  if (chosen) return chosen;
+  const forced = process.env.GPMCMC_BACKEND;
+  if (forced !== undefined && forced !== "" && forced !== "js" && forced !== "native") {
+    throw new Error(`GPMCMC_BACKEND must be "js" or "native", not "${forced}"`);
+  }
+  if (forced === "js") return (chosen = jsBackend);
+  const native = loadNativeBackend();
+  if (native) return (chosen = native);
+  if (forced === "native") {
+    throw new Error(`GPMCMC_BACKEND=native, but the native addon is not available (${nativeLoadError}). ` +
+      "Install OpenBLAS (apt-get install libopenblas-dev) and run `npm rebuild gpmcmc` (or `npm ci`).");
+  }
+  process.stderr.write("gpmcmc: using the pure TypeScript linear-algebra backend (slow). For the fast one, " +
+    "install OpenBLAS (apt-get install libopenblas-dev) and run `npm ci` again.\n");
+  return (chosen = jsBackend);
+}
+
+/** Replaces the backend in use (tests and benchmarks compare the two in one process). */
+export function setBackend(b: LinalgBackend): void {
+  chosen = b;
+}

@@ -1,0 +1,10 @@
+export type { BackendDescription, Diag, LinalgBackend, Side, Trans, Uplo } from "./types.js";
+export { DimensionError, NonFiniteError, NotPositiveDefiniteError } from "./errors.js";
+export { Matrix, assertFinite, assertLength, assertSquare } from "./matrix.js";
+export { getBackend, setBackend, loadNativeBackend, nativeUnavailableReason } from "./backend.js";
+export { jsBackend } from "./js.js";
+export { Cholesky, cholesky, backendFor, SMALL_ORDER } from "./cholesky.js";
+export type { CholeskyOptions } from "./cholesky.js";
+export { matmul, matvec, symmetricMatvecInto, crossprod, tcrossprod, hadamardOuter, scaleRows } from "./products.js";
+export { opCounts, resetOpCounts, snapshotOpCounts } from "./counters.js";
+export type { OpCounts } from "./counters.js";

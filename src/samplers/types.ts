@@ -1,0 +1,44 @@
+import type { RandomSource } from "../random/types.js";
+
+/** What every transition reports (Stan's sampler diagnostics plus operation counts). */
+export interface StepInfo {
+  accepted: boolean;
+  /** min(1, exp(-dH)) or the sampler's equivalent (1 for always-accepting samplers). */
+  acceptanceProbability: number;
+  divergent: boolean;
+  /** Hamiltonian at the accepted state (NaN for samplers without one). */
+  energy: number;
+  /** H(proposal) - H(start) (NaN for samplers without one). */
+  energyError: number;
+  stepSize: number;
+  leapfrogSteps: number;
+  gradientCalls: number;
+  metricCalls: number;
+  fixedPointIterations: number;
+}
+
+/** The state a kernel carries from one transition to the next: a position plus cached quantities. */
+export interface SamplerState {
+  readonly position: Float64Array;
+  readonly logDensity: number;
+}
+
+/** A scalar tuning parameter the chain driver may adapt during burn-in (step size, MH scale, ...). */
+export interface Tunable {
+  readonly name: string;
+  value: number;
+  /** Acceptance rate the adaptation aims for by default. */
+  readonly targetAcceptance: number;
+}
+
+/**
+ * The outer shape every sampler has (BlackJAX-style functional kernels):
+ *   const k = rmhmc(target, opts); let s = k.init(x0); ({ state: s, info } = k.step(s, rng));
+ */
+export interface Kernel<S extends SamplerState = SamplerState> {
+  readonly name: string;
+  init(x0: Float64Array): S;
+  step(state: S, rng: RandomSource): { state: S; info: StepInfo };
+  /** The parameter burn-in adaptation tunes, if any. */
+  readonly tunable?: Tunable;
+}

@@ -1,0 +1,46 @@
+import type { RandomSource } from "../random/types.js";
+
+/**
+ * A density that samplers run on, over R^dim. A target offers what it can: the log density
+ * (always), its gradient (Euclidean gradient samplers), and a local geometry (manifold samplers).
+ */
+export interface Target {
+  readonly dim: number;
+  /** log density up to a constant. */
+  logDensity(x: Float64Array): number;
+  /** Writes d log density / dx into `grad` and returns the log density. */
+  logDensityAndGradient?(x: Float64Array, grad: Float64Array): number;
+  /** Local Riemannian geometry at x (mMALA, SMMALA, RMHMC). */
+  geometry?(x: Float64Array): LocalGeometry;
+  /**
+   * A cheaper geometry that only applies G(x)^-1 (all the position fixed-point loop of the
+   * generalised leapfrog needs). Optional: samplers fall back to `geometry`.
+   */
+  inverseMetricAt?(x: Float64Array): InverseMetric;
+}
+
+export interface InverseMetric {
+  /** out <- G(x)^-1 p. */
+  applyInverse(p: Float64Array, out: Float64Array): void;
+}
+
+/**
+ * Everything a manifold sampler needs at one position x (see DESIGN.md, "Local geometry"):
+ * L(x), dL/dx, G(x)^-1 applied to vectors, log|G(x)|, momentum draws from N(0, G(x)), and
+ * dH/dx for a momentum p with H(x, p) = -L(x) + 1/2 log|G(x)| + 1/2 p' G(x)^-1 p.
+ */
+export interface LocalGeometry extends InverseMetric {
+  readonly position: Float64Array;
+  readonly logDensity: number;
+  readonly gradient: Float64Array;
+  readonly logDetMetric: number;
+  /** out <- G(x) v. */
+  applyMetric?(v: Float64Array, out: Float64Array): void;
+  /** out <- a draw from N(0, G(x)). */
+  sampleMomentum(rng: RandomSource, out: Float64Array): void;
+  /**
+   * out <- dH/dx_n = -dL/dx_n + 1/2 tr(G^-1 dG/dx_n) - 1/2 p' G^-1 (dG/dx_n) G^-1 p.
+   */
+  hamiltonianGradient(p: Float64Array, out: Float64Array): void;
+  /** out <- 1/2 tr(G^-1 dG/dx_n) - dL/dx_n: the part of dH/dx that does not depend on p. (Optional.) */
+}
