@@ -15,3 +15,5 @@ export {
   type LikelihoodFactory,
   type LikelihoodOptionName,
 } from "./registry.js";
+// TODO(probit): once ./probit.js exists, export it here and add it to the shared registry:
+//   likelihoods.register("probit", { factory: () => <probit factory>(), options: [], description: "..." });
