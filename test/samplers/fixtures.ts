@@ -73,8 +73,12 @@ export interface GaussianTarget extends Target {
   logDensityAndGradient(x: Float64Array, grad: Float64Array): number;
 }
 
-/** N(mean, cov) with log density and gradient; with `constantMetric`, the geometry G = cov^-1 (RMHMC reduces to HMC with M = precision). */
-export function gaussianTarget(mean: number[], covRows: number[][], constantMetric = false): GaussianTarget {
+/**
+ * N(mean, cov) with log density and gradient. With `metric`, also the constant geometry
+ * G = cov^-1 (RMHMC reduces to HMC with M = precision); "precision-wrong-momentum" is a negative
+ * control whose momentum draws come from N(0, 4G) instead of N(0, G).
+ */
+export function gaussianTarget(mean: number[], covRows: number[][], metric?: "precision" | "precision-wrong-momentum"): GaussianTarget {
   const n = mean.length;
   const mu = Float64Array.from(mean);
   const cov = toColumnMajor(covRows);
@@ -103,7 +107,8 @@ export function gaussianTarget(mean: number[], covRows: number[][], constantMetr
     logDensity: (x) => logDensityAndGradient(x, new Float64Array(n)),
     logDensityAndGradient,
   };
-  if (constantMetric) {
+  if (metric) {
+    const momentumScale = metric === "precision-wrong-momentum" ? 2 : 1;
     const applyInverse = (p: Float64Array, out: Float64Array) => {
       for (let i = 0; i < n; i++) {
         let s = 0;
@@ -126,7 +131,7 @@ export function gaussianTarget(mean: number[], covRows: number[][], constantMetr
           for (let i = 0; i < n; i++) {
             let s = 0;
             for (let k = 0; k <= i; k++) s += lPrec[i + k * n] * z[k];
-            out[i] = s;
+            out[i] = momentumScale * s;
           }
         },
         hamiltonianGradient(_p: Float64Array, out: Float64Array) {
