@@ -52,6 +52,17 @@ export interface HmcState extends SamplerState {
   readonly gradient: Float64Array;
 }
 
+/** A leapfrog trajectory from a given position and momentum (copies, owned by the caller). */
+export interface HmcTrajectory {
+  readonly position: Float64Array;
+  readonly momentum: Float64Array;
+  /** H at the start and at the end (NaN when the trajectory failed). */
+  readonly startEnergy: number;
+  readonly endEnergy: number;
+  readonly divergence: DivergenceReason | undefined;
+  readonly leapfrogSteps: number;
+}
+
 export interface HmcKernel extends Kernel<HmcState> {
   readonly tunable: Tunable;
   readonly mass: MassMatrix;
@@ -60,6 +71,8 @@ export interface HmcKernel extends Kernel<HmcState> {
    * steps: what `step` does after drawing them.
    */
   transition(state: HmcState, momentum: Float64Array, logUniform: number, steps: number): { state: HmcState; info: StepInfo };
+  /** Integrates `steps` leapfrog steps from (state.position, momentum). */
+  integrate(state: HmcState, momentum: Float64Array, steps: number): HmcTrajectory;
 }
 
 export function hmc(target: Target, options: HmcOptions): HmcKernel {
@@ -99,16 +112,16 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
     return { position, logDensity, gradient };
   }
 
-  function transition(state: HmcState, momentum: Float64Array, logUniform: number, steps: number): { state: HmcState; info: StepInfo } {
-    const eps = tunable.value;
-    checkPositive("stepSize", eps);
-    p.set(momentum);
+  // What the last `run` produced.
+  const last = { logDensity: NaN, steps: 0, failure: undefined as DivergenceReason | undefined };
+
+  /** `steps` leapfrog steps (eq. 9) from (state, p) in x, g, p; `last` says how it ended. */
+  function run(state: HmcState, steps: number, eps: number): void {
     x.set(state.position);
     g.set(state.gradient);
-    const h0 = -state.logDensity + mass.kineticEnergy(p);
     let lp = state.logDensity;
-    let taken = 0;
-    let failure: DivergenceReason | undefined;
+    last.steps = 0;
+    last.failure = undefined;
     try {
       // eq. (9), first line: half-step of the momentum (U = -L, so -dU/dx = dL/dx).
       for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
@@ -117,9 +130,9 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
         mass.applyInverse(p, v);
         for (let i = 0; i < n; i++) x[i] += eps * v[i];
         lp = gradientOf!(x, g);
-        taken = l;
+        last.steps = l;
         if (!Number.isFinite(lp)) {
-          failure = "non-finite";
+          last.failure = "non-finite";
           break;
         }
         // eq. (9), third line, merged with the next step's first line when one follows.
@@ -128,8 +141,29 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
       }
     } catch (e) {
       if (!isNumericalFailure(e)) throw e;
-      failure = "numerical-error";
+      last.failure = "numerical-error";
     }
+    last.logDensity = lp;
+  }
+
+  function integrate(state: HmcState, momentum: Float64Array, steps: number): HmcTrajectory {
+    const eps = tunable.value;
+    checkPositive("stepSize", eps);
+    p.set(momentum);
+    const startEnergy = -state.logDensity + mass.kineticEnergy(p);
+    run(state, steps, eps);
+    const endEnergy = last.failure ? NaN : -last.logDensity + mass.kineticEnergy(p);
+    return { position: x.slice(), momentum: p.slice(), startEnergy, endEnergy, divergence: last.failure, leapfrogSteps: last.steps };
+  }
+
+  function transition(state: HmcState, momentum: Float64Array, logUniform: number, steps: number): { state: HmcState; info: StepInfo } {
+    const eps = tunable.value;
+    checkPositive("stepSize", eps);
+    p.set(momentum);
+    const h0 = -state.logDensity + mass.kineticEnergy(p);
+    run(state, steps, eps);
+    const lp = last.logDensity;
+    const failure = last.failure;
     const h1 = failure ? NaN : -lp + mass.kineticEnergy(p);
     const energyError = h1 - h0;
     if (failure) {
@@ -150,8 +184,8 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
       energy: decision.accepted ? h1 : h0,
       energyError,
       stepSize: eps,
-      leapfrogSteps: taken,
-      gradientCalls: taken,
+      leapfrogSteps: last.steps,
+      gradientCalls: last.steps,
       metricCalls: 0,
       fixedPointIterations: 0,
     };
@@ -166,5 +200,5 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
     return transition(state, drawn, logUniform, steps);
   }
 
-  return { name: "hmc", tunable, mass, init, step, transition };
+  return { name: "hmc", tunable, mass, init, step, transition, integrate };
 }

@@ -4,7 +4,7 @@ export type { MassMatrix } from "./mass-matrix.js";
 export { DEFAULT_DIVERGENCE_THRESHOLD, metropolisDecision, isNumericalFailure } from "./metropolis.js";
 export type { MetropolisOutcome } from "./metropolis.js";
 export { hmc } from "./hmc.js";
-export type { HmcKernel, HmcOptions, HmcState } from "./hmc.js";
+export type { HmcKernel, HmcOptions, HmcState, HmcTrajectory } from "./hmc.js";
 export { rmhmc } from "./rmhmc.js";
 export type { RmhmcKernel, RmhmcOptions, RmhmcState, RmhmcVariant, Trajectory } from "./rmhmc.js";
 export { AcceptanceWindow, DualAveraging, makeAdapter } from "./adaptation.js";

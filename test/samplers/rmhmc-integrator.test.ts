@@ -156,3 +156,20 @@ test("a transition keeps the start state's position and geometry intact", () => 
     s = r.state;
   }
 });
+
+test("randomised trajectory lengths are uniform on 1..leapfrogSteps", () => {
+  const target = gpLogisticProblem().target;
+  const k = rmhmc(target, { stepSize: 0.2, leapfrogSteps: 4, randomiseSteps: true });
+  const rng = new Rng(8);
+  let s = k.init(Float64Array.from([0.3, -0.3]));
+  const counts = [0, 0, 0, 0, 0];
+  for (let t = 0; t < 400; t++) {
+    const r = k.step(s, rng);
+    assert.equal(r.info.divergent, false);
+    counts[r.info.leapfrogSteps]++;
+    s = r.state;
+  }
+  assert.equal(counts[0], 0);
+  // 100 expected in each of 1..4; sd about 8.7
+  for (let l = 1; l <= 4; l++) assert.ok(Math.abs(counts[l] - 100) < 35, `length ${l}: ${counts[l]}`);
+});
