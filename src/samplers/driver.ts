@@ -15,7 +15,7 @@ import { makeAdapter, type Adapter, type AdaptOptions } from "./adaptation.js";
 import type { Kernel, SamplerState } from "./types.js";
 
 /** Per-draw statistics of one chain (or of all chains, chain after chain). */
-export interface DrawStats {
+export interface DrawStatColumns {
   /** lp__: log density at the draw (up to the target's constant). */
   lp: Float64Array;
   /** accept_stat__: the acceptance probability of the transition that produced the draw. */
@@ -88,7 +88,7 @@ export interface ChainResult {
   draws: number;
   /** The draws, draw-major: samples[i * dim + j] is variable j of draw i. */
   samples: Float64Array;
-  stats: DrawStats;
+  stats: DrawStatColumns;
   /** The tunable's value used after burn-in (undefined for kernels without one). */
   tunedValue: number | undefined;
   summary: ChainSummary;
@@ -98,10 +98,10 @@ export interface ChainResult {
 /** Where runChain writes its draws and statistics (views into larger arrays, or its own). */
 export interface ChainStorage {
   samples: Float64Array;
-  stats: DrawStats;
+  stats: DrawStatColumns;
 }
 
-function allocateStats(size: number): DrawStats {
+function allocateStats(size: number): DrawStatColumns {
   return {
     lp: new Float64Array(size),
     acceptStat: new Float64Array(size),
@@ -112,7 +112,7 @@ function allocateStats(size: number): DrawStats {
   };
 }
 
-function statsView(all: DrawStats, from: number, to: number): DrawStats {
+function statsView(all: DrawStatColumns, from: number, to: number): DrawStatColumns {
   return {
     lp: all.lp.subarray(from, to),
     acceptStat: all.acceptStat.subarray(from, to),
@@ -261,7 +261,7 @@ export interface SampleResult {
   /** chain x draw x dim: samples[(c * draws + i) * dim + j]. */
   samples: Float64Array;
   /** chain x draw: stats.lp[c * draws + i]. */
-  stats: DrawStats;
+  stats: DrawStatColumns;
   /** Per chain: summary, tuned value, timings (their samples and stats are views into the arrays above). */
   chainResults: ChainResult[];
   seconds: { total: number };

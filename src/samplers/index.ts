@@ -10,4 +10,4 @@ export type { RmhmcKernel, RmhmcOptions, RmhmcState, RmhmcVariant, Trajectory } 
 export { AcceptanceWindow, DualAveraging, makeAdapter } from "./adaptation.js";
 export type { AcceptanceWindowOptions, AdaptOptions, Adapter, DualAveragingOptions } from "./adaptation.js";
 export { chainTrace, runChain, sample } from "./driver.js";
-export type { ChainOptions, ChainResult, ChainStorage, ChainSummary, DrawStats, Progress, SampleOptions, SampleResult } from "./driver.js";
+export type { ChainOptions, ChainResult, ChainStorage, ChainSummary, DrawStatColumns, Progress, SampleOptions, SampleResult } from "./driver.js";
