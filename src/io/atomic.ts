@@ -350,8 +350,8 @@ export function prepareOutputDir(dir: string, options: OutputDirOptions = {}): O
       }
     }
     if (e instanceof OutputError) {
-      // errors from the marker's AtomicFile name the marker: name the directory instead
-      throw e.path === dir ? e : new OutputError(dir, `the directory is not writable (${e.message})`);
+      // errors from the marker's AtomicFile name the marker: name the directory first
+      throw e.path === dir ? e : new OutputError(dir, `cannot be used: ${e.message}`);
     }
     throw new OutputError(dir, `cannot be used: ${reason(e)}`);
   }

@@ -127,15 +127,17 @@ export function parseDataset(text: string, path: string, options: ReadDatasetOpt
   const records = parseCsvRecords(text, path);
   const header = records[0].record;
   const headerLine = records[0].info.lines;
+  if (header.every((h) => readNumber(h).kind === "number")) {
+    throw new DataError(
+      { file: path, line: headerLine },
+      `no header: the first line looks like data; the file needs a header line naming the columns (the response ${quoteCell(responseName)} and the inputs)`,
+    );
+  }
   checkHeader(header, path, headerLine);
 
   const yCol = header.indexOf(responseName);
   if (yCol < 0) {
-    const looksLikeData = header.every((h) => readNumber(h).kind === "number");
-    const hint = looksLikeData
-      ? " (the first line looks like data: the file needs a header line naming the columns)"
-      : ` (columns: ${listNames(header)})`;
-    throw new DataError({ file: path, line: headerLine }, `no response column ${quoteCell(responseName)} in the header${hint}`);
+    throw new DataError({ file: path, line: headerLine }, `no response column ${quoteCell(responseName)} in the header (columns: ${listNames(header)})`);
   }
   if (header.length === 1) {
     throw new DataError({ file: path, line: headerLine }, `no input columns: the header has only ${quoteCell(responseName)}`);
