@@ -112,7 +112,12 @@ export function parseCsvRecords(text: string, file: string, extra: { comment?: s
   } catch (e) {
     const err = e as Error & { lines?: number; code?: string };
     const line = typeof err.lines === "number" && err.lines > 0 ? err.lines : undefined;
-    const what = err.message.replace(/^Invalid Record Length: |^Quote Not Closed: /, "");
+    const what =
+      err.code === "CSV_QUOTE_NOT_CLOSED"
+        ? 'a quoted cell (opened with ") is never closed'
+        : err.code === "CSV_INVALID_CLOSING_QUOTE"
+          ? "a quote ends in the middle of a cell"
+          : err.message.replace(/^[A-Za-z ]+: /, "");
     throw new DataError({ file, line }, `malformed CSV: ${what}`);
   }
 }
