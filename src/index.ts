@@ -4,3 +4,4 @@ export * from "./linalg/index.js";
 export type { RandomSource } from "./random/types.js";
 export type { Target, LocalGeometry, InverseMetric } from "./targets/types.js";
 export * from "./samplers/index.js";
+export * from "./io/index.js";
