@@ -53,11 +53,6 @@ export function isNumericalFailure(e: unknown): boolean {
   return e instanceof NotPositiveDefiniteError || e instanceof NonFiniteError;
 }
 
-export function allFinite(v: Float64Array): boolean {
-  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
-  return true;
-}
-
 export function checkPositive(name: string, v: number): void {
   if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${name} must be a positive finite number, got ${v}`);
 }
