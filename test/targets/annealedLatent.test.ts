@@ -376,3 +376,29 @@ test("a likelihood that is not log-concave at x raises IndefiniteMetricError", (
   const t = annealedLatentTarget({ likelihood: bad, y: P.y, kernelMatrix: P.K });
   assert.throws(() => t.geometry(P.x), IndefiniteMetricError);
 });
+
+test("flop counts: inverseMetricAt n^3/3, geometry n^3/3 + n^3 (n^3 after inverseMetricAt at the same x), momentum without O(n^3)", () => {
+  const pr = problem(9);
+  const t = target("ep", 0.3, pr);
+  const n3 = N ** 3;
+  const flops = (f: () => void) => {
+    const before = opCounts.flops;
+    f();
+    return opCounts.flops - before;
+  };
+  const out = new Float64Array(N);
+  const near = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) < 1e-9 * n3, msg ?? `${a} flops, expected ${b}`);
+  near(flops(() => t.inverseMetricAt(pr.x).applyInverse(pr.p, out)), n3 / 3);
+  near(flops(() => t.geometry(pr.x).hamiltonianGradient(pr.p, out)), n3);
+  const g = t.geometry(pr.x);
+  near(flops(() => g.hamiltonianGradient(pr.p, out)), n3);
+  near(flops(() => g.hamiltonianGradient(pr.p, out)), 0, "the diagonal is computed once");
+  near(flops(() => {
+    const h = t.geometry(pr.x.map((v) => v + 1));
+    h.sampleMomentum(new Rng(1), out);
+    h.hamiltonianGradient(out, out);
+  }), n3 / 3 + n3);
+  // the reference (Algorithm 3 as written): potrf + trsm + syrk per Woodbury step, two steps for an EP-style q
+  near(flops(() => t.referenceGeometry(pr.x)), 2 * (n3 / 3 + n3 + n3));
+  near(flops(() => target("prior", 0.3, pr).referenceGeometry(pr.x)), n3 / 3 + n3 + n3 + n3 / 3 /* K's factor at set-up */);
+});
