@@ -392,10 +392,8 @@ export class AnnealedLatentTarget implements Target {
 
   logDensityAndGradient(x: Float64Array, grad: Float64Array): number {
     this.checkLength(x);
-    const n = this.dim;
-    const d1 = new Float64Array(n);
-    const d2 = new Float64Array(n);
-    const ll = this.model.likelihood.derivatives(this.model.y, x, d1, d2);
+    const d1 = this.model.scratchD1;
+    const ll = this.model.likelihood.derivatives(this.model.y, x, d1, this.model.scratchD2);
     return this.model.logDensity(this.beta, x, ll, d1, grad);
   }
 

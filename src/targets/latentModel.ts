@@ -78,6 +78,8 @@ export class LatentModel {
   readonly scratchU: Float64Array;
   readonly scratchT: Float64Array;
   readonly scratchW: Float64Array;
+  readonly scratchD1: Float64Array;
+  readonly scratchD2: Float64Array;
   private vScratch: Float64Array | null = null;
   private readonly pool: Float64Array[] = [];
 
@@ -128,6 +130,8 @@ export class LatentModel {
     this.scratchU = new Float64Array(n);
     this.scratchT = new Float64Array(n);
     this.scratchW = new Float64Array(n);
+    this.scratchD1 = new Float64Array(n);
+    this.scratchD2 = new Float64Array(n);
   }
 
   /** An n x n buffer from the pool (or a new one). */

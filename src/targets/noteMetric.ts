@@ -97,7 +97,10 @@ export class NoteGeometry implements LocalGeometry {
     out.set(w);
   }
 
-  /** Algorithm 1 lines 5-7: L_Ginv = chol(G^-1), p := L_Ginv' \ z, z ~ N(0, I). */
+  /**
+   * Algorithm 1 lines 5-7: L_Ginv = chol(G^-1), p := L_Ginv' \ z, z ~ N(0, I). The covariance
+   * is (L_Ginv L_Ginv')^-1 = G, as eq. (10) needs (the comment on line 7 says G^-1).
+   */
   sampleMomentum(rng: RandomSource, out: Float64Array): void {
     this.LGinv ??= cholesky(this.Ginv, { what: "G^-1" });
     rng.fillNormal(out);

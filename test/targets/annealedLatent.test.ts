@@ -402,3 +402,19 @@ test("flop counts: inverseMetricAt n^3/3, geometry n^3/3 + n^3 (n^3 after invers
   near(flops(() => t.referenceGeometry(pr.x)), 2 * (n3 / 3 + n3 + n3));
   near(flops(() => target("prior", 0.3, pr).referenceGeometry(pr.x)), n3 / 3 + n3 + n3 + n3 / 3 /* K's factor at set-up */);
 });
+
+test("the note's Algorithm 4 line 18 as printed (+beta K^-1 x) fails the finite-difference check; -beta K^-1 x passes", () => {
+  const beta = 0.3;
+  const t = target("ep", beta);
+  const fd = fdGradient((x) => t.logDensity(x), P.x);
+  const d1 = new Float64Array(N), d2 = new Float64Array(N);
+  probit.derivatives(P.y, P.x, d1, d2);
+  const Kinv = luInverseAndLogDet(dense(P.K)).inverse;
+  const Sinv = luInverseAndLogDet(sigmaQ("ep")).inverse;
+  const kx = matVec(Kinv, P.x);
+  const sr = matVec(Sinv, P.x.map((v, i) => v - P.mu[i]));
+  const printed = d1.map((v, i) => beta * v + beta * kx[i] - (1 - beta) * sr[i]);
+  const corrected = d1.map((v, i) => beta * v - beta * kx[i] - (1 - beta) * sr[i]);
+  assert.ok(maxAbsDiff(corrected, fd) < 1e-7 * maxAbs(fd));
+  assert.ok(maxAbsDiff(printed, fd) > 0.1 * maxAbs(fd));
+});
