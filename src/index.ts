@@ -12,3 +12,4 @@ export { annealedLatentTarget, AnnealedLatentTarget, AnnealedLatentGeometry } fr
 export type { AnnealedLatentOptions, GaussianApproximation, LogDensityParts } from "./targets/annealedLatent.js";
 export { NoteGeometry } from "./targets/noteMetric.js";
 export { IndefiniteMetricError, StaleGeometryError, TargetOptionError } from "./targets/errors.js";
+export * from "./io/index.js";
