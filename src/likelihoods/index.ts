@@ -2,6 +2,7 @@ export type { Likelihood } from "./types.js";
 export { LikelihoodDataError } from "./types.js";
 export type { PointwiseLikelihood } from "./pointwise.js";
 export { LikelihoodOptionError, type LikelihoodOptions } from "./options.js";
+export { probit, logPhiDerivatives, type ProbitDerivatives } from "./probit.js";
 export { logisticLikelihood } from "./logistic.js";
 export { poissonLikelihood, poissonLogPmf, samplePoisson, type PoissonOptions } from "./poisson.js";
 export { volatilityLikelihood } from "./volatility.js";
@@ -15,5 +16,3 @@ export {
   type LikelihoodFactory,
   type LikelihoodOptionName,
 } from "./registry.js";
-// TODO(probit): once ./probit.js exists, export it here and add it to the shared registry:
-//   likelihoods.register("probit", { factory: () => <probit factory>(), options: [], description: "..." });

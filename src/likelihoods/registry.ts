@@ -1,13 +1,14 @@
 /**
  * Likelihoods by name, for the command line (`--likelihood NAME`). A registry maps a name to a
  * factory and the options it takes; likelihoodByName builds one, rejecting options that do not
- * apply. Further likelihoods (probit lives in its own module) are added with `register`, on
- * the shared `likelihoods` registry or on a fresh one from `builtinLikelihoods()`.
+ * apply. Further likelihoods are added with `register`, on the shared `likelihoods` registry or
+ * on a fresh one from `builtinLikelihoods()`.
  */
 import { logisticLikelihood } from "./logistic.js";
 import { ordinalLikelihood } from "./ordinal.js";
 import { LikelihoodOptionError, type LikelihoodOptions } from "./options.js";
 import { poissonLikelihood } from "./poisson.js";
+import { probit } from "./probit.js";
 import type { Likelihood } from "./types.js";
 import { volatilityLikelihood } from "./volatility.js";
 
@@ -59,9 +60,14 @@ export class LikelihoodRegistry {
   }
 }
 
-/** A fresh registry holding logistic, poisson, volatility and ordinal. */
+/** A fresh registry holding probit, logistic, poisson, volatility and ordinal. */
 export function builtinLikelihoods(): LikelihoodRegistry {
   return new LikelihoodRegistry()
+    .register("probit", {
+      factory: () => probit,
+      options: [],
+      description: "binary labels y in {-1, +1} with p(y | f) = Phi(y f)",
+    })
     .register("logistic", {
       factory: () => logisticLikelihood(),
       options: [],

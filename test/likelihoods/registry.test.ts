@@ -10,8 +10,8 @@ import {
 } from "../../src/likelihoods/index.js";
 
 test("likelihoodByName builds each built-in likelihood under its command-line name", () => {
-  assert.deepEqual(builtinLikelihoods().names(), ["logistic", "poisson", "volatility", "ordinal"]);
-  for (const name of ["logistic", "poisson", "volatility"]) assert.equal(likelihoodByName(name).name, name);
+  assert.deepEqual(builtinLikelihoods().names(), ["probit", "logistic", "poisson", "volatility", "ordinal"]);
+  for (const name of ["probit", "logistic", "poisson", "volatility"]) assert.equal(likelihoodByName(name).name, name);
   const o = likelihoodByName("ordinal", { thresholds: [-1, 1], noiseSd: 0.5 });
   assert.equal(o.name, "ordinal");
   // The options reach the likelihood: with sigma = 0.5, p(y = 2 | f = 0) = Phi(2) - Phi(-2).
@@ -23,7 +23,7 @@ test("likelihoodByName builds each built-in likelihood under its command-line na
 test("likelihoodByName rejects unknown names, options that do not apply and missing thresholds", () => {
   assert.throws(
     () => likelihoodByName("gaussian"),
-    (e: unknown) => e instanceof LikelihoodOptionError && e.option === "likelihood" && e.message.includes('"gaussian"') && e.message.includes("logistic, poisson, volatility, ordinal"),
+    (e: unknown) => e instanceof LikelihoodOptionError && e.option === "likelihood" && e.message.includes('"gaussian"') && e.message.includes("probit, logistic, poisson, volatility, ordinal"),
   );
   assert.throws(() => likelihoodByName("logistic", { thresholds: [0] }), (e: unknown) => e instanceof LikelihoodOptionError && e.option === "thresholds" && e.message.includes("logistic"));
   assert.throws(() => likelihoodByName("poisson", { noiseSd: 1 }), (e: unknown) => e instanceof LikelihoodOptionError && e.option === "noiseSd");
