@@ -50,7 +50,7 @@
  *     I_n = J_n(a) - E sum_k C(n,k) w^(n-k) J_k(b), E = exp(-w (a + b)/2), for a finite far end b.
  * Elsewhere (|z| < 3 at the dominant end) the direct forms lose at most about 3^6 ulps.
  */
-import { millsRatio, logPhi, normalCdf, normalLogPdf } from "../math/index.js";
+import { millsRatio, normalLogPdf, normalPdf } from "../math/index.js";
 import type { PointwiseLikelihood } from "./pointwise.js";
 import { LikelihoodOptionError } from "./options.js";
 import { assertLengths } from "./shape.js";
@@ -95,8 +95,8 @@ function millsTails(x: number, out: Float64Array): void {
   out[0] = 1 / (x + out[1]);
 }
 
-const kA = new Float64Array(4);
-const kB = new Float64Array(4);
+const kNear = new Float64Array(4);
+const kFar = new Float64Array(4);
 
 /**
  * For X ~ N(0, 1) truncated to a narrow interval (a, a + w), (|a| + w) w <= 2: writes E[X] - a,
@@ -104,7 +104,7 @@ const kB = new Float64Array(4);
  * proportional to exp(-a u - u^2/2) on u in (0, w) (its derivatives grow like (|a| + w)^n, so
  * the rule's error is below (2^32 / 32!) relative), central moments in a second pass.
  */
-export function narrowIntervalMoments(a: number, w: number, out: Float64Array): Float64Array {
+function narrowIntervalMoments(a: number, w: number, out: Float64Array): Float64Array {
   const h = w / 2;
   let s0 = 0, s1 = 0;
   for (let i = 0; i < 16; i++) {
@@ -129,19 +129,18 @@ export function narrowIntervalMoments(a: number, w: number, out: Float64Array): 
 }
 
 /**
- * For X ~ N(0, 1) truncated to (a, a + w) with a >= 3 (w may be infinite): writes E[X] - a,
- * Var X and kappa_3(X) into out[0..2] from the continued-fraction tails K_j (see the head of
- * this file), without the cancellation of the direct forms.
+ * For X ~ N(0, 1) truncated to (a, a + w) with a >= 3 (w may be infinite), given the
+ * continued-fraction tails kA = K_0..K_3 at a and kB at b = a + w (unused when w is infinite):
+ * writes E[X] - a, Var X and kappa_3(X) into out[0..2] without the cancellation of the direct
+ * forms (see the head of this file).
  */
-export function upperTailMoments(a: number, w: number, out: Float64Array): Float64Array {
-  millsTails(a, kA);
+function upperTailMoments(a: number, w: number, kA: Float64Array, kB: Float64Array, out: Float64Array): Float64Array {
   // Raw moments about a of the one-sided truncation (a, inf): E[u^n] = n! K_1 ... K_n.
   let e1 = kA[1];
   let e2 = 2 * kA[1] * kA[2];
   let e3 = 6 * kA[1] * kA[2] * kA[3];
   if (w !== Infinity) {
     const b = a + w;
-    millsTails(b, kB);
     // q = Phi(-b) / Phi(-a); the part of (a, inf) beyond b, shifted by w, is (b, inf).
     const logq = -0.5 * w * (a + b) + Math.log(kB[0] / kA[0]);
     const q = Math.exp(logq);
@@ -161,22 +160,27 @@ export function upperTailMoments(a: number, w: number, out: Float64Array): Float
 
 /**
  * log(Phi(b) - Phi(a)) for a < b (either may be infinite), given w = b - a computed from the
+ * thresholds directly, and Mills' ratios Ra = R(|a|), Rb = R(|b|) (ignored at an infinite end),
+ * so that Phi(-|z|) = N(z) R(|z|).
+ */
+function logIntervalFromMills(a: number, b: number, w: number, Ra: number, Rb: number): number {
+  if (a === -Infinity) return b <= 0 ? normalLogPdf(b) + Math.log(Rb) : Math.log1p(-normalPdf(b) * Rb);
+  if (b === Infinity) return a >= 0 ? normalLogPdf(a) + Math.log(Ra) : Math.log1p(-normalPdf(a) * Ra);
+  // log Phi(-b) - log Phi(-a) = -(b^2 - a^2)/2 + log(R(b) / R(a))
+  if (a >= 0) return normalLogPdf(a) + Math.log(Ra) + log1mExp(-0.5 * w * (a + b) + Math.log(Rb / Ra));
+  // log Phi(a) - log Phi(b) = (b^2 - a^2)/2 + log(R(-a) / R(-b))
+  if (b <= 0) return normalLogPdf(b) + Math.log(Rb) + log1mExp(0.5 * w * (a + b) + Math.log(Ra / Rb));
+  return Math.log1p(-(normalPdf(a) * Ra + normalPdf(b) * Rb));
+}
+
+const mills = (z: number): number => (Number.isFinite(z) ? millsRatio(Math.abs(z)) : NaN);
+
+/**
+ * log(Phi(b) - Phi(a)) for a < b (either may be infinite), given w = b - a computed from the
  * thresholds directly (not by subtracting a from b).
  */
 export function logNormalIntervalProbability(a: number, b: number, w: number): number {
-  if (a === -Infinity) return logPhi(b);
-  if (b === Infinity) return logPhi(-a);
-  if (a >= 0) {
-    // log Phi(-b) - log Phi(-a) = -(b^2 - a^2)/2 + log(R(b) / R(a))
-    const x = -0.5 * w * (a + b) + Math.log(millsRatio(b) / millsRatio(a));
-    return logPhi(-a) + log1mExp(x);
-  }
-  if (b <= 0) {
-    // log Phi(a) - log Phi(b) = (b^2 - a^2)/2 + log(R(-a) / R(-b))
-    const x = 0.5 * w * (a + b) + Math.log(millsRatio(-a) / millsRatio(-b));
-    return logPhi(b) + log1mExp(x);
-  }
-  return Math.log1p(-(normalCdf(a) + normalCdf(-b)));
+  return logIntervalFromMills(a, b, w, mills(a), mills(b));
 }
 
 export interface OrdinalOptions {
@@ -215,13 +219,15 @@ export function ordinalLikelihood(options: OrdinalOptions): PointwiseLikelihood 
   // d2 = (Var X - 1)/sigma^2, d3 = kappa_3/sigma^3.
   let logp = 0, mean = 0, varm1 = 0, k3 = 0;
   const tail = new Float64Array(3);
+  const z = new Float64Array(r + 1);
+  const zMills = new Float64Array(r + 1);
   /** Fills logp, mean, varm1 (and k3 when `third`) for category k at latent f. */
   const terms = (k: number, f: number, third: boolean): void => {
     const a = (bound(k - 1) - f) / sigma;
     const b = (bound(k) - f) / sigma;
     const w = width[k];
-    logp = logNormalIntervalProbability(a, b, w);
     if ((Math.abs(a) + w) * w <= 2) {
+      logp = logIntervalFromMills(a, b, w, mills(a), mills(b));
       narrowIntervalMoments(a, w, tail);
       mean = a + tail[0];
       varm1 = tail[1] - 1;
@@ -229,7 +235,11 @@ export function ordinalLikelihood(options: OrdinalOptions): PointwiseLikelihood 
       return;
     }
     if (a >= TAIL) {
-      upperTailMoments(a, w, tail);
+      // K_0 is Mills' ratio: the same continued fractions give log p.
+      millsTails(a, kNear);
+      if (b !== Infinity) millsTails(b, kFar);
+      logp = logIntervalFromMills(a, b, w, kNear[0], kFar[0]);
+      upperTailMoments(a, w, kNear, kFar, tail);
       mean = a + tail[0];
       varm1 = tail[1] - 1;
       k3 = tail[2];
@@ -237,12 +247,16 @@ export function ordinalLikelihood(options: OrdinalOptions): PointwiseLikelihood 
     }
     if (b <= -TAIL) {
       // X = -X', X' truncated to (-b, -a).
-      upperTailMoments(-b, w, tail);
+      millsTails(-b, kNear);
+      if (a !== -Infinity) millsTails(-a, kFar);
+      logp = logIntervalFromMills(a, b, w, kFar[0], kNear[0]);
+      upperTailMoments(-b, w, kNear, kFar, tail);
       mean = b - tail[0];
       varm1 = tail[1] - 1;
       k3 = -tail[2];
       return;
     }
+    logp = logIntervalFromMills(a, b, w, mills(a), mills(b));
     // An infinite end contributes nothing (N(+-inf) = 0 beats any power of z).
     const aFinite = k > 1, bFinite = k < r;
     const ra = aFinite ? Math.exp(normalLogPdf(a) - logp) : 0;
@@ -315,12 +329,20 @@ export function ordinalLikelihood(options: OrdinalOptions): PointwiseLikelihood 
     fisherInformation(f, out) {
       assertLengths(NAME, "fisherInformation", { f, out });
       for (let i = 0; i < f.length; i++) {
-        let s = 0;
-        for (let k = 1; k <= r; k++) {
-          terms(k, f[i], false);
-          if (logp > -Infinity) s += Math.exp(logp) * mean * mean;
+        // z_s and R(|z_s|) once per threshold; each serves the two categories it separates.
+        for (let s = 0; s <= r; s++) {
+          z[s] = (bound(s) - f[i]) / sigma;
+          zMills[s] = mills(z[s]);
         }
-        out[i] = s / (sigma * sigma);
+        let sum = 0;
+        for (let k = 1; k <= r; k++) {
+          const lp = logIntervalFromMills(z[k - 1], z[k], width[k], zMills[k - 1], zMills[k]);
+          if (lp === -Infinity) continue;
+          const ra = k > 1 ? Math.exp(normalLogPdf(z[k - 1]) - lp) : 0;
+          const rb = k < r ? Math.exp(normalLogPdf(z[k]) - lp) : 0;
+          sum += Math.exp(lp) * (ra - rb) * (ra - rb);
+        }
+        out[i] = sum / (sigma * sigma);
       }
       return out;
     },
