@@ -72,7 +72,7 @@ export function poissonLogPmf(k: number, lambda: number): number {
  * rejection method for generating Poisson random variables", Insurance: Mathematics and
  * Economics 12, 39-45 (constants as published; about 1.15 uniforms pairs per variate), with the
  * acceptance test on the log scale through poissonLogPmf so that it stays exact for large rates
- * (tested up to 1e12).
+ * (tested up to 1e12). Above 2^53 (about 9e15) the draws are rounded to representable doubles.
  */
 export function samplePoisson(rate: number, rng: RandomSource): number {
   if (!(rate >= 0) || rate === Infinity) throw new RangeError(`Poisson rate must be finite and non-negative, got ${rate}`);
