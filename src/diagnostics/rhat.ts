@@ -150,7 +150,16 @@ export function rhatTail(chains: readonly Float64Array[]): number {
  * split R-hat and the rank-normalised folded split R-hat (Vehtari et al. 2021, sec. 4.1).
  */
 export function rhat(chains: readonly Float64Array[]): number {
-  const bulk = rhatBulk(chains);
-  const tail = rhatTail(chains);
-  return Math.max(bulk, tail); // NaN if either is NaN
+  return maxRhat(rhatBulk(chains), rhatTail(chains));
+}
+
+/**
+ * max(bulk, tail), except that when only one of them is defined it is returned: chains stuck
+ * at two different values have constant folded draws (tail NaN) but an infinite bulk R-hat,
+ * and should read as not converged. (posterior's rhat() gives NA there.)
+ */
+export function maxRhat(bulk: number, tail: number): number {
+  if (Number.isNaN(bulk)) return tail;
+  if (Number.isNaN(tail)) return bulk;
+  return Math.max(bulk, tail);
 }

@@ -7,7 +7,7 @@ import { allFinite, checkChains } from "./errors.js";
 import { essGeyer, essGeyerSingle, essOfChainsUnchecked, essQuantileSorted } from "./ess.js";
 import { meanAndSd } from "./mcse.js";
 import { pooledSorted, quantileSorted } from "./quantile.js";
-import { rhatBasicUnchecked, rhatClassic } from "./rhat.js";
+import { maxRhat, rhatBasicUnchecked, rhatClassic } from "./rhat.js";
 import { foldAroundMedianValue, rankNormalize, splitChains } from "./transforms.js";
 
 export interface VariableSummary {
@@ -59,7 +59,7 @@ function summarizeUnchecked(chains: readonly Float64Array[]): VariableSummary {
     q95: quantileSorted(sorted, 0.95),
     essBulk: essOfChainsUnchecked(z),
     essTail: Math.min(essQuantileSorted(chains, sorted, 0.05), essQuantileSorted(chains, sorted, 0.95)),
-    rhat: Math.max(rhatBulk, rhatTail),
+    rhat: maxRhat(rhatBulk, rhatTail),
     essGeyer: essGeyer(chains),
     rhatClassic: chains.length >= 2 ? rhatClassic(chains) : NaN,
   };
