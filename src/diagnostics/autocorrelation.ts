@@ -84,3 +84,43 @@ function mean(x: Float64Array): number {
   for (let i = 0; i < x.length; i++) s += x[i];
   return s / x.length;
 }
+
+/** How many lags `lazyMeanAutocovariance` sums directly before it switches to the FFT. */
+export const DIRECT_LAGS = 64;
+const LAG_BLOCK = 16;
+
+/**
+ * gamma_t (the mean over chains of the biased autocovariances) as a function of the lag t,
+ * computed on demand: lags below DIRECT_LAGS by direct sums, O(m n) per lag, in blocks of 16
+ * as they are asked for; the first request for a later lag computes all lags by FFT.
+ * Geyer's sums stop after a few lags for a well-mixing chain, so most ESS computations never
+ * need the transform; the values are the same either way up to rounding.
+ */
+export function lazyMeanAutocovariance(chains: readonly Float64Array[]): (t: number) => number {
+  const m = chains.length;
+  const n = chains[0].length;
+  const centred = chains.map((x) => {
+    const mu = mean(x);
+    return x.map((v) => v - mu);
+  });
+  let values: Float64Array = new Float64Array(Math.min(n, DIRECT_LAGS));
+  let known = 0; // lags 0 .. known-1 are computed
+  return (t: number): number => {
+    if (t < known) return values[t];
+    if (t >= values.length) {
+      if (known < n) {
+        values = meanAutocovarianceUnchecked(chains);
+        known = n;
+      }
+      return values[t];
+    }
+    const end = Math.min(values.length, Math.max(t + 1, known + LAG_BLOCK));
+    for (let lag = known; lag < end; lag++) {
+      let s = 0;
+      for (const xc of centred) for (let j = 0; j + lag < n; j++) s += xc[j] * xc[j + lag];
+      values[lag] = s / (n * m);
+    }
+    known = end;
+    return values[t];
+  };
+}

@@ -25,7 +25,7 @@
  * `essGeyer` and `essGeyerSingle` are Geyer's estimator as the papers used it, with the same
  * floor only as a guard (Geyer's tau can come out non-positive for strongly antithetic chains).
  */
-import { meanAutocovarianceUnchecked } from "./autocorrelation.js";
+import { lazyMeanAutocovariance, meanAutocovarianceUnchecked } from "./autocorrelation.js";
 import { allEqual, allFinite, checkChains, checkProbability, checkSequence } from "./errors.js";
 import { pooledSorted, quantileSorted } from "./quantile.js";
 import { indicatorAtMost, rankNormalize, splitChains } from "./transforms.js";
@@ -43,12 +43,17 @@ export interface GeyerEstimate {
  * rho_1, ... (only complete pairs are used).
  */
 export function geyerInitialMonotone(rho: ArrayLike<number>): GeyerEstimate {
-  const maxPairs = Math.floor(rho.length / 2);
+  return geyerTau((t) => rho[t], rho.length);
+}
+
+/** Geyer's estimator with the autocorrelations given lag by lag (only the lags needed are asked for). */
+function geyerTau(rhoAt: (t: number) => number, length: number): GeyerEstimate {
+  const maxPairs = Math.floor(length / 2);
   let sum = 0;
   let previous = Infinity;
   let k = 0;
   for (; k < maxPairs; k++) {
-    let gamma = rho[2 * k] + rho[2 * k + 1];
+    let gamma = rhoAt(2 * k) + rhoAt(2 * k + 1);
     if (!(gamma > 0)) break; // initial positive sequence ends (NaN ends it too)
     if (gamma > previous) gamma = previous; // initial monotone sequence
     previous = gamma;
@@ -69,10 +74,9 @@ function tauFloor(totalDraws: number): number {
 export function integratedAutocorrelationTime(x: Float64Array): number {
   checkSequence(x, "integratedAutocorrelationTime");
   if (!allFinite([x]) || allEqual([x])) return NaN;
-  const g = meanAutocovarianceUnchecked([x]);
-  const g0 = g[0];
-  for (let t = 0; t < g.length; t++) g[t] /= g0;
-  return Math.max(geyerInitialMonotone(g).tau, tauFloor(x.length));
+  const gamma = lazyMeanAutocovariance([x]);
+  const g0 = gamma(0);
+  return Math.max(geyerTau((t) => gamma(t) / g0, x.length).tau, tauFloor(x.length));
 }
 
 /** ESS of one chain, N / tau, tau by Geyer's initial monotone sequence (the papers' ESS). */
@@ -87,19 +91,20 @@ export function essGeyerSingle(x: Float64Array): number {
  */
 export function combinedAutocorrelation(chains: readonly Float64Array[]): { rho: Float64Array; withinVariance: number; varPlus: number } {
   checkChains(chains, "combinedAutocorrelation", 1, 2);
-  return combinedAutocorrelationUnchecked(chains);
-}
-
-function combinedAutocorrelationUnchecked(chains: readonly Float64Array[]): { rho: Float64Array; withinVariance: number; varPlus: number } {
-  const m = chains.length;
   const n = chains[0].length;
   const acov = meanAutocovarianceUnchecked(chains);
-  const w = (acov[0] * n) / (n - 1); // mean of the chains' variances (divisor n - 1)
+  const { rhoAt, withinVariance, varPlus } = combinedRho(chains, (t) => acov[t]);
+  return { rho: Float64Array.from({ length: n }, (_, t) => rhoAt(t)), withinVariance, varPlus };
+}
+
+/** rho_t of BDA3 eq. 11.7 as a function of the lag, from gamma_t given as a function. */
+function combinedRho(chains: readonly Float64Array[], gamma: (t: number) => number): { rhoAt: (t: number) => number; withinVariance: number; varPlus: number } {
+  const m = chains.length;
+  const n = chains[0].length;
+  const w = (gamma(0) * n) / (n - 1); // mean of the chains' variances (divisor n - 1)
   let varPlus = (w * (n - 1)) / n;
   if (m > 1) varPlus += varianceOfChainMeans(chains); // B / n
-  const rho = acov; // reuse the storage
-  for (let t = 0; t < n; t++) rho[t] = 1 - (w - acov[t]) / varPlus;
-  return { rho, withinVariance: w, varPlus };
+  return { rhoAt: (t) => 1 - (w - gamma(t)) / varPlus, withinVariance: w, varPlus };
 }
 
 /** Sample variance (divisor m - 1) of the chain means, i.e. B / n in BDA3's notation. */
@@ -129,8 +134,8 @@ export function essGeyer(chains: readonly Float64Array[]): number {
   const n = checkChains(chains, "essGeyer");
   if (!allFinite(chains) || allEqual(chains)) return NaN;
   const total = chains.length * n;
-  const { rho } = combinedAutocorrelationUnchecked(chains);
-  return total / Math.max(geyerInitialMonotone(rho).tau, tauFloor(total));
+  const { rhoAt } = combinedRho(chains, lazyMeanAutocovariance(chains));
+  return total / Math.max(geyerTau(rhoAt, n).tau, tauFloor(total));
 }
 
 /**
@@ -148,18 +153,18 @@ export function essOfChains(chains: readonly Float64Array[]): number {
 
 export function essOfChainsUnchecked(chains: readonly Float64Array[], n = chains[0].length): number {
   if (n < 6 || !allFinite(chains) || allEqual(chains)) return NaN;
-  const { rho: r } = combinedAutocorrelationUnchecked(chains);
-  // r[t] is rho_t; rhoHat holds the sequence Stan sums (posterior's rho_hat_t, 0-based lags).
+  const { rhoAt: r } = combinedRho(chains, lazyMeanAutocovariance(chains));
+  // r(t) is rho_t; rhoHat holds the sequence Stan sums (posterior's rho_hat_t, 0-based lags).
   const rhoHat = new Float64Array(n);
   rhoHat[0] = 1;
   let even = 1;
-  let odd = r[1];
+  let odd = r(1);
   rhoHat[1] = odd;
   let t = 0;
   while (t < n - 5 && even + odd > 0) {
     t += 2;
-    even = r[t];
-    odd = r[t + 1];
+    even = r(t);
+    odd = r(t + 1);
     if (even + odd >= 0) {
       rhoHat[t] = even;
       rhoHat[t + 1] = odd;

@@ -1,6 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { autocorrelation, autocovariance, DiagnosticsInputError, fft, meanAutocovariance, nextPowerOfTwo } from "../../src/diagnostics/index.js";
+import {
+  autocorrelation,
+  autocovariance,
+  combinedAutocorrelation,
+  DiagnosticsInputError,
+  essGeyer,
+  essGeyerSingle,
+  fft,
+  geyerInitialMonotone,
+  meanAutocovariance,
+  nextPowerOfTwo,
+} from "../../src/diagnostics/index.js";
+import { DIRECT_LAGS, lazyMeanAutocovariance } from "../../src/diagnostics/autocorrelation.js";
 import { Rng } from "../../src/random/index.js";
 import { directAutocovariance, iidNormal, ar1 } from "./helpers.js";
 import { FIXTURES } from "./fixtures.js";
@@ -70,4 +82,28 @@ test("autocorrelation is gamma_t / gamma_0, 1 at lag 0, and NaN for a constant s
   assert.equal(r[0], 1);
   for (let t = 0; t < x.length; t++) assert.ok(Math.abs(r[t] - g[t] / g[0]) < 1e-14);
   assert.ok(autocorrelation(new Float64Array(6).fill(2)).every(Number.isNaN));
+});
+
+test("lazy autocovariance (direct sums for early lags, FFT past lag 64) equals the direct sums, in any order of requests", () => {
+  const rng = new Rng(14);
+  const chains = [ar1(300, 0.9, rng), ar1(300, 0.9, rng, 1), ar1(300, 0.9, rng, -2)];
+  const slow = new Float64Array(300);
+  for (const x of chains) directAutocovariance(x).forEach((v, t) => (slow[t] += v / 3));
+  for (const order of [[0, 1, 2, 17, 40, 63, 64, 65, 299], [5, 200, 3, 63, 0], [299, 0, 31]]) {
+    const gamma = lazyMeanAutocovariance(chains);
+    for (const t of order) assert.ok(Math.abs(gamma(t) - slow[t]) <= 1e-12 * slow[0], `lag ${t} in order ${order}`);
+  }
+  assert.equal(DIRECT_LAGS, 64);
+});
+
+test("Geyer ESS through the lazy autocovariance equals Geyer ESS on the full FFT autocorrelation", () => {
+  const rng = new Rng(15);
+  for (const phi of [0, 0.9, 0.995]) {
+    const x = ar1(5000, phi, rng);
+    const viaFft = 5000 / geyerInitialMonotone(autocorrelation(x)).tau;
+    assert.ok(Math.abs(essGeyerSingle(x) / viaFft - 1) < 1e-10, `phi=${phi}: ${essGeyerSingle(x)} vs ${viaFft}`);
+    const chains = [x, ar1(5000, phi, rng)];
+    const viaFftMulti = 10000 / geyerInitialMonotone(combinedAutocorrelation(chains).rho).tau;
+    assert.ok(Math.abs(essGeyer(chains) / viaFftMulti - 1) < 1e-10, `phi=${phi} (2 chains)`);
+  }
 });

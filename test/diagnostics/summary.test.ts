@@ -18,6 +18,9 @@ import {
   variableChains,
 } from "../../src/diagnostics/index.js";
 import type { VariableSummary } from "../../src/diagnostics/index.js";
+import { argsort, averageRanks } from "../../src/diagnostics/argsort.js";
+import { normalQuantileAS241 } from "../../src/diagnostics/transforms.js";
+import { normalQuantile } from "../../src/math/index.js";
 import { Rng } from "../../src/random/index.js";
 import { ar1, assertClose, iidNormal } from "./helpers.js";
 import { BETA, FIXTURES } from "./fixtures.js";
@@ -93,4 +96,35 @@ test("beta distribution function and quantile agree with scipy.stats.beta", () =
   assertClose(logGamma(10), Math.log(362880), 1e-14, "logGamma(10)");
   assertClose(logGamma(0.5), 0.5 * Math.log(Math.PI), 1e-14, "logGamma(0.5)");
   assertClose(logGamma(1000), 5905.220423209181, 1e-14, "logGamma(1000)"); // scipy.special.gammaln(1000)
+});
+
+test("average ranks by radix argsort equal ranks by comparison, with ties, signs, -0/+0 and infinities", () => {
+  const rng = new Rng(503);
+  const values = Float64Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? Math.round(rng.normal()) : rng.normal() * 10 ** rng.integer(6)));
+  values[5] = -0;
+  values[6] = 0;
+  values[7] = Infinity;
+  values[8] = -Infinity;
+  values[9] = -1e-310; // subnormal
+  const ranks = averageRanks(values);
+  // By definition: rank = #(values < v) + (#(values == v) + 1) / 2.
+  for (let i = 0; i < values.length; i++) {
+    let below = 0, equal = 0;
+    for (let j = 0; j < values.length; j++) {
+      if (values[j] < values[i]) below++;
+      else if (values[j] === values[i]) equal++;
+    }
+    assert.equal(ranks[i], below + (equal + 1) / 2, `value ${values[i]}`);
+  }
+  const order = argsort(values);
+  for (let k = 1; k < order.length; k++) assert.ok(values[order[k - 1]] <= values[order[k]]);
+});
+
+test("rank normalisation uses Wichura's AS 241 quantile, equal to math's normalQuantile to rounding", () => {
+  for (let k = 1; k < 2000; k++) {
+    const p = k < 1000 ? k / 2000 : Math.exp(-k / 40); // the centre, then tails down to p ~ 1.4e-22
+    const z = normalQuantileAS241(p);
+    const ref = normalQuantile(p);
+    assert.ok(Math.abs(z - ref) <= 2e-15 * Math.max(1, Math.abs(ref)), `p = ${p}: ${z} vs ${ref}`);
+  }
 });

@@ -32,6 +32,7 @@ cases.append(("2 chains x 30 on a grid of 0.5 (many ties)", [np.round(2 * rng.st
 cases.append(("1 chain x 40, AR(0.8)", rounded([ar1(40, 0.8, rng)])))
 cases.append(("4 chains x 200, AR(0.9)", rounded([ar1(200, 0.9, rng) for _ in range(4)])))
 cases.append(("4 chains x 50, antithetic AR(-0.6)", rounded([ar1(50, -0.6, rng) for _ in range(4)])))
+cases.append(("2 chains x 400, AR(0.995) (Geyer sums run past lag 64)", rounded([ar1(400, 0.995, rng) for _ in range(2)])))
 
 
 def num(v):
