@@ -142,9 +142,10 @@ export function essGeyer(chains: readonly Float64Array[]): number {
  * Stan's and the posterior package's ESS (`ess_basic`; Vehtari et al. 2021, eq. 10-11 and
  * appendix) on the chains as given: Geyer's initial positive then monotone sequence on the
  * BDA3 multi-chain autocorrelations, the last even lag kept as a bias term, tau floored at
- * 1/log10(S). Used on split and/or rank-normalised chains by the functions in mcse.ts and
- * rank.ts. Chains shorter than 6 draws give NaN (the estimator's loop needs lags up to n - 4);
- * constant or non-finite draws give NaN.
+ * 1/log10(S). `essBasic`, `essBulk`, `essTail`, `essQuantile` and `essMean` apply it to split,
+ * rank-normalised or indicator chains. Chains shorter than 6 draws give NaN (the estimator's
+ * loop needs lags up to n - 4); constant or non-finite draws give NaN. (In the degenerate case
+ * rho_1 <= -1 the loop never runs and tau is the floor; posterior's R code gives tau = 2 there.)
  */
 export function essOfChains(chains: readonly Float64Array[]): number {
   const n = checkChains(chains, "essOfChains", 1, 1);
