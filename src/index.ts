@@ -11,3 +11,4 @@ export type { AnnealedLatentOptions, GaussianApproximation, LogDensityParts } fr
 export { NoteGeometry } from "./targets/noteMetric.js";
 export { IndefiniteMetricError, StaleGeometryError, TargetOptionError } from "./targets/errors.js";
 export * from "./io/index.js";
+export * from "./diagnostics/index.js";

@@ -5,27 +5,10 @@
  *
  * I_x(a, b) by the continued fraction of Abramowitz & Stegun 26.5.8 evaluated with the
  * modified Lentz method, on the side x < (a+1)/(a+b+2) where it converges fast and through
- * I_x(a,b) = 1 - I_{1-x}(b,a) on the other; log Gamma by the Lanczos approximation
- * (g = 7, 9 terms; relative error about 1e-15 for x >= 1/2).
+ * I_x(a,b) = 1 - I_{1-x}(b,a) on the other; log Gamma from src/math.
  */
-import { normalQuantile } from "../math/index.js";
+import { logGamma, normalQuantile } from "../math/index.js";
 import { DiagnosticsInputError } from "./errors.js";
-
-const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
-];
-
-/** log Gamma(x) for x > 0. */
-export function logGamma(x: number): number {
-  if (!(x > 0)) return NaN;
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x); // reflection
-  const z = x - 1;
-  let s = LANCZOS[0];
-  for (let i = 1; i < 9; i++) s += LANCZOS[i] / (z + i);
-  const t = z + 7.5;
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(s);
-}
 
 function continuedFraction(x: number, a: number, b: number): number {
   const tiny = 1e-300;

@@ -29,7 +29,7 @@ export type { RhatClassicForm, RhatClassicOptions } from "./rhat.js";
 export { foldAroundMedian, pooledRanks, RANK_OFFSET, rankNormalize, splitChains } from "./transforms.js";
 export { median, pooledSorted, quantile, quantileSorted } from "./quantile.js";
 export { mcseMean, mcseQuantile, meanAndSd } from "./mcse.js";
-export { betaCdf, betaQuantile, logGamma } from "./beta.js";
+export { betaCdf, betaQuantile } from "./beta.js";
 export { drawsArray, drawsFromChains, variableChains } from "./draws.js";
 export type { DrawsArray } from "./draws.js";
 export { essGeyerByChain, minEssByChain, summarize, summarizeDraws, summaryRow } from "./summary.js";

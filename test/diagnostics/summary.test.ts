@@ -1,3 +1,4 @@
+import { logGamma } from "../../src/math/index.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -8,7 +9,6 @@ import {
   drawsFromChains,
   essGeyerByChain,
   essGeyerSingle,
-  logGamma,
   median,
   minEssByChain,
   quantile,
