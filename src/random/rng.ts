@@ -49,6 +49,30 @@ export class Rng implements RandomSource {
     for (let j = 0; j < stream; j++) this.jump();
   }
 
+  /**
+   * A generator with the given xoshiro256** state words (s0..s3, taken modulo 2^64; not all
+   * zero), for tests against the reference algorithm and for restoring a saved state. Its
+   * `seed` and `stream` fields read 0: the state, not a seed, defines it.
+   */
+  static fromState(words: readonly bigint[]): Rng {
+    if (words.length !== 4) throw new Error(`xoshiro256** state has 4 words, got ${words.length}`);
+    const r = new Rng(0);
+    for (let k = 0; k < 4; k++) {
+      const w = BigInt.asUintN(64, words[k]);
+      r.s[2 * k] = Number(w >> 32n);
+      r.s[2 * k + 1] = Number(w & 0xffffffffn);
+    }
+    if (r.s.every((v) => v === 0)) throw new Error("xoshiro256** state must not be all zero");
+    return r;
+  }
+
+  /** The current state words s0..s3 (the normal draw held back by `normal()` is not part of it). */
+  state(): bigint[] {
+    const out: bigint[] = [];
+    for (let k = 0; k < 4; k++) out.push((BigInt(this.s[2 * k]) << 32n) | BigInt(this.s[2 * k + 1]));
+    return out;
+  }
+
   /** Next 64-bit output as (hi, lo) written to out. */
   private nextPair(out: Uint32Array): void {
     const s = this.s;
