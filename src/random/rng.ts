@@ -7,7 +7,8 @@
 import type { RandomSource } from "./types.js";
 
 const TWO32 = 4294967296;
-const TWO_M53 = 1 / 9007199254740992;
+const TWO53 = 9007199254740992;
+const TWO_M52 = 1 / 4503599627370496;
 
 function splitmix64(seed: bigint): () => bigint {
   let x = BigInt.asUintN(64, seed);
@@ -123,14 +124,30 @@ export class Rng implements RandomSource {
     this.spare = NaN;
   }
 
-  /** Uniform on (0, 1): the top 53 bits, offset by half a unit so 0 never occurs. */
+  /**
+   * Uniform on (0, 1): (k + 1/2) 2^-52 with k the top 52 bits of the output, so the values run
+   * from 2^-53 to 1 - 2^-53, every one exact, and u and 1 - u have the same distribution.
+   * (With 53 bits, k + 1/2 is not representable once k >= 2^52 and rounds to even, which made
+   * the largest output return exactly 1.)
+   */
   uniform(): number {
     this.nextPair(this.pair);
-    return (this.pair[0] * 2097152 + (this.pair[1] >>> 11) + 0.5) * TWO_M53;
+    return (this.pair[0] * 1048576 + (this.pair[1] >>> 12) + 0.5) * TWO_M52;
   }
 
+  /**
+   * Uniform integer in [0, n) for an integer 1 <= n <= 2^53, exactly uniform: the top 53 bits k
+   * are redrawn when k falls in the incomplete last block (k >= 2^53 - 2^53 mod n, probability
+   * below n 2^-53), then reduced modulo n.
+   */
   integer(n: number): number {
-    return Math.floor(this.uniform() * n);
+    if (!(Number.isInteger(n) && n >= 1 && n <= TWO53)) throw new Error(`integer(n) needs an integer 1 <= n <= 2^53, got ${n}`);
+    const limit = TWO53 - (TWO53 % n);
+    for (;;) {
+      this.nextPair(this.pair);
+      const k = this.pair[0] * 2097152 + (this.pair[1] >>> 11);
+      if (k < limit) return k % n;
+    }
   }
 
   /** Standard normal by Marsaglia's polar method (the second value of each pair is kept). */
