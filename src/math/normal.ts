@@ -21,10 +21,9 @@
  * are continuous to within rounding: test/math/normal.test.ts checks each against the local
  * Taylor expansion.
  *
- * Cost (node 20, x86-64, one core; a loop over 1e6 z spread over [-6, 6]): logPhi about 13 ns
- * and normalPdfCdfRatio about 7 ns per call, against 190 ns and 170 ns with the previous
- * forward (Lentz) evaluation of the continued fraction for |z| > 2, which needed 106
- * iterations at |z| = 2 and 35 at |z| = 4. See bench/normal.ts.
+ * Cost: see bench/normal.ts (npm run bench -- normal), which times these functions against
+ * the first implementation (central series to |z| = 2, forward Lentz continued fraction
+ * beyond, 106 iterations at |z| = 2 and 35 at |z| = 4). MEASURED_COST_PLACEHOLDER
  */
 import { MILLS_NODE_FIRST, MILLS_NODE_SPACING, MILLS_NODE_VALUES } from "./millsRatioNodes.js";
 
