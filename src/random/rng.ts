@@ -223,10 +223,14 @@ export class Rng implements RandomSource {
         if (z >= lower && z <= upper) return z;
       }
     }
-    // 0 <= lower < upper
+    // 0 <= lower < upper. Robert's optimal exponential rate alpha = (a + sqrt(a^2 + 4)) / 2,
+    // written so that a * a cannot overflow for large a (sqrt(a^2 + 4) = a + 2/a + O(a^-3)).
     const a = lower;
-    const alpha = (a + Math.sqrt(a * a + 4)) / 2;
-    const expWidth = (2 / alpha) * Math.exp((a * a - a * Math.sqrt(a * a + 4)) / 4 + 0.5);
+    const alpha = a < 1e8 ? (a + Math.sqrt(a * a + 4)) / 2 : a + 1 / a;
+    // Robert (1995): exponential proposals accept more often than uniform ones on [a, b] when
+    // b - a > exp((a^2 - a sqrt(a^2 + 4)) / 4 + 1/2) / alpha; a^2 - a sqrt(a^2 + 4) = -2 a / alpha.
+    // (At a = 0 the two acceptance rates are equal at b = sqrt(e) = 1.65.)
+    const expWidth = Math.exp(0.5 - a / (2 * alpha)) / alpha;
     if (upper - a > expWidth) {
       for (;;) {
         const z = a + this.exponential() / alpha;
@@ -237,7 +241,7 @@ export class Rng implements RandomSource {
     }
     for (;;) {
       const z = a + (upper - a) * this.uniform();
-      if (this.uniform() <= Math.exp(-0.5 * (z * z - a * a))) return z;
+      if (this.uniform() <= Math.exp(-0.5 * (z - a) * (z + a))) return z;
     }
   }
 }
