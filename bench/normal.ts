@@ -49,22 +49,32 @@ const old = {
   },
 };
 
-function timePerCall(f: (z: number) => number, zs: Float64Array, reps: number): number {
+/** ns per call of one pass of f over zs. */
+function pass(f: (z: number) => number, zs: Float64Array): number {
   let sink = 0;
-  for (let i = 0; i < zs.length; i++) sink += f(zs[i]); // warm-up
-  let best = Infinity;
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < zs.length; i++) sink += f(zs[i]);
+  const dt = Number(process.hrtime.bigint() - t0) / zs.length;
+  if (sink === 0.123456789) console.log(""); // keeps the loop
+  return dt;
+}
+
+/** Best of `reps` passes each, the two functions alternating so load changes hit both alike. */
+function timePair(fNew: (z: number) => number, fOld: (z: number) => number, zs: Float64Array, reps: number): [number, number] {
+  pass(fNew, zs);
+  pass(fOld, zs);
+  let bestNew = Infinity;
+  let bestOld = Infinity;
   for (let r = 0; r < reps; r++) {
-    const t0 = process.hrtime.bigint();
-    for (let i = 0; i < zs.length; i++) sink += f(zs[i]);
-    best = Math.min(best, Number(process.hrtime.bigint() - t0) / zs.length);
+    bestNew = Math.min(bestNew, pass(fNew, zs));
+    bestOld = Math.min(bestOld, pass(fOld, zs));
   }
-  if (sink === 0.123456789) console.log(""); // keep the loop
-  return best;
+  return [bestNew, bestOld];
 }
 
 const n = 200000;
 const ranges: [string, number, number][] = [["[-6, 6]", -6, 6], ["[-2, 2]", -2, 2], ["[2, 4]", 2, 4], ["[-4, -2]", -4, -2], ["[-40, -8]", -40, -8]];
-console.log(`normal functions: ns per call (best of 5 loops over ${n} z uniform on the range), node ${process.version}`);
+console.log(`normal functions: ns per call (best of 9 passes over ${n} z spread evenly over the range, shuffled), node ${process.version}`);
 console.log("range       function             new     previous  previous/new");
 for (const [label, a, b] of ranges) {
   const zs = new Float64Array(n);
@@ -83,8 +93,7 @@ for (const [label, a, b] of ranges) {
     ["normalPdfCdfRatio", normalPdfCdfRatio, old.normalPdfCdfRatio],
     ["normalCdf", normalCdf, old.normalCdf],
   ] as const) {
-    const tn = timePerCall(fNew, zs, 5);
-    const to = timePerCall(fOld, zs, 5);
+    const [tn, to] = timePair(fNew, fOld, zs, 9);
     console.log(`${label.padEnd(11)} ${name.padEnd(19)} ${tn.toFixed(1).padStart(6)} ${to.toFixed(1).padStart(9)} ${(to / tn).toFixed(1).padStart(10)}`);
   }
 }

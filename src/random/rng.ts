@@ -199,6 +199,7 @@ export class Rng implements RandomSource {
   /** Student-t with nu degrees of freedom: Z / sqrt(chi2_nu / nu). */
   studentT(nu: number): number {
     if (!(nu > 0)) throw new Error(`Student-t degrees of freedom must be positive, got ${nu}`);
+    if (nu === Infinity) return this.normal();
     return this.normal() / Math.sqrt((2 * this.gamma(nu / 2)) / nu);
   }
 
