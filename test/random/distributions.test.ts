@@ -175,3 +175,14 @@ test("integer(n): chi-square over the n values; control with one value 2% too ra
   t.diagnostic(`negative control integer(10) with 0 2% rare: chi2 = ${c.statistic.toFixed(1)} on ${c.df} df, p = ${c.p.toExponential(2)}`);
   assert.ok(c.p < ALPHA, `control not rejected: p = ${c.p}`);
 });
+
+test("bad parameters throw; studentT(Infinity) is the normal draw", () => {
+  const r = new Rng(1);
+  for (const bad of [0, -1, NaN]) {
+    assert.throws(() => r.gamma(bad));
+    assert.throws(() => r.studentT(bad));
+  }
+  const a = new Rng(5);
+  const b = new Rng(5);
+  for (let i = 0; i < 5; i++) assert.equal(a.studentT(Infinity), b.normal());
+});
