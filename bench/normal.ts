@@ -1,7 +1,7 @@
 // Cost per call of logPhi, normalPdfCdfRatio and normalCdf over ranges of z, against the first
 // implementation (central series for |z| <= 2, forward Lentz continued fraction beyond), kept
 // here as the yardstick. Both are timed in the same run; compare the ratios.
-//   npm run bench -- normal
+//   npm run bench -- normal     (or, after npx tsc -p ., node dist/bench/normal.js)
 import { logPhi, normalCdf, normalPdfCdfRatio } from "../src/math/normal.js";
 
 const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
