@@ -161,6 +161,11 @@ export interface OutputDirOptions {
   force?: boolean;
 }
 
+/** The marker of a gpmcmc output directory, or undefined when it has none (or not ours). */
+export function readOutputMarker(dir: string): OutputMarker | undefined {
+  return readMarker(dir);
+}
+
 function readMarker(dir: string): OutputMarker | undefined {
   let text: string;
   try {

@@ -13,6 +13,7 @@ export {
   prepareOutputDir,
   OutputDir,
   OUTPUT_MARKER,
+  readOutputMarker,
 } from "./atomic.js";
 export type { OutputDirCheck, OutputDirOptions, OutputMarker } from "./atomic.js";
 export {
@@ -29,3 +30,5 @@ export {
   vectorNames,
 } from "./cmdstan.js";
 export type { CmdStanCsv, CmdStanRunInfo, ChainDraws, DrawStats, Timing } from "./cmdstan.js";
+export { diagnoseRun, diagnoseDraws, RHAT_THRESHOLD, ESS_PER_CHAIN } from "./diagnosis.js";
+export type { Diagnosis, DiagnosisRow, DiagnosisFlags, ChainFileInfo, DiagnoseOptions } from "./diagnosis.js";

@@ -1,0 +1,404 @@
+/**
+ * A run's diagnostics read back from its draws files (ours, or CmdStan's own): per-quantity
+ * summaries like Stan's `print` and CmdStan's `stansummary` (mean, sd, MCSE, 5/50/95%
+ * quantiles, bulk and tail ESS, rank-normalised R-hat), the run-level figures the `sample`
+ * command reports (min / median / max Geyer ESS and the largest classic R-hat over the model's
+ * variables), divergences, and warnings.
+ *
+ * Every number comes from src/diagnostics' `summarize` (which computes `essGeyer` and
+ * `rhatClassic` itself), applied to the columns as read. Draws files hold every digit of each
+ * double, so a run read back gives the very ESS and R-hat the run computed from its draws.
+ *
+ * Thresholds, as Stan's tools warn:
+ * - R-hat (rank-normalised split) > 1.01: Vehtari, Gelman, Simpson, Carpenter & Buerkner
+ *   (2021), "Rank-normalization, folding, and localization", Bayesian Analysis 16, sec. 4.3,
+ *   and rstan's sampler warnings;
+ * - bulk or tail ESS < 100 per chain (< 400 for 4 chains): the same paper, sec. 4.3 ("we
+ *   recommend requiring that the rank-normalized ESS is greater than 400"), rstan's warnings
+ *   (`ess_bulk < 100 * chains`), and https://mc-stan.org/misc/warnings.html#bulk-ess.
+ * lp__ is checked with the variables; the other sampler columns are not.
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { MIN_DRAWS } from "../diagnostics/errors.js";
+import { summarize, type VariableSummary } from "../diagnostics/summary.js";
+import { OUTPUT_MARKER, readOutputMarker } from "./atomic.js";
+import { findDrawsFiles, readCmdStanCsv, type CmdStanCsv } from "./cmdstan.js";
+import { DataError, quoteCell } from "./errors.js";
+
+/** R-hat above this is flagged. */
+export const RHAT_THRESHOLD = 1.01;
+/** Bulk or tail ESS below this many per chain is flagged (times the number of chains). */
+export const ESS_PER_CHAIN = 100;
+
+/** The summary of one column of the draws files. */
+export interface DiagnosisRow extends VariableSummary {
+  /** The column's name, e.g. "f.12" or "lp__". */
+  readonly name: string;
+  /** "sampler" for columns whose names end in "__" (lp__, accept_stat__, ...). */
+  readonly kind: "sampler" | "variable";
+}
+
+/** One chain's file. */
+export interface ChainFileInfo {
+  /** The path as given (or as found in the directory given). */
+  path: string;
+  /** Post-burn-in rows in the file. */
+  draws: number;
+  /** Rows the run was set to keep (ceil(num_samples / thin)), when the file says. */
+  expectedDraws: number | null;
+  /** Divergent transitions among the rows summarised (null: no divergent__ column). */
+  divergences: number | null;
+  /** The file says the run stopped early (`incomplete = 1`). */
+  incomplete: boolean;
+  /** Seconds of sampling (after burn-in), from the file's timing block. */
+  samplingSeconds: number | null;
+}
+
+/** Which quantities crossed a threshold, worst first. */
+export interface DiagnosisFlags {
+  /** Rank-normalised R-hat > RHAT_THRESHOLD. */
+  rhat: string[];
+  /** R-hat, bulk or tail ESS not computable (constant or non-finite draws, or too few draws). */
+  notComputable: string[];
+  /** Bulk ESS < thresholds.ess. */
+  essBulk: string[];
+  /** Tail ESS < thresholds.ess. */
+  essTail: string[];
+}
+
+export interface Diagnosis {
+  files: ChainFileInfo[];
+  /** The `model` named in the first file, if any. */
+  model: string | null;
+  chains: number;
+  /** Draws per chain summarised (the shortest chain's length with `truncate`). */
+  draws: number;
+  /** True when longer chains were cut to `draws`. */
+  truncated: boolean;
+  /** The model's variables (columns not ending in "__"), in file order. */
+  variables: string[];
+  /** The sampler's columns (ending in "__"), in file order. */
+  samplerColumns: string[];
+  /** One row per column, sampler columns first, each group in file order. */
+  rows: DiagnosisRow[];
+
+  // Over the model's variables, as the sample command's summary reports them:
+  /** Geyer initial monotone sequence ESS over all chains (not split): min, median, max. */
+  minEss: number | null;
+  medianEss: number | null;
+  maxEss: number | null;
+  minEssVariable: string | null;
+  /** Classic Gelman-Rubin R-hat, largest (null with one chain). */
+  rhatMax: number | null;
+  rhatMaxVariable: string | null;
+  /** Smallest bulk and tail ESS, largest rank-normalised split R-hat. */
+  essBulkMin: number | null;
+  essBulkMinVariable: string | null;
+  essTailMin: number | null;
+  essTailMinVariable: string | null;
+  rhatRankMax: number | null;
+  rhatRankMaxVariable: string | null;
+
+  /** Divergent transitions in the rows summarised, all chains (null: no divergent__ column). */
+  divergences: number | null;
+  /** Rows summarised, all chains. */
+  transitions: number;
+  /** The chains' sampling times added up (null unless every file has one). */
+  samplingSeconds: number | null;
+  /** minEss / samplingSeconds. */
+  minEssPerSecond: number | null;
+
+  thresholds: { rhat: number; ess: number };
+  flags: DiagnosisFlags;
+  /** One line each, for people. */
+  warnings: string[];
+}
+
+export interface DiagnoseOptions {
+  /**
+   * Chains of different lengths (a run stopped early) are an error unless this is set; then
+   * every chain is cut to the shortest, with a warning.
+   */
+  truncate?: boolean;
+}
+
+/**
+ * Diagnoses a run from paths: run directories (all their draws_k.csv files) and draws files,
+ * CSV in CmdStan's layout. Throws DataError naming the file (and line) of the first problem:
+ * a missing path, a directory without draws files, a malformed file, files from different
+ * runs (different columns), chains of different lengths (see `truncate`), too few draws.
+ */
+export function diagnoseRun(paths: readonly string[], options: DiagnoseOptions = {}): Diagnosis {
+  if (paths.length === 0) throw new DataError({ file: "." }, "no draws files or run directory given");
+  const files: string[] = [];
+  const dirs: string[] = [];
+  const seen = new Map<string, string>();
+  for (const p of paths) {
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new DataError({ file: p }, code === "ENOENT" || code === "ENOTDIR" ? "no such file or directory" : `cannot be read: ${(e as Error).message}`);
+    }
+    let found = [p];
+    if (isDir) {
+      try {
+        found = findDrawsFiles(p);
+      } catch (e) {
+        // CmdStan names its files after the model (bernoulli-20240115-1.csv): they are given one by one
+        if (e instanceof DataError && e.line === undefined && /^no draws files/.test(e.reason)) {
+          throw new DataError({ file: p }, `${e.reason}; give CmdStan's output files by name`);
+        }
+        throw e;
+      }
+    }
+    if (isDir) dirs.push(p);
+    for (const f of found) {
+      const key = resolve(f);
+      const before = seen.get(key);
+      if (before !== undefined) {
+        throw new DataError({ file: f }, `is given twice${before !== f ? ` (also as ${before})` : ""}: each chain's file once`);
+      }
+      seen.set(key, f);
+      files.push(f);
+    }
+  }
+  const csvs = files.map((f) => readCmdStanCsv(f));
+  const d = diagnoseDraws(csvs, options);
+  for (const dir of dirs) {
+    const marker = readOutputMarker(dir);
+    if (marker !== undefined && !marker.complete && !d.files.some((f) => f.incomplete)) {
+      d.warnings.push(`${dir}: the run did not complete (its ${OUTPUT_MARKER} marker says so): it is still running, or it stopped early`);
+    }
+  }
+  return d;
+}
+
+/**
+ * Diagnoses draws files already read (one per chain). Throws DataError when they do not fit
+ * together; see `diagnoseRun`.
+ */
+export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOptions = {}): Diagnosis {
+  if (csvs.length === 0) throw new DataError({ file: "." }, "no draws files given");
+  const first = csvs[0];
+  for (const c of csvs.slice(1)) checkSameColumns(first, c);
+  for (const c of csvs) {
+    if (c.draws < MIN_DRAWS) {
+      throw new DataError(
+        { file: c.path },
+        `${c.draws === 0 ? "has no draws" : `has ${c.draws} ${c.draws === 1 ? "draw" : "draws"}`}; the diagnostics need at least ${MIN_DRAWS} per chain`,
+      );
+    }
+  }
+  const lengths = csvs.map((c) => c.draws);
+  const n = Math.min(...lengths);
+  const truncated = lengths.some((l) => l !== n);
+  if (truncated && !options.truncate) {
+    const short = csvs[lengths.indexOf(n)];
+    const long = csvs.find((c) => c.draws !== n) as CmdStanCsv;
+    throw new DataError(
+      { file: short.path },
+      `has ${n} draws, but ${long.path} has ${long.draws}: the chains differ in length (a run stopped early?); ` +
+        `use --truncate to summarise the first ${n} draws of each chain`,
+    );
+  }
+
+  const m = csvs.length;
+  const samplerColumns = first.samplerColumns;
+  const variables = first.variables;
+  const chainsOf = (name: string): Float64Array[] =>
+    csvs.map((c) => {
+      const x = c.values[c.columns.indexOf(name)];
+      return x.length === n ? x : x.subarray(0, n);
+    });
+  const rows: DiagnosisRow[] = [...samplerColumns, ...variables].map((name) => ({
+    name,
+    kind: name.endsWith("__") ? "sampler" : "variable",
+    ...summarize(chainsOf(name)),
+  }));
+  const variableRows = rows.filter((r) => r.kind === "variable");
+
+  // The sample command's figures: Geyer ESS order statistics, largest classic R-hat.
+  const geyer = orderStats(variableRows.map((r) => r.essGeyer));
+  const classic = extreme(variableRows.map((r) => r.rhatClassic), "max");
+  const bulk = extreme(variableRows.map((r) => r.essBulk), "min");
+  const tail = extreme(variableRows.map((r) => r.essTail), "min");
+  const rank = extreme(variableRows.map((r) => r.rhat), "max");
+  const nameOf = (i: number): string | null => (i >= 0 ? variableRows[i].name : null);
+
+  const files: ChainFileInfo[] = csvs.map((c) => {
+    const j = c.columns.indexOf("divergent__");
+    let div: number | null = null;
+    if (j >= 0) {
+      div = 0;
+      const x = c.values[j];
+      for (let i = 0; i < n; i++) if (x[i] !== 0 && !Number.isNaN(x[i])) div++;
+    }
+    return {
+      path: c.path,
+      draws: c.draws,
+      expectedDraws: expectedDraws(c),
+      divergences: div,
+      incomplete: c.incomplete,
+      samplingSeconds: c.timing?.samplingSeconds ?? null,
+    };
+  });
+  const divergences = files.every((f) => f.divergences !== null) ? files.reduce((t, f) => t + (f.divergences as number), 0) : null;
+  const seconds = files.every((f) => f.samplingSeconds !== null) ? files.reduce((t, f) => t + (f.samplingSeconds as number), 0) : null;
+
+  const essThreshold = ESS_PER_CHAIN * m;
+  const checked = rows.filter((r) => r.kind === "variable" || r.name === "lp__");
+  const flags: DiagnosisFlags = {
+    rhat: worstFirst(checked.filter((r) => r.rhat > RHAT_THRESHOLD), (r) => -r.rhat),
+    notComputable: checked.filter((r) => Number.isNaN(r.rhat) || Number.isNaN(r.essBulk) || Number.isNaN(r.essTail)).map((r) => r.name),
+    essBulk: worstFirst(checked.filter((r) => r.essBulk < essThreshold), (r) => r.essBulk),
+    essTail: worstFirst(checked.filter((r) => r.essTail < essThreshold), (r) => r.essTail),
+  };
+
+  const minEss = finite(geyer.min);
+  const d: Diagnosis = {
+    files,
+    model: first.config["model"] ?? null,
+    chains: m,
+    draws: n,
+    truncated,
+    variables,
+    samplerColumns,
+    rows,
+    minEss,
+    medianEss: finite(geyer.median),
+    maxEss: finite(geyer.max),
+    minEssVariable: nameOf(geyer.argMin),
+    rhatMax: finite(classic.value),
+    rhatMaxVariable: nameOf(classic.arg),
+    essBulkMin: finite(bulk.value),
+    essBulkMinVariable: nameOf(bulk.arg),
+    essTailMin: finite(tail.value),
+    essTailMinVariable: nameOf(tail.arg),
+    rhatRankMax: finite(rank.value),
+    rhatRankMaxVariable: nameOf(rank.arg),
+    divergences,
+    transitions: m * n,
+    samplingSeconds: seconds,
+    minEssPerSecond: minEss !== null && seconds !== null && seconds > 0 ? minEss / seconds : null,
+    thresholds: { rhat: RHAT_THRESHOLD, ess: essThreshold },
+    flags,
+    warnings: [],
+  };
+  const declared = Number(first.config["num_chains"]);
+  d.warnings = warningsFor(d, checked.length, lengths, Number.isInteger(declared) && declared >= 1 ? declared : null);
+  return d;
+}
+
+function checkSameColumns(first: CmdStanCsv, other: CmdStanCsv): void {
+  const a = new Set(first.columns);
+  const b = new Set(other.columns);
+  const missing = first.columns.filter((c) => !b.has(c));
+  const extra = other.columns.filter((c) => !a.has(c));
+  if (missing.length === 0 && extra.length === 0) return;
+  const list = (xs: string[]) => (xs.length > 3 ? `${xs.slice(0, 3).map((x) => quoteCell(x)).join(", ")} and ${xs.length - 3} more` : xs.map((x) => quoteCell(x)).join(", "));
+  const parts: string[] = [];
+  if (missing.length > 0) parts.push(`it lacks ${list(missing)}`);
+  if (extra.length > 0) parts.push(`it has ${list(extra)}, which ${first.path} lacks`);
+  throw new DataError(
+    { file: other.path },
+    `its columns differ from those of ${first.path} (${parts.join("; ")}): files from different runs cannot be summarised together`,
+  );
+}
+
+function expectedDraws(c: CmdStanCsv): number | null {
+  const s = Number(c.config["num_samples"]);
+  const thin = c.config["thin"] === undefined ? 1 : Number(c.config["thin"]);
+  if (!(Number.isInteger(s) && s >= 0 && Number.isInteger(thin) && thin >= 1)) return null;
+  return Math.ceil(s / thin);
+}
+
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+/** Min (with its index), median and max of the finite entries; NaN when there are none. */
+function orderStats(v: readonly number[]): { min: number; median: number; max: number; argMin: number } {
+  const idx: number[] = [];
+  for (let j = 0; j < v.length; j++) if (Number.isFinite(v[j])) idx.push(j);
+  if (idx.length === 0) return { min: NaN, median: NaN, max: NaN, argMin: -1 };
+  idx.sort((a, b) => v[a] - v[b] || a - b);
+  const k = idx.length >> 1;
+  const median = idx.length % 2 ? v[idx[k]] : 0.5 * (v[idx[k - 1]] + v[idx[k]]);
+  return { min: v[idx[0]], median, max: v[idx[idx.length - 1]], argMin: idx[0] };
+}
+
+/** The first smallest (or largest) finite entry and its index; NaN and -1 when there is none. */
+function extreme(v: readonly number[], which: "min" | "max"): { value: number; arg: number } {
+  let value = NaN;
+  let arg = -1;
+  for (let j = 0; j < v.length; j++) {
+    if (!Number.isFinite(v[j])) continue;
+    if (arg < 0 || (which === "min" ? v[j] < value : v[j] > value)) {
+      value = v[j];
+      arg = j;
+    }
+  }
+  return { value, arg };
+}
+
+function worstFirst(rows: DiagnosisRow[], key: (r: DiagnosisRow) => number): string[] {
+  return rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => key(a.r) - key(b.r) || a.i - b.i)
+    .map(({ r }) => r.name);
+}
+
+const WORST_NAMED = 5;
+
+function warningsFor(d: Diagnosis, nChecked: number, lengths: number[], declaredChains: number | null): string[] {
+  const out: string[] = [];
+  const rowOf = new Map(d.rows.map((r) => [r.name, r]));
+  const named = (names: string[], value: (r: DiagnosisRow) => string) => {
+    const shown = names.slice(0, WORST_NAMED).map((n) => `${n} (${value(rowOf.get(n) as DiagnosisRow)})`);
+    return shown.join(", ") + (names.length > WORST_NAMED ? `, and ${names.length - WORST_NAMED} more` : "");
+  };
+  const of = (k: number) => `${k} of ${nChecked} ${nChecked === 1 ? "quantity" : "quantities"}`;
+  const { flags, thresholds } = d;
+  if (flags.rhat.length > 0) {
+    out.push(`R_hat > ${thresholds.rhat} for ${of(flags.rhat.length)}, worst: ${named(flags.rhat, (r) => r.rhat.toFixed(3))}: the chains have not mixed`);
+  }
+  if (flags.notComputable.length > 0) {
+    const k = flags.notComputable.length;
+    out.push(
+      `R_hat or ESS cannot be computed for ${of(k)} (constant or non-finite draws, or too few draws): ` +
+        `${flags.notComputable.slice(0, WORST_NAMED).join(", ")}${k > WORST_NAMED ? `, and ${k - WORST_NAMED} more` : ""}`,
+    );
+  }
+  const per = `${ESS_PER_CHAIN} per chain x ${d.chains} ${d.chains === 1 ? "chain" : "chains"}`;
+  if (flags.essBulk.length > 0) {
+    out.push(
+      `ESS_bulk < ${thresholds.ess} (${per}) for ${of(flags.essBulk.length)}, lowest: ${named(flags.essBulk, (r) => Math.round(r.essBulk).toString())}: posterior means and medians may be unreliable`,
+    );
+  }
+  if (flags.essTail.length > 0) {
+    out.push(
+      `ESS_tail < ${thresholds.ess} (${per}) for ${of(flags.essTail.length)}, lowest: ${named(flags.essTail, (r) => Math.round(r.essTail).toString())}: the 5% and 95% quantiles may be unreliable`,
+    );
+  }
+  if (d.divergences !== null && d.divergences > 0) {
+    const byChain = d.files
+      .map((f, c) => ({ c: c + 1, k: f.divergences as number }))
+      .filter((x) => x.k > 0)
+      .map((x) => `chain ${x.c}: ${x.k}`);
+    const pct = (100 * d.divergences) / d.transitions;
+    out.push(`${d.divergences} of ${d.transitions} transitions (${pct < 0.1 ? pct.toPrecision(2) : pct.toFixed(1)}%) were divergent (${byChain.join(", ")}): the estimates may be biased`);
+  }
+  for (const f of d.files) {
+    if (f.incomplete) {
+      out.push(`${f.path}: the run stopped early: ${f.draws}${f.expectedDraws !== null ? ` of ${f.expectedDraws}` : ""} draws`);
+    }
+  }
+  if (d.truncated) {
+    out.push(`chains cut to their first ${d.draws} draws (the files hold ${lengths.join(", ")})`);
+  }
+  if (declaredChains !== null && declaredChains > d.chains) {
+    out.push(`the files say the run had ${declaredChains} chains, but ${d.chains} ${d.chains === 1 ? "file was" : "were"} given`);
+  }
+  return out;
+}
