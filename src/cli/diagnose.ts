@@ -6,7 +6,7 @@
  * only chooses rows and lays them out.
  */
 import type { Command } from "commander";
-import { diagnoseRun, ESS_PER_CHAIN, RHAT_THRESHOLD, type Diagnosis, type DiagnosisRow } from "../io/diagnosis.js";
+import { diagnoseRun, ESS_PER_CHAIN, formatRhat, RHAT_THRESHOLD, type Diagnosis, type DiagnosisRow } from "../io/diagnosis.js";
 import { basename, dirname } from "node:path";
 import { exclusive, OptionError, parsePositiveInteger } from "./options.js";
 
@@ -82,15 +82,8 @@ export function formatEss(x: number): string {
   return Number.isFinite(x) ? Math.round(x).toString() : Number.isNaN(x) ? "NaN" : "inf";
 }
 
-/**
- * R-hat to three decimals (so 1.01 is told from 1.004), or four where three would show a
- * flagged value (1.0102) as the threshold itself.
- */
-export function formatRhat(x: number): string {
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : "inf";
-  const s = x.toFixed(3);
-  return x > RHAT_THRESHOLD && Number(s) <= RHAT_THRESHOLD ? x.toFixed(4) : s;
-}
+/** R-hat to three decimals, four where three would hide a flag (io/diagnosis.ts). */
+export { formatRhat };
 
 // ---------------------------------------------------------------------------------------------
 // The table
@@ -314,6 +307,12 @@ export function addDiagnoseCommand(program: Command): Command {
         "as Stan does; counts divergent transitions. The run-level ESS (Geyer) and classic R-hat are those `gpmcmc sample` reports.\n",
     )
     .action((paths: string[], opts: RawDiagnoseOptions) => {
-      process.stdout.write(runDiagnose(paths, opts));
+      const text = runDiagnose(paths, opts);
+      // `gpmcmc diagnose run | head`: a reader that stops early is not an error
+      process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+        if (e.code === "EPIPE") process.exit(0);
+        throw e;
+      });
+      process.stdout.write(text);
     });
 }

@@ -349,6 +349,16 @@ function worstFirst(rows: DiagnosisRow[], key: (r: DiagnosisRow) => number): str
     .map(({ r }) => r.name);
 }
 
+/**
+ * R-hat to three decimals (so 1.01 is told from 1.004), or four where three would show a
+ * flagged value (1.0102) as the threshold itself.
+ */
+export function formatRhat(x: number): string {
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? "NaN" : "inf";
+  const s = x.toFixed(3);
+  return x > RHAT_THRESHOLD && Number(s) <= RHAT_THRESHOLD ? x.toFixed(4) : s;
+}
+
 const WORST_NAMED = 5;
 
 function warningsFor(d: Diagnosis, nChecked: number, lengths: number[], declaredChains: number | null): string[] {
@@ -361,7 +371,7 @@ function warningsFor(d: Diagnosis, nChecked: number, lengths: number[], declared
   const of = (k: number) => `${k} of ${nChecked} ${nChecked === 1 ? "quantity" : "quantities"}`;
   const { flags, thresholds } = d;
   if (flags.rhat.length > 0) {
-    out.push(`R_hat > ${thresholds.rhat} for ${of(flags.rhat.length)}, worst: ${named(flags.rhat, (r) => r.rhat.toFixed(3))}: the chains have not mixed`);
+    out.push(`R_hat > ${thresholds.rhat} for ${of(flags.rhat.length)}, worst: ${named(flags.rhat, (r) => formatRhat(r.rhat))}: the chains have not mixed`);
   }
   if (flags.notComputable.length > 0) {
     const k = flags.notComputable.length;

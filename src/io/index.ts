@@ -30,5 +30,5 @@ export {
   vectorNames,
 } from "./cmdstan.js";
 export type { CmdStanCsv, CmdStanRunInfo, ChainDraws, DrawStats, Timing } from "./cmdstan.js";
-export { diagnoseRun, diagnoseDraws, RHAT_THRESHOLD, ESS_PER_CHAIN } from "./diagnosis.js";
+export { diagnoseRun, diagnoseDraws, formatRhat, RHAT_THRESHOLD, ESS_PER_CHAIN } from "./diagnosis.js";
 export type { Diagnosis, DiagnosisRow, DiagnosisFlags, ChainFileInfo, DiagnoseOptions } from "./diagnosis.js";
