@@ -89,7 +89,8 @@ function nealMh(target: LatentGpTarget, options: NealMhOptions, version: 1 | 2):
 
   function step(state: NealMhState, rng: RandomSource): { state: NealMhState; info: StepInfo } {
     const requested = tunable.value;
-    checkPositive("alpha", requested);
+    // v2 takes any alpha > 0, Infinity included (adaptation can push it past 1 where the likelihood is weak)
+    if (version === 2 ? !(requested > 0) : !(requested > 0 && Number.isFinite(requested))) checkPositive("alpha", requested);
     const alpha = version === 2 ? Math.min(requested, 1) : requested;
     // z = L_K e ~ N(0, K)
     rng.fillNormal(z);

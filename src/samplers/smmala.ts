@@ -86,7 +86,6 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
   const beta = target.beta;
   const K = target.kernelMatrix.data;
   const lk = target.kernelCholesky;
-  const be = backendFor(n);
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
 
   const newPoint = (): MetricPoint => ({
@@ -111,6 +110,7 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
 
   /** out <- G^-1 v = K v - K S B^-1 S K v (out may be v). */
   function applyInverseMetric(pt: MetricPoint, v: Float64Array, out: Float64Array): void {
+    const be = backendFor(n);
     be.symv("L", n, 1, K, n, v, 0, u); // u = K v
     const s = pt.s;
     for (let i = 0; i < n; i++) t[i] = s[i] * u[i];
@@ -156,7 +156,7 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
     }
     opCounts.cholesky++;
     opCounts.flops += (n * n * n) / 3;
-    if (be.potrf("L", n, b, n) !== 0) return;
+    if (backendFor(n).potrf("L", n, b, n) !== 0) return;
     let logDet = 0;
     for (let i = 0; i < n; i++) logDet += Math.log(b[i + i * n]);
     if (!Number.isFinite(logDet)) return;
@@ -203,31 +203,29 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
     applyInverseMetric(cur, p, xi);
     for (let i = 0; i < n; i++) d[i] = cur.x[i] + h * cur.drift[i] + eps * xi[i];
 
+    // A metric that cannot be factorised (or a likelihood that throws a numerical failure) where W
+    // is finite is a numerical breakdown; a W of -Infinity is an ordinary rejection.
     let failure = false;
     try {
       compute(prop, d);
+      failure = !prop.ok && Number.isFinite(prop.logDensity);
     } catch (e) {
       if (!isNumericalFailure(e)) throw e;
       failure = true;
     }
-    let logRatio: number;
-    if (failure || (Number.isFinite(prop.logDensity) && !prop.ok)) {
-      logRatio = NaN; // W finite but the metric broke down: a numerical failure
-    } else if (!prop.ok) {
-      logRatio = prop.logDensity - cur.logDensity; // -Infinity rejects; NaN is reported
-    } else {
-      logRatio = prop.logDensity - cur.logDensity;
-      if (broken !== "no-hastings") {
-        // log g(f' | f) = 1/2 log|B(f)| - 1/2 p' xi   (the log|K| terms cancel)
-        let pxi = 0;
-        for (let i = 0; i < n; i++) pxi += p[i] * xi[i];
-        const logForward = 0.5 * cur.logDetB - 0.5 * pxi;
-        // log g(f | f') = 1/2 log|B(f')| - 1/(2 eps^2) e' G(f') e,  e = f - mu(f')
-        const back = broken === "forward-metric" ? cur : prop;
-        for (let i = 0; i < n; i++) d[i] = cur.x[i] - prop.x[i] - h * prop.drift[i];
-        const logReverse = 0.5 * back.logDetB - metricQuadratic(back, d) / (2 * eps * eps);
-        logRatio += logReverse - logForward;
-      }
+    let logRatio = prop.logDensity - cur.logDensity;
+    if (failure) {
+      logRatio = NaN;
+    } else if (prop.ok && broken !== "no-hastings") {
+      // log g(f' | f) = 1/2 log|B(f)| - 1/2 p' xi   (the log|K| terms cancel)
+      let pxi = 0;
+      for (let i = 0; i < n; i++) pxi += p[i] * xi[i];
+      const logForward = 0.5 * cur.logDetB - 0.5 * pxi;
+      // log g(f | f') = 1/2 log|B(f')| - 1/(2 eps^2) e' G(f') e,  e = f - mu(f')
+      const back = broken === "forward-metric" ? cur : prop;
+      for (let i = 0; i < n; i++) d[i] = cur.x[i] - prop.x[i] - h * prop.drift[i];
+      const logReverse = 0.5 * back.logDetB - metricQuadratic(back, d) / (2 * eps * eps);
+      logRatio += logReverse - logForward;
     }
     metropolisHastingsDecision(logRatio, Math.log(rng.uniform()), decision);
     const info: StepInfo = {
@@ -243,7 +241,6 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
       metricCalls: 1,
       fixedPointIterations: 0,
     };
-    if (failure) info.divergent = true;
     if (!decision.accepted) {
       prop.owner = null;
       return { state, info };
