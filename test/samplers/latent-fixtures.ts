@@ -3,9 +3,11 @@
  * (annealedLatentTarget), for the tests of the samplers of f | y, theta:
  * - GP regression: prior N(0, K) and a Gaussian likelihood y_i ~ N(f_i, sd_i^2), whose posterior is
  *   N(K (K + D)^-1 y, K - K (K + D)^-1 K), D = diag(sd^2), in closed form;
- * - GP probit classification with n = 2, whose moments come from 2-D quadrature.
+ * - GP probit classification with n = 2, whose moments come from 2-D quadrature;
+ * - a Poisson (log-Gaussian Cox) model with n = 2, also by quadrature.
  */
 import { Matrix } from "../../src/linalg/matrix.js";
+import { poissonLikelihood } from "../../src/likelihoods/poisson.js";
 import { probit } from "../../src/likelihoods/probit.js";
 import { LikelihoodDataError, type Likelihood } from "../../src/likelihoods/types.js";
 import { logPhi } from "../../src/math/normal.js";
@@ -94,4 +96,19 @@ export function probitProblem(): KnownPosterior {
   const q = quadratureMoments2d(logPost, -25, 25, 800);
   const target = annealedLatentTarget({ likelihood: probit, y: CLS_Y, kernelMatrix: new Matrix(2, 2, k) });
   return { target, mean: q.mean, cov: (i, j) => q.cov[i][j], K: CLS_K };
+}
+
+export const LCX_K = [[1, 0.8], [0.8, 1]];
+export const LCX_Y = [4, 0];
+
+/**
+ * A log-Gaussian Cox (Poisson) posterior with n = 2, whose Fisher information R = exp(f) varies
+ * by orders of magnitude over the posterior; moments by 2-D quadrature.
+ */
+export function poissonProblem(): KnownPosterior {
+  const k = toColumnMajor(LCX_K);
+  const lik = poissonLikelihood();
+  const target = annealedLatentTarget({ likelihood: lik, y: LCX_Y, kernelMatrix: new Matrix(2, 2, k) });
+  const q = quadratureMoments2d((x) => target.logDensity(x), -12, 8, 800);
+  return { target, mean: q.mean, cov: (i, j) => q.cov[i][j], K: LCX_K };
 }
