@@ -29,7 +29,11 @@ import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from ".
 import { lowerTimesInPlace } from "./mass-matrix.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
 
-/** Shrinks after which a transition gives up and stays put (the bracket is then below 2 pi 2^-200). */
+/**
+ * Shrinks after which a transition stays put. Each shrink keeps a uniform fraction of the
+ * bracket (e^-1 on average in log), so by then the bracket has collapsed onto a = 0, the current
+ * point; only a likelihood that is NaN near f gets here.
+ */
 const MAX_SHRINKS = 200;
 
 export interface EllipticalSliceOptions {

@@ -40,7 +40,7 @@ export interface NealMhOptions {
 }
 
 export interface NealMhState extends SamplerState {
-  /** beta log p(y | f) at the position. */
+  /** beta log p(y | f) at the position (NaN for MH v1, whose ratio does not use it). */
   readonly logLikelihood: number;
 }
 
