@@ -4,20 +4,35 @@
  * forces a choice; forcing native when the addon is missing is an error.
  */
 import { createRequire } from "node:module";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DimensionError } from "./errors.js";
 import { jsBackend } from "./js.js";
 import type { LinalgBackend } from "./types.js";
 
 let chosen: LinalgBackend | undefined;
 let nativeLoadError: string | undefined;
 
+/**
+ * Where the addon is: build/Release under the package root, or GPMCMC_NATIVE_ADDON (a path,
+ * relative to the working directory) for an addon built elsewhere; pointing it at a missing
+ * file also shows how gpmcmc behaves on a machine without OpenBLAS.
+ */
+function addonPath(): string {
+  const override = process.env.GPMCMC_NATIVE_ADDON;
+  if (override !== undefined && override !== "") return isAbsolute(override) ? override : resolve(override);
+  // dist/src/linalg/backend.js -> <package root>/build/Release
+  return fileURLToPath(new URL("../../../build/Release/gpmcmc_native.node", import.meta.url));
+}
+
 /** Loads the native addon, or returns undefined (with the reason kept for `nativeUnavailableReason`). */
 export function loadNativeBackend(): LinalgBackend | undefined {
   try {
     const require = createRequire(import.meta.url);
-    // dist/src/linalg/backend.js -> <package root>/build/Release
-    const mod = require("../../../build/Release/gpmcmc_native.node") as { createBackend?: () => LinalgBackend };
+    const mod = require(addonPath()) as { createBackend?: (dimensionError: typeof DimensionError) => LinalgBackend };
     if (typeof mod.createBackend !== "function") throw new Error("addon has no createBackend");
-    return mod.createBackend();
+    // The addon raises our DimensionError for size errors, like the js backend.
+    return mod.createBackend(DimensionError);
   } catch (e) {
     nativeLoadError = (e as Error).message.split("\n")[0];
     return undefined;
