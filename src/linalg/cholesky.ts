@@ -137,6 +137,14 @@ export function cholesky(a: Matrix, options: CholeskyOptions = {}): Cholesky {
     for (let k = 0; k < j; k++) pivot -= d[j + k * n] * d[j + k * n];
     throw new NotPositiveDefiniteError(j, pivot, what);
   }
+  // OpenBLAS's dpotrf tests a pivot with `<= 0`, which NaN passes, so a NaN or Inf that got past
+  // skipFiniteCheck can yield a "successful" factor; it shows on the diagonal (a non-finite
+  // entry in row j of A reaches L_jj). The js backend stops at that pivot; this makes the
+  // native one do the same.
+  for (let j = 0; j < n; j++) {
+    const v = d[j + j * n];
+    if (!Number.isFinite(v)) throw new NotPositiveDefiniteError(j, v, what);
+  }
   for (let j = 1; j < n; j++) d.fill(0, j * n, j * n + j);
   return new Cholesky(m);
 }

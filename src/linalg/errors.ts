@@ -2,7 +2,7 @@
 export class NotPositiveDefiniteError extends Error {
   /** 0-based index of the failing pivot. */
   readonly pivotIndex: number;
-  /** The value the pivot had when it failed (<= 0, or NaN). */
+  /** The value the pivot had when it failed (<= 0, or NaN or Inf when the input held one). */
   readonly pivotValue: number;
   constructor(pivotIndex: number, pivotValue: number, what = "matrix") {
     super(`${what} is not positive definite: pivot ${pivotIndex} (0-based) is ${pivotValue}`);
