@@ -5,6 +5,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { Worker } from "node:worker_threads";
 import { DimensionError, jsBackend } from "../../src/linalg/index.js";
 import type { LinalgBackend } from "../../src/linalg/index.js";
 import { backends, native, nativeSkip, SENTINEL } from "./helpers.js";
@@ -129,4 +130,33 @@ describe("native addon details", { skip: nativeSkip }, () => {
     for (let k = 0; k < n * n; k++) worst = Math.max(worst, Math.abs(results[0][k] - results[1][k]));
     assert.ok(worst < 1e-12, `max difference ${worst}`);
   });
+});
+
+test("the addon works in worker threads (one per chain), each with its own error class", { skip: nativeSkip }, async () => {
+  const index = new URL("../../src/index.js", import.meta.url).href;
+  const code = `
+    const { parentPort } = require("node:worker_threads");
+    import(${JSON.stringify(index)}).then((m) => {
+      const be = m.loadNativeBackend();
+      be.setThreads(1);
+      const a = new Float64Array([4, 2, 2, 3]);
+      const info = be.potrf("L", 2, a, 2);
+      let error = "";
+      try { be.potrf("L", 3, a, 3); } catch (e) { error = (e instanceof m.DimensionError) + " " + e.name; }
+      parentPort.postMessage({ info, l: [...a], error });
+    });`;
+  const results = await Promise.all([0, 1].map(() => new Promise<{ info: number; l: number[]; error: string }>((resolve, reject) => {
+    const w = new Worker(code, { eval: true });
+    w.once("message", (m) => resolve(m));
+    w.once("error", reject);
+  })));
+  for (const r of results) {
+    assert.equal(r.info, 0);
+    assert.deepEqual(r.l, [2, 1, 2, Math.sqrt(2)]);
+    assert.equal(r.error, "true DimensionError");
+  }
+  // The main thread's backend still works after the workers have gone.
+  const a = new Float64Array([9]);
+  assert.equal(native!.potrf("L", 1, a, 1), 0);
+  assert.equal(a[0], 3);
 });
