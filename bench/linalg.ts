@@ -3,9 +3,10 @@
  * right-hand sides (dtrsm L,L,N,N, n^3 flops) and the symmetric product A'A (dsyrk L,T, n^3
  * flops), on the native backend with 1 and 2 OpenBLAS threads, on the js backend, and through
  * OpenBLAS called directly from C (bench/blas_direct.c, the yardstick for the addon's
- * overhead). Native and C are measured alternately, `rounds` times each, and the best of the
- * rounds' medians is kept: on a shared machine a burst of load from elsewhere then spoils a
- * round, not the figure, and hits native and C alike.
+ * overhead). Each figure is the fastest repetition: on a shared machine the other processes can
+ * only slow a repetition down, so the fastest one is the best estimate of the uncontended time
+ * (the median is kept in the --json output). Native and C are measured alternately, `rounds`
+ * times each, so a burst of load from elsewhere hits both alike.
  *
  * Also: the time of small factorisations and matrix-vector products on both backends, where the
  * per-call cost of the addon decides which is faster (the high-level API keeps n < 32 in js).
@@ -14,7 +15,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { jsBackend, loadNativeBackend, nativeUnavailableReason } from "../src/linalg/index.js";
 import type { LinalgBackend } from "../src/linalg/index.js";
@@ -61,8 +62,8 @@ function inputs(n: number) {
   return { spd, rhs, x, lower, work: new Float64Array(n * n), work2: new Float64Array(n * n) };
 }
 
-/** Median seconds of one operation: warm-up, then >= 3 reps (1 if a call exceeds the budget) until the budget is spent. */
-function timeOp(be: LinalgBackend, op: Op, n: number, m: ReturnType<typeof inputs>, budgetS: number): { median: number; reps: number } {
+/** Seconds of one operation: warm-up, then >= 3 reps (1 if a call exceeds the budget) until the budget is spent. */
+function timeOp(be: LinalgBackend, op: Op, n: number, m: ReturnType<typeof inputs>, budgetS: number): { best: number; median: number; reps: number } {
   const prepare = () => {
     if (op === "potrf") m.work.set(m.spd);
     else if (op === "trsm") m.work.set(m.rhs);
@@ -80,7 +81,7 @@ function timeOp(be: LinalgBackend, op: Op, n: number, m: ReturnType<typeof input
   compute();
   const warm = (performance.now() - w0) / 1e3;
   // A single call longer than the budget (js at large n): that call is the measurement.
-  if (warm > budgetS) return { median: warm, reps: 1 };
+  if (warm > budgetS) return { best: warm, median: warm, reps: 1 };
   while (times.length < 200 && (times.length < 3 || spent < budgetS)) {
     prepare();
     const t0 = performance.now();
@@ -91,17 +92,17 @@ function timeOp(be: LinalgBackend, op: Op, n: number, m: ReturnType<typeof input
   }
   times.sort((a, b) => a - b);
   const k = times.length;
-  return { median: k % 2 ? times[k >> 1] : (times[k / 2 - 1] + times[k / 2]) / 2, reps: k };
+  return { best: times[0], median: k % 2 ? times[k >> 1] : (times[k / 2 - 1] + times[k / 2]) / 2, reps: k };
 }
 
-function timeC(n: number, threads: number): Record<Op, number> | undefined {
+function timeC(n: number, threads: number): Record<Op, { best: number; median: number }> | undefined {
   if (!existsSync(cBinary)) return undefined;
   const r = spawnSync(cBinary, [String(n), String(threads), String(budget)], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`blas_direct failed: ${r.stderr}`);
-  const out = {} as Record<Op, number>;
+  const out = {} as Record<Op, { best: number; median: number }>;
   for (const line of r.stdout.trim().split("\n")) {
-    const [op, t] = line.split(" ");
-    out[op as Op] = Number(t);
+    const [op, best, median] = line.split(" ");
+    out[op as Op] = { best: Number(best), median: Number(median) };
   }
   return out;
 }
@@ -117,13 +118,16 @@ const cpuModel = (() => {
 })();
 
 console.log(`# linalg benchmark, ${new Date().toISOString().slice(0, 10)}`);
-console.log(`# CPU: ${cpuModel}, ${cpus().length} cores; node ${process.version}`);
+console.log(`# CPU: ${cpuModel}, ${cpus().length} cores; node ${process.version}; load average at start ${loadavg()[0].toFixed(2)} (other processes share these cores)`);
 console.log(native ? `# native: ${native.describe().config}` : `# native: unavailable (${nativeUnavailableReason()})`);
 console.log(existsSync(cBinary) ? "# C reference: bench/blas_direct" : "# C reference: unavailable (bench/blas_direct not built)");
-console.log(`# time: best over ${rounds} rounds of the median of repetitions (${budget} s each; js: one round, >= 1 s); GFLOP/s from potrf n^3/3, trsm n^3, syrk n^3`);
+console.log(`# time: fastest repetition over ${rounds} rounds of >= 3 (${budget} s each; js: one round of >= 1 s, one call at large n); GFLOP/s from potrf n^3/3, trsm n^3, syrk n^3`);
 console.log("");
 
-interface Row { n: number; op: Op; threads: number; native?: number; c?: number; js?: number }
+interface Row {
+  n: number; op: Op; threads: number; native?: number; c?: number; js?: number;
+  nativeMedian?: number; cMedian?: number; jsMedian?: number;
+}
 const rows: Row[] = [];
 const fmtT = (s?: number) => (s === undefined ? "-" : s < 0.1 ? `${(s * 1e3).toFixed(3)} ms` : `${(s * 1e3).toFixed(1)} ms`);
 const fmtG = (op: Op, n: number, s?: number) => (s === undefined ? "-" : (flops(op, n) / s / 1e9).toFixed(2));
@@ -135,30 +139,34 @@ const initialThreads = native?.getThreads();
 for (const n of sizes) {
   const m = inputs(n);
   // js is serial: measured once per n (the same figure stands beside each thread count).
-  const js: Partial<Record<Op, number>> = {};
+  const js: Partial<Record<Op, { best: number; median: number }>> = {};
   if (withJs) {
-    // Less time for js at large n: one call is already seconds there.
-    for (const op of OPS) js[op] = timeOp(jsBackend, op, n, m, Math.max(budget, 1)).median;
+    // One round for js: at large n one call is already seconds.
+    for (const op of OPS) js[op] = timeOp(jsBackend, op, n, m, Math.max(budget, 1));
   }
   for (const threads of threadCounts) {
-    const nat: Partial<Record<Op, number>> = {};
-    let c: Partial<Record<Op, number>> | undefined;
+    const nat: Partial<Record<Op, { best: number; median: number }>> = {};
+    let c: Partial<Record<Op, { best: number; median: number }>> | undefined;
+    const better = (a: { best: number; median: number } | undefined, b: { best: number; median: number }) =>
+      ({ best: Math.min(a?.best ?? Infinity, b.best), median: Math.min(a?.median ?? Infinity, b.median) });
     for (let round = 0; round < rounds; round++) {
       if (native) {
         native.setThreads(threads);
         for (const op of OPS) {
-          const t = timeOp(native, op, n, m, budget).median;
-          nat[op] = Math.min(nat[op] ?? Infinity, t);
+          nat[op] = better(nat[op], timeOp(native, op, n, m, budget));
         }
       }
       const ct = timeC(n, threads);
       if (ct) {
         c ??= {};
-        for (const op of OPS) c[op] = Math.min(c[op] ?? Infinity, ct[op]);
+        for (const op of OPS) c[op] = better(c[op], ct[op]);
       }
     }
     for (const op of OPS) {
-      const row: Row = { n, op, threads, native: nat[op], c: c?.[op], js: js[op] };
+      const row: Row = {
+        n, op, threads, native: nat[op]?.best, c: c?.[op]?.best, js: js[op]?.best,
+        nativeMedian: nat[op]?.median, cMedian: c?.[op]?.median, jsMedian: js[op]?.median,
+      };
       rows.push(row);
       console.log(`| ${n} | ${op} | ${threads} | ${fmtT(row.native)} | ${fmtG(op, n, row.native)} | ${fmtT(row.c)} | ${fmtG(op, n, row.c)} | ` +
         `${fmtR(row.native, row.c)} | ${fmtT(row.js)} | ${fmtG(op, n, row.js)} | ${fmtR(row.js, row.native)} |`);
@@ -207,6 +215,7 @@ if (native && withJs && !process.argv.includes("--no-crossover")) {
 }
 
 console.log("");
+console.log(`# load average at end ${loadavg()[0].toFixed(2)}`);
 console.log("native/C time: 1.00 means the addon adds nothing to OpenBLAS called from C (target: <= 1.10).");
 console.log("js/native time: how many times slower the pure TypeScript backend is.");
 if (jsonOut) {
