@@ -1,3 +1,4 @@
+import type { Matrix } from "../linalg/matrix.js";
 import type { RandomSource } from "../random/types.js";
 
 /**
@@ -42,5 +43,6 @@ export interface LocalGeometry extends InverseMetric {
    * out <- dH/dx_n = -dL/dx_n + 1/2 tr(G^-1 dG/dx_n) - 1/2 p' G^-1 (dG/dx_n) G^-1 p.
    */
   hamiltonianGradient(p: Float64Array, out: Float64Array): void;
-  /** out <- 1/2 tr(G^-1 dG/dx_n) - dL/dx_n: the part of dH/dx that does not depend on p. (Optional.) */
+  /** Dense G(x)^-1 (the reference form of Algorithm 1 draws momentum through chol(G^-1)). Optional. */
+  inverseMetricMatrix?(): Matrix;
 }

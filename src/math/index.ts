@@ -1,0 +1,2 @@
+export { LOG_SQRT_2PI, logPhi, millsRatio, normalCdf, normalLogPdf, normalPdf, normalPdfCdfRatio, normalQuantile } from "./normal.js";
+export { log1pExp, logistic, logSumExp } from "./log1pExp.js";

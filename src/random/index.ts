@@ -1,0 +1,2 @@
+export type { RandomSource } from "./types.js";
+export { Rng } from "./rng.js";
