@@ -6,7 +6,7 @@
 import { createRequire } from "node:module";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { DimensionError } from "./errors.js";
+import { BackendError, DimensionError } from "./errors.js";
 import { jsBackend } from "./js.js";
 import type { LinalgBackend } from "./types.js";
 
@@ -47,13 +47,13 @@ export function getBackend(): LinalgBackend {
   if (chosen) return chosen;
   const forced = process.env.GPMCMC_BACKEND;
   if (forced !== undefined && forced !== "" && forced !== "js" && forced !== "native") {
-    throw new Error(`GPMCMC_BACKEND must be "js" or "native", not "${forced}"`);
+    throw new BackendError(`GPMCMC_BACKEND must be "js" or "native", not "${forced}"`);
   }
   if (forced === "js") return (chosen = jsBackend);
   const native = loadNativeBackend();
   if (native) return (chosen = native);
   if (forced === "native") {
-    throw new Error(`GPMCMC_BACKEND=native, but the native addon is not available (${nativeLoadError}). ` +
+    throw new BackendError(`GPMCMC_BACKEND=native, but the native addon is not available (${nativeLoadError}). ` +
       "Install OpenBLAS (apt-get install libopenblas-dev) and run `npm rebuild gpmcmc` (or `npm ci`).");
   }
   process.stderr.write("gpmcmc: using the pure TypeScript linear-algebra backend (slow). For the fast one, " +

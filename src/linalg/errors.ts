@@ -32,3 +32,14 @@ export class NonFiniteError extends Error {
     this.col = col;
   }
 }
+
+/**
+ * Raised when the linear-algebra backend asked for cannot be used: GPMCMC_BACKEND holds
+ * something other than "js" or "native", or names native when the addon is not available.
+ */
+export class BackendError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackendError";
+  }
+}

@@ -50,7 +50,7 @@ test("without the addon the library runs on js and says so once on stderr", () =
 test("GPMCMC_BACKEND=native without the addon is an error, in the library and the CLI", () => {
   const lib = run(["--input-type=module", "-e", useLibrary], { ...missing, GPMCMC_BACKEND: "native" });
   assert.notEqual(lib.status, 0);
-  assert.match(lib.stderr, /GPMCMC_BACKEND=native, but the native addon is not available/);
+  assert.match(lib.stderr, /BackendError: GPMCMC_BACKEND=native, but the native addon is not available/);
   const c = run([cli, "info"], { ...missing, GPMCMC_BACKEND: "native" });
   assert.equal(c.status, 2);
   assert.equal(c.stdout, "");
