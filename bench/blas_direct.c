@@ -1,13 +1,14 @@
 /*
  * The yardstick for the native backend: the same OpenBLAS calls bench/linalg.ts times through
- * the addon (dpotrf L; dtrsm L,L,N,N with n right-hand sides; dsyrk L,T), made directly from C,
- * timed the same way (fresh input copied in before each repetition, outside the timer; one
- * untimed warm-up call; at least 3 repetitions, more until `budget` seconds are spent, unless
- * one call alone exceeds it; the fastest and the median repetition reported).
+ * the addon (dpotrf L; dtrsm L,L,N,N with n right-hand sides; dsyrk L,T), made directly from C
+ * on the same matrices, timed the same way (fresh input copied in before each call, outside
+ * the timer).
  *
- * Usage: blas_direct N THREADS BUDGET_SECONDS
- * Prints one line per operation: "<op> <fastest seconds> <median seconds> <repetitions>".
- * Built by scripts/run-bench.mjs: cc -O2 bench/blas_direct.c -o bench/blas_direct -lopenblas
+ * Usage: blas_direct N THREADS, then one operation name per line on stdin (potrf, trsm or
+ * syrk); each is run once and its time in seconds printed on a line of its own. The benchmark
+ * alternates single calls here with single calls through the addon, so that load from other
+ * processes on a shared machine falls on both alike.
+ * Built by scripts/run-bench.mjs: cc -O2 bench/blas_direct.c -o bench/blas_direct -lopenblas -lm
  */
 #include <math.h>
 #include <stdio.h>
@@ -29,12 +30,6 @@ static double now(void) {
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-static int cmp(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return x < y ? -1 : x > y;
-}
-
-#define MAX_REPS 200
 enum { POTRF, TRSM, SYRK };
 
 static int n;
@@ -67,34 +62,13 @@ static void compute(int op) {
   }
 }
 
-static void time_op(const char* name, int op, double budget) {
-  double times[MAX_REPS];
-  int reps = 0;
-  double spent = 0;
-  prepare(op); /* warm-up */
-  compute(op);
-  while (reps < MAX_REPS && (reps < 3 || spent < budget)) {
-    prepare(op);
-    double t0 = now();
-    compute(op);
-    double t = now() - t0;
-    times[reps++] = t;
-    spent += t;
-    if (reps == 1 && t > budget) break;
-  }
-  qsort(times, reps, sizeof(double), cmp);
-  double median = reps % 2 ? times[reps / 2] : 0.5 * (times[reps / 2 - 1] + times[reps / 2]);
-  printf("%s %.9f %.9f %d\n", name, times[0], median, reps);
-}
-
 int main(int argc, char** argv) {
-  if (argc != 4) {
-    fprintf(stderr, "usage: blas_direct N THREADS BUDGET_SECONDS\n");
+  if (argc != 3) {
+    fprintf(stderr, "usage: blas_direct N THREADS  (then potrf, trsm or syrk, one per line, on stdin)\n");
     return 2;
   }
   n = atoi(argv[1]);
   int threads = atoi(argv[2]);
-  double budget = atof(argv[3]);
   openblas_set_num_threads(threads);
   size_t nn = (size_t)n * n;
   spd = malloc(sizeof(double) * nn);
@@ -121,8 +95,19 @@ int main(int argc, char** argv) {
   dpotrf_("L", &n, lower, &n, &info, 1);
   for (int j = 0; j < n; j++)
     for (int i = 0; i < j; i++) lower[i + j * n] = 0;
-  time_op("potrf", POTRF, budget);
-  time_op("trsm", TRSM, budget);
-  time_op("syrk", SYRK, budget);
+  char line[64];
+  while (fgets(line, sizeof line, stdin)) {
+    int op = strncmp(line, "potrf", 5) == 0 ? POTRF : strncmp(line, "trsm", 4) == 0 ? TRSM
+           : strncmp(line, "syrk", 4) == 0 ? SYRK : -1;
+    if (op < 0) {
+      fprintf(stderr, "blas_direct: unknown operation %s", line);
+      return 2;
+    }
+    prepare(op);
+    double t0 = now();
+    compute(op);
+    printf("%.9f\n", now() - t0);
+    fflush(stdout);
+  }
   return 0;
 }
