@@ -58,6 +58,8 @@ export interface LaplaceResult {
   /** Laplace's log marginal likelihood, GPML eq. 3.32. */
   logZ: number;
   iterations: number;
+  /** Step halvings the line search made, over all iterations. */
+  halvings: number;
   converged: boolean;
   /** max_i |grad Psi(f^)_i| at the returned mode. */
   gradientNorm: number;
@@ -114,6 +116,7 @@ export function laplace(k: Matrix, y: Float64Array, likelihood: Likelihood, opti
   if (!Number.isFinite(psi)) throw new Error(`Laplace: the objective is not finite at the starting point (${psi})`);
   let lastChange = Infinity;
   let iterations = 0;
+  let halvings = 0;
   let converged = false;
   const sqrtW = new Float64Array(n);
   const w = new Float64Array(n);
@@ -163,11 +166,14 @@ export function laplace(k: Matrix, y: Float64Array, likelihood: Likelihood, opti
       }
       evTrial = evaluate(likelihood, y, fTrial);
       psiTrial = evTrial.logLik - 0.5 * dot(aTrial, fTrial);
-      if (Number.isFinite(psiTrial) && psiTrial >= psi) {
+      // Accept ascent, or a change at round-off level (near the mode Psi is flat to
+      // working precision and a strict test would halve to no purpose).
+      if (Number.isFinite(psiTrial) && psiTrial >= psi - 4 * Number.EPSILON * Math.max(1, Math.abs(psi))) {
         accepted = true;
         break;
       }
       t *= 0.5;
+      halvings++;
     }
     if (!accepted || !evTrial) {
       // No step increases Psi: at the mode to working precision (then the test at the top of
@@ -176,7 +182,7 @@ export function laplace(k: Matrix, y: Float64Array, likelihood: Likelihood, opti
       if (gradNorm < gradTol) continue;
       break;
     }
-    lastChange = psiTrial - psi;
+    lastChange = Math.abs(psiTrial - psi);
     a = Float64Array.from(aTrial);
     f = Float64Array.from(fTrial);
     ev = evTrial;
@@ -191,7 +197,7 @@ export function laplace(k: Matrix, y: Float64Array, likelihood: Likelihood, opti
   const logZ = -0.5 * dot(a, f) + ev.logLik - logDetHalf;
   return {
     mode: f, alpha: a, w: Float64Array.from(w), sqrtW: Float64Array.from(sqrtW), choleskyB: chol!,
-    logLikelihood: ev.logLik, objective: psi, logZ, iterations, converged, gradientNorm: gradNorm,
+    logLikelihood: ev.logLik, objective: psi, logZ, iterations, halvings, converged, gradientNorm: gradNorm,
   };
 }
 
