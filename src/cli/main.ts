@@ -3,14 +3,15 @@
 import { Command } from "commander";
 import { getBackend } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
+import { configureErrorOutput, runAndExit } from "./errors.js";
 
 export function buildProgram(): Command {
-  const program = new Command();
+  // Usage errors are one line and exit code 2 (see errors.ts); set before adding commands.
+  const program = configureErrorOutput(new Command());
   program
     .name("gpmcmc")
     .description("Fully Bayesian inference in latent Gaussian process models by MCMC")
-    .version(VERSION, "-V, --version", "print the version")
-    .showHelpAfterError();
+    .version(VERSION, "-V, --version", "print the version");
 
   program
     .command("info")
@@ -35,7 +36,4 @@ export function buildProgram(): Command {
   return program;
 }
 
-buildProgram().parseAsync(process.argv).catch((e: unknown) => {
-  process.stderr.write(`gpmcmc: ${(e as Error).message}\n`);
-  process.exit(2);
-});
+void runAndExit(buildProgram());

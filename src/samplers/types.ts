@@ -15,7 +15,20 @@ export interface StepInfo {
   gradientCalls: number;
   metricCalls: number;
   fixedPointIterations: number;
+  /** Evaluations of the cheap G(x)^-1 (Target.inverseMetricAt) made in the transition, where counted apart from metricCalls. */
+  inverseMetricCalls?: number;
+  /** Why a divergent transition was rejected (undefined when it was not). */
+  divergence?: DivergenceReason;
 }
+
+/**
+ * Why a transition was rejected as divergent:
+ * - "non-finite": the log density, a gradient or the energy was NaN or infinite;
+ * - "energy-error": H(proposal) - H(start) exceeded the divergence threshold;
+ * - "fixed-point": an implicit step of the generalised leapfrog did not converge to its tolerance;
+ * - "numerical-error": the target raised a numerical failure (a metric that is not positive definite, ...).
+ */
+export type DivergenceReason = "non-finite" | "energy-error" | "fixed-point" | "numerical-error";
 
 /** The state a kernel carries from one transition to the next: a position plus cached quantities. */
 export interface SamplerState {

@@ -1,0 +1,300 @@
+/**
+ * Parsing and checking of command-line option values. Commander hands options over as
+ * strings; these helpers turn them into numbers, names and paths, and throw an OptionError
+ * naming the option and the value at the first problem. Nothing here writes a file.
+ */
+import { readNumber } from "../io/numbers.js";
+import { readDataset, labelKindFor, type Dataset, type BinaryCoding } from "../io/dataset.js";
+import { checkOutputDir, type OutputDirCheck } from "../io/atomic.js";
+
+/** A command-line option with a bad, missing or conflicting value. */
+export class OptionError extends Error {
+  /** The option as typed, e.g. "--lengthscale". */
+  readonly option: string;
+  constructor(option: string, reason: string) {
+    super(`${option}: ${reason.replace(/\r\n|\r|\n/g, " ")}`);
+    this.name = "OptionError";
+    this.option = option;
+  }
+}
+
+function shown(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? raw.slice(0, 37) + "..." : raw);
+}
+
+/** A finite number. */
+export function parseNumber(option: string, raw: string): number {
+  const t = readNumber(raw);
+  if (t.kind === "number") return t.value;
+  if (t.kind === "empty") throw new OptionError(option, "needs a number, got an empty value");
+  throw new OptionError(option, `must be a finite number, got ${shown(raw)}`);
+}
+
+/** A finite number > 0. */
+export function parsePositiveNumber(option: string, raw: string): number {
+  const v = parseNumber(option, raw);
+  if (!(v > 0)) throw new OptionError(option, `must be a positive number, got ${shown(raw)}`);
+  return v;
+}
+
+/** A whole number >= 1 (at most 2^53 - 1). */
+export function parsePositiveInteger(option: string, raw: string): number {
+  return parseInteger(option, raw, 1);
+}
+
+/** A whole number >= 0 (at most 2^53 - 1). */
+export function parseNonNegativeInteger(option: string, raw: string): number {
+  return parseInteger(option, raw, 0);
+}
+
+function parseInteger(option: string, raw: string, min: number): number {
+  const s = raw.trim();
+  const want = `a whole number >= ${min}`;
+  if (!/^[+-]?\d+$/.test(s)) throw new OptionError(option, `must be ${want}, got ${s === "" ? "an empty value" : shown(raw)}`);
+  const v = Number(s);
+  if (v < min) throw new OptionError(option, `must be ${want}, got ${shown(raw)}`);
+  if (!Number.isSafeInteger(v)) throw new OptionError(option, `must be at most ${Number.MAX_SAFE_INTEGER}, got ${shown(raw)}`);
+  return v;
+}
+
+/**
+ * One number or a comma-separated list, each finite (and > 0 with `positive`); "1, 2" and
+ * "1,2" are the same.
+ */
+export function parseNumberList(option: string, raw: string, opts: { positive?: boolean } = {}): number[] {
+  const parts = raw.split(",");
+  return parts.map((p, i) => {
+    const which = parts.length > 1 ? `value ${i + 1} of ${parts.length} ` : "";
+    const t = readNumber(p);
+    if (t.kind === "empty") throw new OptionError(option, `${which}is empty${parts.length > 1 ? ` in ${shown(raw)}` : ""}`);
+    if (t.kind !== "number") throw new OptionError(option, `${which}must be a finite number, got ${shown(p.trim())}`);
+    if (opts.positive && !(t.value > 0)) throw new OptionError(option, `${which}must be a positive number, got ${shown(p.trim())}`);
+    return t.value;
+  });
+}
+
+/** One of a fixed set of names; the message lists them and suggests a near miss. */
+export function parseChoice<T extends string>(option: string, raw: string, choices: readonly T[], what = "value"): T {
+  const s = raw.trim();
+  if ((choices as readonly string[]).includes(s)) return s as T;
+  const near = choices.filter((c) => editDistance(c.toLowerCase(), s.toLowerCase()) <= 2);
+  const hint = near.length > 0 ? `; did you mean ${near.map((c) => JSON.stringify(c)).join(" or ")}?` : "";
+  throw new OptionError(option, `unknown ${what} ${shown(raw)} (known: ${choices.join(", ")})${hint}`);
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0];
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length];
+}
+
+/** A non-empty path (whether it exists is for the reader or writer to say). */
+export function parsePath(option: string, raw: string): string {
+  if (raw.trim() === "") throw new OptionError(option, "needs a path, got an empty value");
+  if (raw.includes("\0")) throw new OptionError(option, "the path contains a NUL character");
+  return raw;
+}
+
+/** Throws when more than one of the named options was given. */
+export function exclusive(given: Record<string, unknown>): void {
+  const set = Object.entries(given).filter(([, v]) => v !== undefined && v !== false);
+  if (set.length > 1) {
+    throw new OptionError(set[0][0], `cannot be combined with ${set.slice(1).map(([k]) => k).join(" or ")}: give one or the other`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Kernel hyperparameters
+
+/** The kernel options as typed. */
+export interface RawKernelOptions {
+  lengthscale?: string;
+  signalSd?: string;
+  logLengthscale?: string;
+  logSignalSd?: string;
+}
+
+/**
+ * Squared-exponential hyperparameters on the log scale, as `seKernel` takes them:
+ * k(a, b) = signal-sd^2 exp(-|a - b|^2 / (2 lengthscale^2)), one lengthscale or one per input.
+ */
+export interface KernelHyperparameters {
+  /** Length 1 (shared) or d (ARD, one per input column in file order). */
+  logLengthscale: Float64Array;
+  logSignalSd: number;
+  ard: boolean;
+}
+
+/**
+ * Reads --lengthscale / --log-lengthscale (one value, or one per input column) and
+ * --signal-sd / --log-signal-sd, checking positivity, finiteness, exclusivity and the count
+ * against the data's `d` input columns (`inputNames` makes the message more helpful).
+ */
+export function resolveKernelHyperparameters(raw: RawKernelOptions, d: number, inputNames?: string[]): KernelHyperparameters {
+  exclusive({ "--lengthscale": raw.lengthscale, "--log-lengthscale": raw.logLengthscale });
+  exclusive({ "--signal-sd": raw.signalSd, "--log-signal-sd": raw.logSignalSd });
+  let logL: number[];
+  let lOption: string;
+  if (raw.lengthscale !== undefined) {
+    lOption = "--lengthscale";
+    logL = parseNumberList(lOption, raw.lengthscale, { positive: true }).map(Math.log);
+  } else if (raw.logLengthscale !== undefined) {
+    lOption = "--log-lengthscale";
+    logL = parseNumberList(lOption, raw.logLengthscale);
+  } else {
+    throw new OptionError("--lengthscale", "is required (or --log-lengthscale): one value, or one per input column");
+  }
+  if (logL.length !== 1 && logL.length !== d) {
+    const cols = inputNames && inputNames.length > 0 ? ` (${inputNames.length > 6 ? inputNames.slice(0, 5).join(", ") + ", ..." : inputNames.join(", ")})` : "";
+    throw new OptionError(
+      lOption,
+      `${logL.length} values given, but the data have ${d} input ${d === 1 ? "column" : "columns"}${cols}: give one value, or ${d}`,
+    );
+  }
+  let logS: number;
+  if (raw.signalSd !== undefined) logS = Math.log(parsePositiveNumber("--signal-sd", raw.signalSd));
+  else if (raw.logSignalSd !== undefined) logS = parseNumber("--log-signal-sd", raw.logSignalSd);
+  else throw new OptionError("--signal-sd", "is required (or --log-signal-sd)");
+  return { logLengthscale: Float64Array.from(logL), logSignalSd: logS, ard: logL.length > 1 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `sample` command's options
+
+/** Samplers `gpmcmc sample` knows. */
+export const SAMPLERS = ["rmhmc", "hmc"] as const;
+/** Likelihoods `gpmcmc sample` knows. */
+export const LIKELIHOODS = ["probit"] as const;
+
+/** Defaults for options not given. */
+export const SAMPLE_DEFAULTS = {
+  sampler: "rmhmc",
+  likelihood: "probit",
+  draws: 1000,
+  burnIn: 1000,
+  thin: 1,
+  chains: 4,
+} as const;
+
+/** `gpmcmc sample`'s options as Commander gives them (strings and flags). */
+export interface RawSampleOptions extends RawKernelOptions {
+  data?: string;
+  likelihood?: string;
+  sampler?: string;
+  stepSize?: string;
+  leapfrogSteps?: string;
+  fixedPointTolerance?: string;
+  fixedPointIterations?: string;
+  draws?: string;
+  burnIn?: string;
+  thin?: string;
+  chains?: string;
+  parallel?: string;
+  seed?: string;
+  out?: string;
+  force?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  progress?: boolean;
+}
+
+/** How the generalised leapfrog solves its implicit equations. */
+export type FixedPointRule = { kind: "tolerance"; tolerance: number } | { kind: "iterations"; iterations: number };
+
+/** `gpmcmc sample`'s options, checked (the kernel hyperparameters need the data: see prepareSampleInputs). */
+export interface SampleOptions {
+  data: string;
+  likelihood: string;
+  sampler: string;
+  /** Unset: the sampler's default. */
+  stepSize?: number;
+  leapfrogSteps?: number;
+  fixedPoint?: FixedPointRule;
+  draws: number;
+  burnIn: number;
+  thin: number;
+  chains: number;
+  /** Worker threads; unset: the number of cores, at most `chains`. */
+  parallel?: number;
+  /** Unset: the command picks one and records it. */
+  seed?: number;
+  /** Output directory; unset: nothing is written. */
+  out?: string;
+  force: boolean;
+  json: boolean;
+  quiet: boolean;
+  progress: boolean;
+  kernel: RawKernelOptions;
+}
+
+export interface SampleChoices {
+  samplers?: readonly string[];
+  likelihoods?: readonly string[];
+}
+
+/** Checks every option that does not need the data. No I/O. */
+export function parseSampleOptions(raw: RawSampleOptions, choices: SampleChoices = {}): SampleOptions {
+  if (raw.data === undefined) throw new OptionError("--data", "is required: the CSV data set (header line; response column y)");
+  const data = parsePath("--data", raw.data);
+  const likelihood = parseChoice("--likelihood", raw.likelihood ?? SAMPLE_DEFAULTS.likelihood, choices.likelihoods ?? LIKELIHOODS, "likelihood");
+  const sampler = parseChoice("--sampler", raw.sampler ?? SAMPLE_DEFAULTS.sampler, choices.samplers ?? SAMPLERS, "sampler");
+  exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
+  let fixedPoint: FixedPointRule | undefined;
+  if (raw.fixedPointTolerance !== undefined) fixedPoint = { kind: "tolerance", tolerance: parsePositiveNumber("--fixed-point-tolerance", raw.fixedPointTolerance) };
+  if (raw.fixedPointIterations !== undefined) fixedPoint = { kind: "iterations", iterations: parsePositiveInteger("--fixed-point-iterations", raw.fixedPointIterations) };
+  if (fixedPoint !== undefined && sampler !== "rmhmc") {
+    const opt = fixedPoint.kind === "tolerance" ? "--fixed-point-tolerance" : "--fixed-point-iterations";
+    throw new OptionError(opt, `applies only to --sampler rmhmc (the generalised leapfrog), not ${sampler}`);
+  }
+  const opt = <T>(v: string | undefined, f: (o: string, r: string) => T, name: string): T | undefined => (v === undefined ? undefined : f(name, v));
+  return {
+    data,
+    likelihood,
+    sampler,
+    stepSize: opt(raw.stepSize, parsePositiveNumber, "--step-size"),
+    leapfrogSteps: opt(raw.leapfrogSteps, parsePositiveInteger, "--leapfrog-steps"),
+    fixedPoint,
+    draws: opt(raw.draws, parsePositiveInteger, "--draws") ?? SAMPLE_DEFAULTS.draws,
+    burnIn: opt(raw.burnIn, parseNonNegativeInteger, "--burn-in") ?? SAMPLE_DEFAULTS.burnIn,
+    thin: opt(raw.thin, parsePositiveInteger, "--thin") ?? SAMPLE_DEFAULTS.thin,
+    chains: opt(raw.chains, parsePositiveInteger, "--chains") ?? SAMPLE_DEFAULTS.chains,
+    parallel: opt(raw.parallel, parsePositiveInteger, "--parallel"),
+    seed: opt(raw.seed, parseNonNegativeInteger, "--seed"),
+    out: opt(raw.out, parsePath, "--out"),
+    force: raw.force === true,
+    json: raw.json === true,
+    quiet: raw.quiet === true,
+    progress: raw.progress === true,
+    kernel: { lengthscale: raw.lengthscale, signalSd: raw.signalSd, logLengthscale: raw.logLengthscale, logSignalSd: raw.logSignalSd },
+  };
+}
+
+/** Everything `gpmcmc sample` needs before it samples, all checked. */
+export interface SampleInputs {
+  options: SampleOptions;
+  data: Dataset;
+  kernel: KernelHyperparameters;
+  /** The checked output directory (create it with prepareOutputDir just before sampling). */
+  outDir?: OutputDirCheck;
+}
+
+/**
+ * Checks the options, the output directory (writing nothing) and the data set, in that order
+ * (cheap checks first), and the kernel hyperparameters against the data's columns. Throws
+ * OptionError, OutputError or DataError at the first problem.
+ */
+export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoices = {}, binaryCoding: BinaryCoding = "plusMinusOne"): SampleInputs {
+  const options = parseSampleOptions(raw, choices);
+  const outDir = options.out !== undefined ? checkOutputDir(options.out, { force: options.force }) : undefined;
+  const data = readDataset(options.data, { labels: labelKindFor(options.likelihood), binaryCoding });
+  const kernel = resolveKernelHyperparameters(options.kernel, data.d, data.inputNames);
+  return { options, data, kernel, outDir };
+}

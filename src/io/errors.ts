@@ -1,0 +1,65 @@
+/**
+ * Errors for bad input files and unusable output paths. Each carries what a user needs to fix
+ * the problem, and its message is one line in the style of compilers: `file:line:column: what`.
+ */
+
+/** Where in a file a problem is: 1-based line (the header is line 1) and 1-based column. */
+export interface DataLocation {
+  /** The path as the user gave it. */
+  file: string;
+  line?: number;
+  column?: number;
+  /** The column's name from the header, when there is one. */
+  columnName?: string;
+}
+
+/** A data file that cannot be used: missing, unreadable, or with a bad header, row or cell. */
+export class DataError extends Error {
+  readonly file: string;
+  readonly line?: number;
+  readonly column?: number;
+  readonly columnName?: string;
+  /** What is wrong, without the location prefix. */
+  readonly reason: string;
+
+  constructor(where: DataLocation, reason: string) {
+    super(`${formatLocation(where)}: ${oneLine(reason)}`);
+    this.name = "DataError";
+    this.file = where.file;
+    this.line = where.line;
+    this.column = where.column;
+    this.columnName = where.columnName;
+    this.reason = oneLine(reason);
+  }
+}
+
+/** An output path that cannot be used (exists and is not ours, not a directory, not writable). */
+export class OutputError extends Error {
+  /** The path as the user gave it. */
+  readonly path: string;
+  constructor(path: string, reason: string) {
+    super(`output ${JSON.stringify(path)}: ${oneLine(reason)}`);
+    this.name = "OutputError";
+    this.path = path;
+  }
+}
+
+function formatLocation(w: DataLocation): string {
+  let s = w.file;
+  if (w.line !== undefined) {
+    s += `:${w.line}`;
+    if (w.column !== undefined) s += `:${w.column}`;
+  }
+  return s;
+}
+
+/** Messages are one line: a cell holding a newline must not split the report. */
+export function oneLine(s: string): string {
+  return s.replace(/\r\n|\r|\n/g, "\\n");
+}
+
+/** Quotes a cell for a message, shortening very long ones. */
+export function quoteCell(s: string, max = 40): string {
+  const t = s.length > max ? s.slice(0, max - 3) + "..." : s;
+  return JSON.stringify(t);
+}

@@ -1,0 +1,204 @@
+/**
+ * Hamiltonian Monte Carlo with the Stormer-Verlet leapfrog (note eq. 9) and a constant mass
+ * matrix M (note Section 2; Girolami & Calderhead Section 3, eqs. 5-7):
+ *
+ *   H(x, p) = -L(x) + 1/2 p' M^-1 p,   p ~ N(0, M),
+ *   p(t + e/2) = p(t) + e/2 dL/dx(x(t))
+ *   x(t + e)   = x(t) + e M^-1 p(t + e/2)
+ *   p(t + e)   = p(t + e/2) + e/2 dL/dx(x(t + e))
+ *
+ * followed by the accept step of eq. (8). The closing half-step of one leapfrog step and the
+ * opening half-step of the next are merged into one full step, so a trajectory of l steps costs
+ * l gradient evaluations. A trajectory that meets a non-finite density, gradient or energy, or
+ * whose energy error exceeds the divergence threshold, is rejected and reported as divergent.
+ */
+import type { RandomSource } from "../random/types.js";
+import type { Target } from "../targets/types.js";
+import { identityMass, type MassMatrix } from "./mass-matrix.js";
+import {
+  checkPositive,
+  checkPositiveInteger,
+  checkProbability,
+  DEFAULT_DIVERGENCE_THRESHOLD,
+  isNumericalFailure,
+  metropolisDecision,
+  type MetropolisOutcome,
+} from "./metropolis.js";
+import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+
+export interface HmcOptions {
+  /** Leapfrog step size epsilon (adapted during burn-in through `tunable`). */
+  stepSize: number;
+  /** Number of leapfrog steps, or the maximum when `randomiseSteps` is set. */
+  leapfrogSteps: number;
+  /** Draw the number of steps uniformly from 1..leapfrogSteps at each transition (Filippone et al.'s "maximum of 10 leapfrog steps"). */
+  randomiseSteps?: boolean;
+  /** The mass matrix (default: identity). */
+  mass?: MassMatrix;
+  /** Acceptance rate step-size adaptation aims for (default 0.65, the optimum the note cites for HMC). */
+  targetAcceptance?: number;
+  /** Energy rise above which a trajectory is rejected as divergent (default 1000). */
+  divergenceThreshold?: number;
+  /**
+   * Test-only negative control: "potential-only" drops the kinetic energy from the accept step
+   * (a wrong Metropolis correction), so the chain no longer leaves the target invariant.
+   * @internal
+   */
+  brokenAcceptance?: "potential-only";
+}
+
+export interface HmcState extends SamplerState {
+  /** dL/dx at the position. */
+  readonly gradient: Float64Array;
+}
+
+/** A leapfrog trajectory from a given position and momentum (copies, owned by the caller). */
+export interface HmcTrajectory {
+  readonly position: Float64Array;
+  readonly momentum: Float64Array;
+  /** H at the start and at the end (NaN when the trajectory failed). */
+  readonly startEnergy: number;
+  readonly endEnergy: number;
+  readonly divergence: DivergenceReason | undefined;
+  readonly leapfrogSteps: number;
+}
+
+export interface HmcKernel extends Kernel<HmcState> {
+  readonly tunable: Tunable;
+  readonly mass: MassMatrix;
+  /**
+   * The transition from a given initial momentum and log u (u ~ U(0, 1)), with `steps` leapfrog
+   * steps: what `step` does after drawing them.
+   */
+  transition(state: HmcState, momentum: Float64Array, logUniform: number, steps: number): { state: HmcState; info: StepInfo };
+  /** Integrates `steps` leapfrog steps from (state.position, momentum). */
+  integrate(state: HmcState, momentum: Float64Array, steps: number): HmcTrajectory;
+}
+
+export function hmc(target: Target, options: HmcOptions): HmcKernel {
+  const n = target.dim;
+  const gradientOf = target.logDensityAndGradient?.bind(target);
+  if (!gradientOf) throw new Error("hmc: the target has no logDensityAndGradient");
+  checkPositive("stepSize", options.stepSize);
+  checkPositiveInteger("leapfrogSteps", options.leapfrogSteps);
+  const targetAcceptance = options.targetAcceptance ?? 0.65;
+  checkProbability("targetAcceptance", targetAcceptance);
+  const threshold = options.divergenceThreshold ?? DEFAULT_DIVERGENCE_THRESHOLD;
+  checkPositive("divergenceThreshold", threshold);
+  const mass = options.mass ?? identityMass(n);
+  if (mass.dim !== n) throw new RangeError(`hmc: the mass matrix has dimension ${mass.dim}, the target ${n}`);
+  const maxSteps = options.leapfrogSteps;
+  const randomise = options.randomiseSteps ?? false;
+  const potentialOnly = options.brokenAcceptance === "potential-only";
+
+  const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
+  // Preallocated per kernel: the leapfrog loop allocates nothing.
+  const x = new Float64Array(n);
+  const g = new Float64Array(n);
+  const p = new Float64Array(n);
+  const v = new Float64Array(n);
+  const drawn = new Float64Array(n);
+  const decision: MetropolisOutcome = { accepted: false, acceptanceProbability: 0, divergence: undefined };
+
+  function init(x0: Float64Array): HmcState {
+    if (x0.length !== n) throw new RangeError(`hmc: initial point has length ${x0.length}, the target dimension is ${n}`);
+    const position = Float64Array.from(x0);
+    const gradient = new Float64Array(n);
+    const logDensity = gradientOf!(position, gradient);
+    if (!Number.isFinite(logDensity)) throw new RangeError(`hmc: the log density at the initial point is ${logDensity}`);
+    for (let i = 0; i < n; i++) {
+      if (!Number.isFinite(gradient[i])) throw new RangeError(`hmc: the gradient at the initial point has ${gradient[i]} at ${i}`);
+    }
+    return { position, logDensity, gradient };
+  }
+
+  // What the last `run` produced.
+  const last = { logDensity: NaN, steps: 0, failure: undefined as DivergenceReason | undefined };
+
+  /** `steps` leapfrog steps (eq. 9) from (state, p) in x, g, p; `last` says how it ended. */
+  function run(state: HmcState, steps: number, eps: number): void {
+    x.set(state.position);
+    g.set(state.gradient);
+    let lp = state.logDensity;
+    last.steps = 0;
+    last.failure = undefined;
+    try {
+      // eq. (9), first line: half-step of the momentum (U = -L, so -dU/dx = dL/dx).
+      for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
+      for (let l = 1; l <= steps; l++) {
+        // eq. (9), second line: x <- x + e dK/dp = x + e M^-1 p.
+        mass.applyInverse(p, v);
+        for (let i = 0; i < n; i++) x[i] += eps * v[i];
+        lp = gradientOf!(x, g);
+        last.steps = l;
+        if (!Number.isFinite(lp)) {
+          last.failure = "non-finite";
+          break;
+        }
+        // eq. (9), third line, merged with the next step's first line when one follows.
+        const h = l === steps ? 0.5 * eps : eps;
+        for (let i = 0; i < n; i++) p[i] += h * g[i];
+      }
+    } catch (e) {
+      if (!isNumericalFailure(e)) throw e;
+      last.failure = "numerical-error";
+    }
+    last.logDensity = lp;
+  }
+
+  function integrate(state: HmcState, momentum: Float64Array, steps: number): HmcTrajectory {
+    const eps = tunable.value;
+    checkPositive("stepSize", eps);
+    p.set(momentum);
+    const startEnergy = -state.logDensity + mass.kineticEnergy(p);
+    run(state, steps, eps);
+    const endEnergy = last.failure ? NaN : -last.logDensity + mass.kineticEnergy(p);
+    return { position: x.slice(), momentum: p.slice(), startEnergy, endEnergy, divergence: last.failure, leapfrogSteps: last.steps };
+  }
+
+  function transition(state: HmcState, momentum: Float64Array, logUniform: number, steps: number): { state: HmcState; info: StepInfo } {
+    const eps = tunable.value;
+    checkPositive("stepSize", eps);
+    p.set(momentum);
+    const h0 = -state.logDensity + mass.kineticEnergy(p);
+    run(state, steps, eps);
+    const lp = last.logDensity;
+    const failure = last.failure;
+    const h1 = failure ? NaN : -lp + mass.kineticEnergy(p);
+    const energyError = h1 - h0;
+    if (failure) {
+      decision.accepted = false;
+      decision.acceptanceProbability = 0;
+      decision.divergence = failure;
+    } else if (potentialOnly) {
+      // The negative control: accept on -L alone, as if the momentum were not part of the state.
+      metropolisDecision(state.logDensity - lp, logUniform, threshold, decision);
+    } else {
+      metropolisDecision(energyError, logUniform, threshold, decision);
+    }
+    const info: StepInfo = {
+      accepted: decision.accepted,
+      acceptanceProbability: decision.acceptanceProbability,
+      divergent: decision.divergence !== undefined,
+      divergence: decision.divergence,
+      energy: decision.accepted ? h1 : h0,
+      energyError,
+      stepSize: eps,
+      leapfrogSteps: last.steps,
+      gradientCalls: last.steps,
+      metricCalls: 0,
+      fixedPointIterations: 0,
+    };
+    const next = decision.accepted ? { position: x.slice(), logDensity: lp, gradient: g.slice() } : state;
+    return { state: next, info };
+  }
+
+  function step(state: HmcState, rng: RandomSource): { state: HmcState; info: StepInfo } {
+    mass.sampleMomentum(rng, drawn);
+    const steps = randomise ? 1 + rng.integer(maxSteps) : maxSteps;
+    const logUniform = Math.log(rng.uniform());
+    return transition(state, drawn, logUniform, steps);
+  }
+
+  return { name: "hmc", tunable, mass, init, step, transition, integrate };
+}

@@ -1,0 +1,13 @@
+export type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+export { identityMass, massFromCholesky, massFromInverseCholesky } from "./mass-matrix.js";
+export type { MassMatrix } from "./mass-matrix.js";
+export { DEFAULT_DIVERGENCE_THRESHOLD, metropolisDecision, isNumericalFailure } from "./metropolis.js";
+export type { MetropolisOutcome } from "./metropolis.js";
+export { hmc } from "./hmc.js";
+export type { HmcKernel, HmcOptions, HmcState, HmcTrajectory } from "./hmc.js";
+export { rmhmc } from "./rmhmc.js";
+export type { RmhmcKernel, RmhmcOptions, RmhmcState, RmhmcVariant, Trajectory } from "./rmhmc.js";
+export { AcceptanceWindow, DualAveraging, makeAdapter } from "./adaptation.js";
+export type { AcceptanceWindowOptions, AdaptOptions, Adapter, DualAveragingOptions } from "./adaptation.js";
+export { chainTrace, runChain, sample } from "./driver.js";
+export type { ChainOptions, ChainResult, ChainStorage, ChainSummary, DrawStatColumns, Progress, SampleOptions, SampleResult } from "./driver.js";

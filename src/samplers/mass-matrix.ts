@@ -1,0 +1,144 @@
+/**
+ * Constant mass matrices M for Euclidean HMC: momentum p ~ N(0, M), kinetic energy
+ * K(p) = 1/2 p' M^-1 p, and dx/dtau = M^-1 p (note eq. 7).
+ *
+ * Three forms, each given by what the caller can factor cheaply:
+ * - the identity;
+ * - a Cholesky factor of M (M = L L'): p = L z, M^-1 p by two triangular solves;
+ * - a Cholesky factor of M^-1 (M^-1 = L L'): p = L'^-1 z, M^-1 p by two triangular products.
+ *   This is the form to use when a covariance (an approximate posterior covariance, the prior
+ *   K) is at hand, as in Filippone et al.'s HMC variants, which take M^-1 from such a matrix.
+ * None allocates after construction.
+ */
+import { Cholesky } from "../linalg/cholesky.js";
+import { DimensionError } from "../linalg/errors.js";
+import type { Matrix } from "../linalg/matrix.js";
+import type { RandomSource } from "../random/types.js";
+
+export interface MassMatrix {
+  readonly dim: number;
+  /** Which form this is ("identity", "mass-cholesky", "inverse-mass-cholesky"). */
+  readonly kind: string;
+  /** out <- a draw from N(0, M). */
+  sampleMomentum(rng: RandomSource, out: Float64Array): void;
+  /** out <- M^-1 p (out must not alias p). */
+  applyInverse(p: Float64Array, out: Float64Array): void;
+  /** 1/2 p' M^-1 p. */
+  kineticEnergy(p: Float64Array): number;
+}
+
+export function identityMass(dim: number): MassMatrix {
+  checkDim(dim);
+  return {
+    dim,
+    kind: "identity",
+    sampleMomentum(rng, out) {
+      for (let i = 0; i < dim; i++) out[i] = rng.normal();
+    },
+    applyInverse(p, out) {
+      for (let i = 0; i < dim; i++) out[i] = p[i];
+    },
+    kineticEnergy(p) {
+      let s = 0;
+      for (let i = 0; i < dim; i++) s += p[i] * p[i];
+      return 0.5 * s;
+    },
+  };
+}
+
+/** M = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
+export function massFromCholesky(factor: Cholesky | Matrix): MassMatrix {
+  const ch = asCholesky(factor);
+  const n = ch.n;
+  const l = ch.factor.data;
+  const scratch = new Float64Array(n);
+  return {
+    dim: n,
+    kind: "mass-cholesky",
+    sampleMomentum(rng, out) {
+      // p = L z has covariance L L' = M.
+      for (let i = 0; i < n; i++) out[i] = rng.normal();
+      lowerTimesInPlace(l, n, out);
+    },
+    applyInverse(p, out) {
+      out.set(p);
+      ch.solveInPlace(out);
+    },
+    kineticEnergy(p) {
+      // p' M^-1 p = |L^-1 p|^2
+      scratch.set(p);
+      ch.solveLowerInPlace(scratch);
+      return 0.5 * dot(scratch, scratch, n);
+    },
+  };
+}
+
+/** M^-1 = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
+export function massFromInverseCholesky(factor: Cholesky | Matrix): MassMatrix {
+  const ch = asCholesky(factor);
+  const n = ch.n;
+  const l = ch.factor.data;
+  const scratch = new Float64Array(n);
+  return {
+    dim: n,
+    kind: "inverse-mass-cholesky",
+    sampleMomentum(rng, out) {
+      // p = L'^-1 z has covariance (L L')^-1 = M.
+      for (let i = 0; i < n; i++) out[i] = rng.normal();
+      ch.solveUpperInPlace(out);
+    },
+    applyInverse(p, out) {
+      out.set(p);
+      lowerTransposeTimesInPlace(l, n, out);
+      lowerTimesInPlace(l, n, out);
+    },
+    kineticEnergy(p) {
+      // p' M^-1 p = |L' p|^2
+      scratch.set(p);
+      lowerTransposeTimesInPlace(l, n, scratch);
+      return 0.5 * dot(scratch, scratch, n);
+    },
+  };
+}
+
+function checkDim(dim: number): void {
+  if (!Number.isInteger(dim) || dim < 1) throw new DimensionError(`mass matrix dimension must be a positive integer, got ${dim}`);
+}
+
+function asCholesky(factor: Cholesky | Matrix): Cholesky {
+  const ch = factor instanceof Cholesky ? factor : new Cholesky(factor);
+  const m = ch.factor;
+  if (m.rows !== m.cols) throw new DimensionError(`Cholesky factor must be square, got ${m.rows} x ${m.cols}`);
+  checkDim(m.rows);
+  const n = m.rows;
+  for (let i = 0; i < n; i++) {
+    const d = m.data[i + i * n];
+    if (!(d > 0) || !Number.isFinite(d)) throw new DimensionError(`Cholesky factor has diagonal entry ${d} at ${i}; it must be positive`);
+  }
+  return ch;
+}
+
+/** x <- L x for lower-triangular L (column-major), in place: row i needs x_0..x_i, so go bottom up. */
+function lowerTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
+  for (let i = n - 1; i >= 0; i--) {
+    let s = 0;
+    for (let j = 0; j <= i; j++) s += l[i + j * n] * x[j];
+    x[i] = s;
+  }
+}
+
+/** x <- L' x for lower-triangular L, in place: row i of L' needs x_i..x_{n-1}, so go top down. */
+function lowerTransposeTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    let s = 0;
+    const col = i * n;
+    for (let j = i; j < n; j++) s += l[j + col] * x[j];
+    x[i] = s;
+  }
+}
+
+function dot(a: Float64Array, b: Float64Array, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}

@@ -1,0 +1,66 @@
+/**
+ * The accept step shared by the Hamiltonian samplers (note eq. 8, Algorithm 1 lines 30-35):
+ * accept (x*, p*) with probability min(1, exp(H(x, p) - H(x*, p*))), and the rules that turn a
+ * numerically broken trajectory into a rejection instead of an exception.
+ */
+import { NonFiniteError, NotPositiveDefiniteError } from "../linalg/errors.js";
+import type { DivergenceReason } from "./types.js";
+
+/**
+ * A trajectory whose energy rose by more than this is rejected and counted as divergent (Stan's
+ * default). Only increases count: rejecting large decreases too would keep a chain started far
+ * in the tails from ever moving towards the mode; the one-sided rule departs from detailed
+ * balance by at most exp(-threshold).
+ */
+export const DEFAULT_DIVERGENCE_THRESHOLD = 1000;
+
+export interface MetropolisOutcome {
+  accepted: boolean;
+  acceptanceProbability: number;
+  divergence: DivergenceReason | undefined;
+}
+
+/**
+ * Decides a Hamiltonian proposal given log u, u ~ U(0, 1). A non-finite energy error is a
+ * rejection with reason "non-finite"; an energy rise above `threshold`, one with "energy-error".
+ * Writes into and returns `out` (no allocation).
+ */
+export function metropolisDecision(energyError: number, logUniform: number, threshold: number, out: MetropolisOutcome): MetropolisOutcome {
+  if (!Number.isFinite(energyError)) {
+    out.accepted = false;
+    out.acceptanceProbability = 0;
+    out.divergence = "non-finite";
+    return out;
+  }
+  out.acceptanceProbability = energyError <= 0 ? 1 : Math.exp(-energyError);
+  if (energyError > threshold) {
+    out.accepted = false;
+    out.divergence = "energy-error";
+    return out;
+  }
+  out.divergence = undefined;
+  // log u < H(x, p) - H(x*, p*)  <=>  u < exp(-dH)   (eq. 8)
+  out.accepted = logUniform < -energyError;
+  return out;
+}
+
+/**
+ * Failures of the linear algebra that mean "this point of the trajectory is numerically out of
+ * reach" (a metric that lost positive definiteness, an overflow that reached a factorisation):
+ * samplers reject the proposal instead of crashing. Anything else is a bug and propagates.
+ */
+export function isNumericalFailure(e: unknown): boolean {
+  return e instanceof NotPositiveDefiniteError || e instanceof NonFiniteError;
+}
+
+export function checkPositive(name: string, v: number): void {
+  if (!(v > 0) || !Number.isFinite(v)) throw new RangeError(`${name} must be a positive finite number, got ${v}`);
+}
+
+export function checkPositiveInteger(name: string, v: number): void {
+  if (!Number.isInteger(v) || v < 1) throw new RangeError(`${name} must be a positive integer, got ${v}`);
+}
+
+export function checkProbability(name: string, v: number): void {
+  if (!(v > 0 && v < 1)) throw new RangeError(`${name} must lie strictly between 0 and 1, got ${v}`);
+}

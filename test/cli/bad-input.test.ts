@@ -1,0 +1,189 @@
+/**
+ * The bad-input table: every way a user can get the `sample` command's input wrong, with the
+ * one line it must print (exit code 2) and the check that nothing was written. The inputs go
+ * through the same steps as `gpmcmc sample` before it samples: prepareSampleInputs, then
+ * reportError.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { prepareSampleInputs, type RawSampleOptions } from "../../src/cli/options.js";
+import { reportError } from "../../src/cli/errors.js";
+import { fixture, scratchDir } from "../fixtures.js";
+
+interface Row {
+  name: string;
+  /** Options on top of a good set; `scratch` is an empty directory for the run. */
+  options: (scratch: string) => RawSampleOptions;
+  /** The message after "gpmcmc: ". */
+  message: (scratch: string) => string;
+  /** Put files in the scratch directory before the run. */
+  setup?: (scratch: string) => void;
+}
+
+const data = (name: string) => fixture("data", name);
+const good = (scratch: string): RawSampleOptions => ({
+  data: data("labels_pm1.csv"),
+  lengthscale: "1",
+  signalSd: "1",
+  out: join(scratch, "run"),
+});
+const withLikelihoods = { likelihoods: ["probit", "poisson"] };
+
+const TABLE: Row[] = [
+  { name: "missing file", options: () => ({ data: data("no_such_file.csv") }), message: () => `${data("no_such_file.csv")}: no such file` },
+  { name: "a directory as the data file", options: () => ({ data: fixture("data") }), message: () => `${fixture("data")}: is a directory, not a file` },
+  { name: "empty file", options: () => ({ data: data("empty.csv") }), message: () => `${data("empty.csv")}: file is empty` },
+  { name: "header only", options: () => ({ data: data("header_only.csv") }), message: () => `${data("header_only.csv")}:1: header only: no data rows follow it` },
+  {
+    name: "no header",
+    options: () => ({ data: data("no_header.csv") }),
+    message: () => `${data("no_header.csv")}:1: no header: the first line looks like data; the file needs a header line naming the columns (the response "y" and the inputs)`,
+  },
+  { name: "no y column", options: () => ({ data: data("no_y.csv") }), message: () => `${data("no_y.csv")}:1: no response column "y" in the header (columns: "label", "x1", "x2")` },
+  { name: "no input columns", options: () => ({ data: data("no_inputs.csv") }), message: () => `${data("no_inputs.csv")}:1: no input columns: the header has only "y"` },
+  { name: "duplicate column names", options: () => ({ data: data("duplicate_column.csv") }), message: () => `${data("duplicate_column.csv")}:1:3: column name "x1" is repeated (first in column 2)` },
+  { name: "ragged rows", options: () => ({ data: data("ragged.csv") }), message: () => `${data("ragged.csv")}:4: row has 2 cells, the header has 3` },
+  { name: "unclosed quote", options: () => ({ data: data("unclosed_quote.csv") }), message: () => `${data("unclosed_quote.csv")}:3: malformed CSV: a quoted cell (opened with ") is never closed` },
+  { name: "a non-numeric cell", options: () => ({ data: data("non_numeric.csv") }), message: () => `${data("non_numeric.csv")}:7:3: cell "abc" in column "x2" is not a number` },
+  { name: "an empty cell", options: () => ({ data: data("empty_cell.csv") }), message: () => `${data("empty_cell.csv")}:3:2: cell in column "x1" is empty (missing values are not supported)` },
+  { name: "a NaN cell", options: () => ({ data: data("nan.csv") }), message: () => `${data("nan.csv")}:3:2: cell "NaN" in column "x1" is NaN (missing values are not supported)` },
+  { name: "an infinite cell", options: () => ({ data: data("inf.csv") }), message: () => `${data("inf.csv")}:4:3: cell "inf" in column "x2" is not finite` },
+  {
+    name: "a label outside {-1, +1} / {0, 1}",
+    options: () => ({ data: data("label_two.csv") }),
+    message: () => `${data("label_two.csv")}:4:1: label "2" in column "y" is not a class label (use -1/+1 or 0/1)`,
+  },
+  {
+    name: "labels mixing -1/+1 and 0/1",
+    options: () => ({ data: data("label_mixed.csv") }),
+    message: () => `${data("label_mixed.csv")}:4:1: label "0" in column "y" mixes codings: line 3 has -1 (use -1/+1 or 0/1, not both)`,
+  },
+  {
+    name: "a negative count",
+    options: () => ({ data: data("count_negative.csv"), likelihood: "poisson" }),
+    message: () => `${data("count_negative.csv")}:3:2: count "-1" in column "y" is negative (counts are 0, 1, 2, ...)`,
+  },
+  {
+    name: "a non-integer count",
+    options: () => ({ data: data("count_fraction.csv"), likelihood: "poisson" }),
+    message: () => `${data("count_fraction.csv")}:3:2: count "2.5" in column "y" is not an integer (counts are 0, 1, 2, ...)`,
+  },
+  {
+    name: "wrong number of ARD lengthscales",
+    options: () => ({ lengthscale: "1,2,3" }),
+    message: () => "--lengthscale: 3 values given, but the data have 2 input columns (x1, x2): give one value, or 2",
+  },
+  { name: "a zero lengthscale", options: () => ({ lengthscale: "0" }), message: () => '--lengthscale: must be a positive number, got "0"' },
+  { name: "a negative ARD lengthscale", options: () => ({ lengthscale: "1,-2" }), message: () => '--lengthscale: value 2 of 2 must be a positive number, got "-2"' },
+  { name: "a non-numeric lengthscale", options: () => ({ lengthscale: "wide" }), message: () => '--lengthscale: must be a finite number, got "wide"' },
+  { name: "a zero signal-sd", options: () => ({ signalSd: "0" }), message: () => '--signal-sd: must be a positive number, got "0"' },
+  { name: "a negative signal-sd", options: () => ({ signalSd: "-1" }), message: () => '--signal-sd: must be a positive number, got "-1"' },
+  { name: "lengthscale and its log together", options: () => ({ logLengthscale: "0" }), message: () => "--lengthscale: cannot be combined with --log-lengthscale: give one or the other" },
+  { name: "zero draws", options: () => ({ draws: "0" }), message: () => '--draws: must be a whole number >= 1, got "0"' },
+  { name: "zero chains", options: () => ({ chains: "0" }), message: () => '--chains: must be a whole number >= 1, got "0"' },
+  { name: "negative burn-in", options: () => ({ burnIn: "-5" }), message: () => '--burn-in: must be a whole number >= 0, got "-5"' },
+  { name: "a fractional seed", options: () => ({ seed: "1.5" }), message: () => '--seed: must be a whole number >= 0, got "1.5"' },
+  { name: "a non-positive step size", options: () => ({ stepSize: "0" }), message: () => '--step-size: must be a positive number, got "0"' },
+  { name: "unknown sampler", options: () => ({ sampler: "nuts" }), message: () => '--sampler: unknown sampler "nuts" (known: rmhmc, hmc)' },
+  { name: "unknown likelihood", options: () => ({ likelihood: "gaussian" }), message: () => '--likelihood: unknown likelihood "gaussian" (known: probit, poisson)' },
+  {
+    name: "output directory exists and is not ours",
+    setup: (s) => {
+      mkdirSync(join(s, "run"));
+      writeFileSync(join(s, "run", "thesis.tex"), "precious\n");
+    },
+    options: () => ({}),
+    message: (s) =>
+      `output ${JSON.stringify(join(s, "run"))}: the directory exists, is not empty and is not a gpmcmc output directory (it has no .gpmcmc file); choose a new directory, or use --force to write into it`,
+  },
+  {
+    name: "unwritable output path (its parent is a regular file)",
+    setup: (s) => writeFileSync(join(s, "file.txt"), "x"),
+    options: (s) => ({ out: join(s, "file.txt", "run") }),
+    message: (s) => `output ${JSON.stringify(join(s, "file.txt", "run"))}: cannot be created: ${JSON.stringify(join(s, "file.txt"))} is a file, not a directory`,
+  },
+  {
+    name: "output path is a file",
+    setup: (s) => writeFileSync(join(s, "file.txt"), "x"),
+    options: (s) => ({ out: join(s, "file.txt") }),
+    message: (s) => `output ${JSON.stringify(join(s, "file.txt"))}: exists and is not a directory`,
+  },
+  { name: "empty output path", options: () => ({ out: "" }), message: () => "--out: needs a path, got an empty value" },
+];
+
+/** Every file under dir with its content, to compare before and after. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, prefix: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const rel = prefix + e.name;
+      if (e.isDirectory()) {
+        out[rel + "/"] = "";
+        walk(join(d, e.name), rel + "/");
+      } else out[rel] = readFileSync(join(d, e.name), "utf8");
+    }
+  };
+  walk(dir, "");
+  return out;
+}
+
+for (const row of TABLE) {
+  test(`bad input: ${row.name}`, () => {
+    const s = scratchDir();
+    try {
+      row.setup?.(s.dir);
+      const before = snapshot(s.dir);
+      const raw = { ...good(s.dir), ...row.options(s.dir) };
+      let caught: unknown;
+      try {
+        prepareSampleInputs(raw, withLikelihoods);
+      } catch (e) {
+        caught = e;
+      }
+      assert.ok(caught !== undefined, "the input must be refused");
+      let stderr = "";
+      const code = reportError(caught, { stderr: (t) => (stderr += t), env: {} });
+      assert.equal(code, 2, `exit code 2 for: ${String(caught)}`);
+      assert.equal(stderr, `gpmcmc: ${row.message(s.dir)}\n`);
+      assert.equal(stderr.split("\n").length, 2, "exactly one line");
+      assert.deepEqual(snapshot(s.dir), before, "nothing was written");
+    } finally {
+      s.cleanup();
+    }
+  });
+}
+
+test("the good inputs the table varies are accepted, writing nothing", () => {
+  const s = scratchDir();
+  try {
+    const inputs = prepareSampleInputs(good(s.dir), withLikelihoods);
+    assert.equal(inputs.data.n, 5);
+    assert.equal(inputs.kernel.logLengthscale[0], 0);
+    assert.equal(inputs.outDir?.action, "create");
+    assert.deepEqual(s.entries(), [], "checking the output directory does not create it");
+    const ard = prepareSampleInputs({ ...good(s.dir), lengthscale: "1,2" }, withLikelihoods);
+    assert.deepEqual(Array.from(ard.kernel.logLengthscale), [0, Math.log(2)]);
+    const counts = prepareSampleInputs({ ...good(s.dir), data: data("counts.csv"), likelihood: "poisson" }, withLikelihoods);
+    assert.deepEqual(Array.from(counts.data.y), [3, 0, 12]);
+    const zeroOne = prepareSampleInputs({ ...good(s.dir), data: data("labels_01.csv") }, withLikelihoods);
+    assert.deepEqual(Array.from(zeroOne.data.y), [1, -1, 1, -1, -1], "probit gets -1/+1 from a 0/1 file");
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("--force accepts a directory that is not ours, still writing nothing while checking", () => {
+  const s = scratchDir();
+  try {
+    mkdirSync(join(s.dir, "run"));
+    writeFileSync(join(s.dir, "run", "thesis.tex"), "precious\n");
+    const before = snapshot(s.dir);
+    const inputs = prepareSampleInputs({ ...good(s.dir), force: true }, withLikelihoods);
+    assert.equal(inputs.outDir?.action, "force");
+    assert.deepEqual(snapshot(s.dir), before);
+  } finally {
+    s.cleanup();
+  }
+});
