@@ -5,52 +5,37 @@
  *
  *   node dist/experiments/ep-usps.js [--data FILE] [--rows N] [--parallel] [--json]
  *
+ * (default data: data/usps35_origsplit_train.csv, labels +1 = digit 3, -1 = digit 5)
+ *
  * --rows N uses the first N cases only. Prints log Z_EP, the corrected values, sweeps and times.
  */
-import { readFileSync } from "node:fs";
 import { epCorrectedLogZ, expectationPropagation, laplace, probitSites } from "../src/approx/index.js";
+import { seKernel } from "../src/gp/index.js";
+import { readDataset } from "../src/io/index.js";
+import { probit } from "../src/likelihoods/index.js";
 import { getBackend, Matrix } from "../src/linalg/index.js";
-import { logPhi, normalPdfCdfRatio } from "../src/math/index.js";
-import type { Likelihood } from "../src/likelihoods/types.js";
 
 function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const file = argValue("--data") ?? "../shared/data/usps35_origsplit_train.csv";
+const file = argValue("--data") ?? "data/usps35_origsplit_train.csv";
 const rowsWanted = argValue("--rows") ? Number(argValue("--rows")) : Infinity;
 const json = process.argv.includes("--json");
 const schedule = process.argv.includes("--parallel") ? "parallel" : "sequential";
 
-const lines = readFileSync(file, "utf8").split("\n").filter((l) => l.trim() !== "");
-const header = lines[0].split(",");
-if (header[0] !== "y") throw new Error(`${file}: first column must be y`);
-const d = header.length - 1;
-const data = lines.slice(1, 1 + Math.min(lines.length - 1, rowsWanted)).map((l, r) => {
-  const v = l.split(",").map(Number);
-  if (v.length !== d + 1 || v.some((x) => !Number.isFinite(x))) throw new Error(`${file}: line ${r + 2} is malformed`);
-  return v;
-});
-const n = data.length;
-const y = Float64Array.from(data, (v) => v[0]);
+const full = readDataset(file, { labels: "binary", binaryCoding: "plusMinusOne" });
+const n = Math.min(full.n, rowsWanted);
+const d = full.d;
+const x = new Matrix(n, d);
+for (let c = 0; c < d; c++) for (let i = 0; i < n; i++) x.set(i, c, full.X.get(i, c));
+const y = full.y.slice(0, n);
 const lengthscale = Math.exp(4.85);
 const signalSd = Math.exp(5.1);
 
 const t0 = performance.now();
-const k = new Matrix(n, n);
-for (let j = 0; j < n; j++) {
-  for (let i = j; i < n; i++) {
-    let s = 0;
-    for (let c = 1; c <= d; c++) {
-      const diff = data[i][c] - data[j][c];
-      s += diff * diff;
-    }
-    const v = signalSd * signalSd * Math.exp(-s / (2 * lengthscale * lengthscale));
-    k.set(i, j, v);
-    k.set(j, i, v);
-  }
-}
+const k = seKernel({ lengthscale, signalSd }).matrix(x);
 const tKernel = (performance.now() - t0) / 1000;
 
 const t1 = performance.now();
@@ -67,32 +52,6 @@ const variants = [
   epCorrectedLogZ(ep, { form: "pairwise", maxOrder: 40 }),
 ];
 
-const probit: Likelihood = {
-  name: "probit",
-  logLikelihood(yy, f) {
-    let s = 0;
-    for (let i = 0; i < f.length; i++) s += logPhi(yy[i] * f[i]);
-    return s;
-  },
-  derivatives(yy, f, d1, d2) {
-    let s = 0;
-    for (let i = 0; i < f.length; i++) {
-      const z = yy[i] * f[i];
-      const r = normalPdfCdfRatio(z);
-      s += logPhi(z);
-      d1[i] = yy[i] * r;
-      d2[i] = -r * (z + r);
-    }
-    return s;
-  },
-  fisherInformation(_f, out) {
-    return out;
-  },
-  sample(_f, _rng, out) {
-    return out;
-  },
-  checkResponses() {},
-};
 const t3 = performance.now();
 const lap = laplace(k, y, probit);
 const tLap = (performance.now() - t3) / 1000;

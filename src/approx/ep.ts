@@ -11,6 +11,7 @@
 import { cholesky, Cholesky } from "../linalg/cholesky.js";
 import { assertSquare, Matrix } from "../linalg/matrix.js";
 import { crossprod, hadamardOuter, scaleRows, symmetricMatvecInto } from "../linalg/products.js";
+import type { GaussianApproximation } from "../targets/latentModel.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 export interface EpOptions {
@@ -322,4 +323,12 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
     tiltedLogZ: cav.tiltedLogZ, logZ, sweeps, converged, siteChange, logZChange, logZHistory: history,
     clampedSites: clamped, skippedSites: skipped, schedule, damping, sites,
   };
+}
+
+/**
+ * EP's q(f) = N(mu, Sigma) in the form the annealed target of note eq. (4) takes: the mean and
+ * the site precisions tau~ (Sigma^-1 = K^-1 + Sigma~^-1, note Section 4.1).
+ */
+export function epApproximation(ep: EpResult): GaussianApproximation {
+  return { mean: ep.mean, sitePrecisions: ep.siteTau };
 }

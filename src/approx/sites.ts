@@ -1,6 +1,6 @@
 import { assertLength } from "../linalg/matrix.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
-import { logPhi, logPhiDerivatives, normalPdfCdfRatio } from "../math/index.js";
+import { logPhi, logPhiDerivativesToOrder, normalPdfCdfRatio } from "../math/index.js";
 import { LOG_SQRT_2PI } from "../math/normal.js";
 
 /**
@@ -39,7 +39,7 @@ export interface EpSites {
  *   mean = m + y_i v N(z_i) / (Phi(z_i) sqrt(1 + v)),
  *   variance = v - v^2 r_i (z_i + r_i) / (1 + v),  r_i = N(z_i)/Phi(z_i),
  * r_i from `normalPdfCdfRatio`, which stays accurate for very negative z_i. Cumulants of order
- * l >= 3: (v y_i / sqrt(1 + v))^l (d^l / dz^l) log Phi(z_i) (see `logPhiDerivatives`).
+ * l >= 3: (v y_i / sqrt(1 + v))^l (d^l / dz^l) log Phi(z_i) (see `logPhiDerivativesToOrder`).
  */
 export function probitSites(y: Float64Array): EpSites {
   for (let i = 0; i < y.length; i++) {
@@ -65,7 +65,7 @@ export function probitSites(y: Float64Array): EpSites {
       if (derivs.length < maxOrder) derivs = new Float64Array(maxOrder);
       const yi = labels[i];
       const s = Math.sqrt(1 + v);
-      logPhiDerivatives((yi * m) / s, maxOrder, derivs);
+      logPhiDerivativesToOrder((yi * m) / s, maxOrder, derivs);
       const scale = (yi * v) / s;
       let p = scale * scale;
       for (let l = 3; l <= maxOrder; l++) {

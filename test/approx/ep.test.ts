@@ -1,9 +1,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Matrix } from "../../src/linalg/index.js";
-import { expectationPropagation, gaussianSites, probitSites } from "../../src/approx/index.js";
+import { epApproximation, expectationPropagation, gaussianSites, probitSites } from "../../src/approx/index.js";
+import { probit } from "../../src/likelihoods/index.js";
+import { annealedLatentTarget } from "../../src/targets/annealedLatent.js";
 import { logPhi, normalPdf, normalCdf } from "../../src/math/index.js";
-import { add, diag, gaussianLogDensity, inverse, matVec, rows, seKernel, simpson } from "./fixtures.js";
+import { add, diag, gaussianLogDensity, inverse, logAbsDet, matVec, rows, seKernel, simpson } from "./fixtures.js";
 
 function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let m = 0;
@@ -183,5 +185,21 @@ test("EP's probit tilted moments agree with quadrature for extreme cavities", ()
     assert.ok(Math.abs(z - 1) < 1e-9, `(${m}, ${v}): normaliser ratio ${z}`);
     assert.ok(Math.abs(out.mean - m1) < 1e-9 * Math.max(1, Math.abs(m1)), `(${m}, ${v}): mean ${out.mean} vs ${m1}`);
     assert.ok(Math.abs(out.variance - m2) < 1e-9 * m2, `(${m}, ${v}): variance ${out.variance} vs ${m2}`);
+  }
+});
+
+test("EP's q, handed to the annealed target as (mu, tau~), has the density N(mu, Sigma) of EP's own covariance", () => {
+  const xs = [-1.4, -0.6, 0.1, 0.9, 1.6];
+  const k = seKernel(xs, 2.5, 1.2, 1e-6);
+  const y = Float64Array.from([1, -1, -1, 1, 1]);
+  const res = expectationPropagation(k, probitSites(y), { siteTolerance: 1e-10 });
+  const target = annealedLatentTarget({ likelihood: probit, y, kernelMatrix: k, q: epApproximation(res), beta: 0.3 });
+  const sigmaInv = inverse(rows(res.covariance));
+  for (const x of [res.mean, Float64Array.from([0.5, -1, 2, 0, -0.3])]) {
+    const d = Array.from(x, (v, i) => v - res.mean[i]);
+    const quad = matVec(sigmaInv, d).reduce((s, v, i) => s + v * d[i], 0);
+    const logQ = -0.5 * quad + 0.5 * logAbsDet(sigmaInv) - 2.5 * Math.log(2 * Math.PI);
+    const parts = target.logDensityParts(x);
+    assert.ok(Math.abs(parts.logQ - logQ) < 1e-9, `log q ${parts.logQ} vs ${logQ}`);
   }
 });

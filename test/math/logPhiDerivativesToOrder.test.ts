@@ -1,6 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { logPhiDerivatives } from "../../src/math/index.js";
+import { logPhiDerivativesToOrder } from "../../src/math/index.js";
+import { logPhiDerivatives as probitLogPhiDerivatives } from "../../src/likelihoods/probit.js";
 
 // d^k/dz^k log Phi(z), k = 1..8, computed with mpmath at 50 significant digits
 // (mp.diff of log(ncdf)).
@@ -16,9 +17,9 @@ const reference: [number, number[]][] = [
   [6, [6.0758828558176764e-9, -3.6455297171822411e-8, 2.1265590061811302e-7, -1.2030248146071554e-6, 6.5801812469220731e-6, -3.4668988925252848e-5, 0.00017511303525362729, -0.00084266436618940391]],
 ];
 
-test("logPhiDerivatives matches 50-digit values to 1e-10 relative, both regimes, orders 1..8", () => {
+test("logPhiDerivativesToOrder matches 50-digit values to 1e-10 relative, both regimes, orders 1..8", () => {
   for (const [z, ref] of reference) {
-    const d = logPhiDerivatives(z, 8);
+    const d = logPhiDerivativesToOrder(z, 8);
     for (let k = 0; k < 8; k++) {
       const err = Math.abs(d[k] - ref[k]) / Math.abs(ref[k]);
       assert.ok(err < 1e-10, `z = ${z}, order ${k + 1}: ${d[k]} vs ${ref[k]} (relative error ${err.toExponential(2)})`);
@@ -26,11 +27,23 @@ test("logPhiDerivatives matches 50-digit values to 1e-10 relative, both regimes,
   }
 });
 
-test("logPhiDerivatives: high orders stay finite and smooth across the regime switch at z = -1.5", () => {
-  const a = logPhiDerivatives(-1.5 - 1e-9, 14);
-  const b = logPhiDerivatives(-1.5 + 1e-9, 14);
+test("logPhiDerivativesToOrder: high orders stay finite and smooth across the regime switch at z = -1.5", () => {
+  const a = logPhiDerivativesToOrder(-1.5 - 1e-9, 14);
+  const b = logPhiDerivativesToOrder(-1.5 + 1e-9, 14);
   for (let k = 0; k < 14; k++) {
     assert.ok(Number.isFinite(a[k]) && Number.isFinite(b[k]));
     assert.ok(Math.abs(a[k] - b[k]) <= 1e-7 * Math.max(1, Math.abs(a[k])), `order ${k + 1}: ${a[k]} vs ${b[k]}`);
+  }
+});
+
+test("logPhiDerivativesToOrder agrees with the probit likelihood's independent first three derivatives", () => {
+  const scratch = { d1: 0, d2: 0, d3: 0 };
+  for (const z of [-35, -12, -4, -2.2, -1.6, -1.2, -0.3, 0, 0.8, 2.5, 7]) {
+    const d = logPhiDerivativesToOrder(z, 3);
+    probitLogPhiDerivatives(z, scratch);
+    const ref = [scratch.d1, scratch.d2, scratch.d3];
+    for (let k = 0; k < 3; k++) {
+      assert.ok(Math.abs(d[k] - ref[k]) <= 1e-12 * Math.abs(ref[k]) + 1e-300, `z = ${z}, order ${k + 1}: ${d[k]} vs ${ref[k]}`);
+    }
   }
 });

@@ -24,9 +24,9 @@ import { normalPdfCdfRatio } from "./normal.js";
  *
  * Writes d^k log Phi / dz^k into out[k - 1] for k = 1..maxOrder and returns out.
  */
-export function logPhiDerivatives(z: number, maxOrder: number, out: Float64Array = new Float64Array(maxOrder)): Float64Array {
-  if (!Number.isInteger(maxOrder) || maxOrder < 1) throw new Error(`logPhiDerivatives: maxOrder must be a positive integer, got ${maxOrder}`);
-  if (out.length < maxOrder) throw new Error(`logPhiDerivatives: output has length ${out.length}, needs ${maxOrder}`);
+export function logPhiDerivativesToOrder(z: number, maxOrder: number, out: Float64Array = new Float64Array(maxOrder)): Float64Array {
+  if (!Number.isInteger(maxOrder) || maxOrder < 1) throw new Error(`logPhiDerivativesToOrder: maxOrder must be a positive integer, got ${maxOrder}`);
+  if (out.length < maxOrder) throw new Error(`logPhiDerivativesToOrder: output has length ${out.length}, needs ${maxOrder}`);
   if (Number.isNaN(z)) {
     out.fill(NaN, 0, maxOrder);
     return out;
