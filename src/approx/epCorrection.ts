@@ -3,9 +3,11 @@
  * corrections for approximate inference in Gaussian latent variable models", JMLR 14 (2013).
  *
  * Derivation (in the paper's terms). With q(f) = N(mu, Sigma) the EP posterior, q_i(f_i) its
- * marginals and p_i(f_i) ∝ q_-i(f_i) t_i(f_i) the tilted distributions, the exact evidence is
+ * marginals and p_i(f_i) = q_-i(f_i) t_i(f_i) / Z-hat_i the tilted distributions, the exact
+ * evidence is
  *   Z = Z_EP R,   R = E_q[ prod_i (1 + eps_i(f_i)) ],   eps_i = p_i / q_i - 1,
- * because t_i / t~_i is p_i / q_i up to the constants that make up Z_EP. At an EP fixed point
+ * because p(f|y) = (Z_EP / Z) q(f) prod_i t_i / t~_i and, with the site normalisers Z~_i of
+ * GPML eq. 3.59 (which make int q_-i t~_i = Z-hat_i), t_i / t~_i = p_i / q_i. At an EP fixed point
  * p_i and q_i share mean and variance, so E_q[eps_i] = 0 (EP is exact to first order) and
  *   R = 1 + sum_{i<j} E_q[eps_i eps_j] + (terms in three or more eps).
  * Expand eps_i in Hermite polynomials of x_i = (f_i - mu_i) / sqrt(Sigma_ii):

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { Matrix } from "../../src/linalg/index.js";
 import { laplace, laplaceCovariance, NotLogConcaveError } from "../../src/approx/index.js";
 import type { Likelihood } from "../../src/likelihoods/types.js";
+import { probit } from "../../src/likelihoods/index.js";
 import { logPhi, normalPdfCdfRatio } from "../../src/math/index.js";
 import { add, diag, gaussianLogDensity, inverse, logAbsDet, matVec, rows, seKernel, testGaussian, testProbit } from "./fixtures.js";
 
@@ -84,6 +85,9 @@ test("Laplace for probit (n = 8): the mode has zero gradient and log Z matches G
     const res = laplace(k, y, testProbit);
     assert.ok(res.converged, `s = ${s}`);
     checkModeAndLogZ(k, y, testProbit, res, 1e-8);
+    // The library's probit likelihood gives the same answer.
+    const lib = laplace(k, y, probit);
+    assert.ok(Math.abs(lib.logZ - res.logZ) < 1e-10 && maxAbsDiff(lib.mode, res.mode) < 1e-8);
   }
 });
 
