@@ -2,3 +2,4 @@ export { LOG_SQRT_2PI, logPhi, millsRatio, normalCdf, normalLogPdf, normalPdf, n
 export { logPhiDerivativesToOrder } from "./logPhiDerivativesToOrder.js";
 export { log1pExp, logistic, logSumExp } from "./log1pExp.js";
 export { logFactorial, logGamma } from "./logGamma.js";
+export { regularizedGammaP, regularizedGammaQ } from "./incompleteGamma.js";
