@@ -45,4 +45,9 @@ export interface LocalGeometry extends InverseMetric {
   hamiltonianGradient(p: Float64Array, out: Float64Array): void;
   /** Dense G(x)^-1 (the reference form of Algorithm 1 draws momentum through chol(G^-1)). Optional. */
   inverseMetricMatrix?(): Matrix;
+  /**
+   * The caller will not use this geometry again: the target may recycle its workspaces (using it
+   * afterwards is an error). Optional; a geometry that is never released is left to the collector.
+   */
+  release?(): void;
 }

@@ -1,0 +1,117 @@
+/**
+ * The local geometry of the annealed latent target computed as the note (Paquet & Fraccaro)
+ * writes it: Algorithm 3 (riemann-metric) with its two branches, Algorithm 2
+ * (hamiltonian-and-gradient) on the dense G^-1, and the momentum draw of Algorithm 1 lines 5-7
+ * through chol(G^-1). It is the reference the fast geometry (annealedLatent.ts) is tested and
+ * benchmarked against, so it follows the note line by line and allocates freely.
+ */
+import { cholesky, type Cholesky } from "../linalg/cholesky.js";
+import { DimensionError } from "../linalg/errors.js";
+import { Matrix } from "../linalg/matrix.js";
+import { crossprod, hadamardOuter, scaleRows, symmetricMatvecInto } from "../linalg/products.js";
+import type { RandomSource } from "../random/types.js";
+import { IndefiniteMetricError } from "./errors.js";
+import type { LatentModel } from "./latentModel.js";
+import type { LocalGeometry } from "./types.js";
+
+/**
+ * One Woodbury step: for C symmetric positive definite and s >= 0,
+ *   (C^-1 + S^2)^-1 = C - V'V,  V = L \ (C * s),  L = chol(I + C o (s s')),
+ *   log|C^-1 + S^2| = log|C^-1| + 2 sum log L_nn.
+ * (Algorithm 3 lines 14-18, 21-24 and 25-28.) Returns C - V'V and 2 sum log L_nn.
+ */
+function woodbury(C: Matrix, s: Float64Array): { inverse: Matrix; logDetB: number } {
+  const n = C.rows;
+  const B = hadamardOuter(C, s); // C o (s s')
+  for (let i = 0; i < n; i++) B.data[i + i * n] += 1;
+  const L = cholesky(B, { inPlace: true, what: "I + S C S" });
+  const V = L.solveLowerMatrixInPlace(scaleRows(C, s)); // L \ (C * s)
+  const VtV = crossprod(V);
+  const inverse = C.clone();
+  for (let i = 0; i < n * n; i++) inverse.data[i] -= VtV.data[i];
+  return { inverse, logDetB: L.logDet() };
+}
+
+export class NoteGeometry implements LocalGeometry {
+  readonly position: Float64Array;
+  readonly logDensity: number;
+  readonly gradient: Float64Array;
+  readonly logDetMetric: number;
+  /** dg_n = dG_nn/dx_n (Algorithm 3 lines 9-10). */
+  readonly metricDerivativeDiagonal: Float64Array;
+  /** The dense G^-1. */
+  private readonly Ginv: Matrix;
+  private LGinv: Cholesky | undefined;
+
+  constructor(private readonly model: LatentModel, readonly beta: number, x: Float64Array) {
+    const n = model.n;
+    if (x.length !== n) throw new DimensionError(`position has length ${x.length}, expected ${n}`);
+    this.position = x.slice();
+    // line 3: {L, dL/dx} := derivatives(...) (Algorithm 4)
+    const d1 = new Float64Array(n);
+    const d2 = new Float64Array(n);
+    const d3 = new Float64Array(n);
+    const ll = model.likelihood.derivatives(model.y, this.position, d1, d2, d3);
+    this.gradient = new Float64Array(n);
+    this.logDensity = model.logDensity(beta, this.position, ll, d1, this.gradient);
+    // lines 5-10: lambda := beta (-d2), dg := beta (-d3)
+    const lambda = new Float64Array(n);
+    this.metricDerivativeDiagonal = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      lambda[i] = -beta * d2[i];
+      if (lambda[i] < 0) throw new IndefiniteMetricError(i, lambda[i]);
+      this.metricDerivativeDiagonal[i] = -beta * d3[i];
+    }
+    // line 12: s := sqrt(lambda)
+    const s = lambda.map(Math.sqrt);
+    if (model.tau === null) {
+      // lines 13-18: q is the prior, G = Lambda + K^-1
+      const g = woodbury(model.K, s);
+      this.Ginv = g.inverse;
+      this.logDetMetric = -model.logDetK + g.logDetB;
+    } else {
+      // lines 20-24: t := sqrt(1 - beta) Sigma-tilde^-1/2, A = (K^-1 + T^2)^-1 = K - V'V
+      const t = model.tau.map((v) => Math.sqrt((1 - beta) * v));
+      const a = woodbury(model.K, t);
+      const logDetAinv = -model.logDetK + a.logDetB;
+      // lines 25-28: G = Lambda + A^-1, G^-1 = A - V'V
+      const g = woodbury(a.inverse, s);
+      this.Ginv = g.inverse;
+      this.logDetMetric = logDetAinv + g.logDetB;
+    }
+  }
+
+  inverseMetricMatrix(): Matrix {
+    return this.Ginv;
+  }
+
+  get inverseMetricDiagonal(): Float64Array {
+    const n = this.model.n;
+    const d = new Float64Array(n);
+    for (let i = 0; i < n; i++) d[i] = this.Ginv.data[i + i * n];
+    return d;
+  }
+
+  applyInverse(p: Float64Array, out: Float64Array): void {
+    const w = symmetricMatvecInto(this.Ginv, p, new Float64Array(this.model.n));
+    out.set(w);
+  }
+
+  /**
+   * Algorithm 1 lines 5-7: L_Ginv = chol(G^-1), p := L_Ginv' \ z, z ~ N(0, I). The covariance
+   * is (L_Ginv L_Ginv')^-1 = G, as eq. (10) needs (the comment on line 7 says G^-1).
+   */
+  sampleMomentum(rng: RandomSource, out: Float64Array): void {
+    this.LGinv ??= cholesky(this.Ginv, { what: "G^-1" });
+    rng.fillNormal(out);
+    this.LGinv.solveUpperInPlace(out);
+  }
+
+  /** Algorithm 2: dH/dx = 1/2 (dg o diag(G^-1)) - 1/2 (w o w o dg) - dL/dx, w = G^-1 p. */
+  hamiltonianGradient(p: Float64Array, out: Float64Array): void {
+    const n = this.model.n;
+    const w = symmetricMatvecInto(this.Ginv, p, new Float64Array(n));
+    const dg = this.metricDerivativeDiagonal;
+    for (let i = 0; i < n; i++) out[i] = 0.5 * dg[i] * this.Ginv.data[i + i * n] - 0.5 * w[i] * w[i] * dg[i] - this.gradient[i];
+  }
+}
