@@ -130,7 +130,7 @@ export interface DiagnoseOptions {
  * runs (different columns), chains of different lengths (see `truncate`), too few draws.
  */
 export function diagnoseRun(paths: readonly string[], options: DiagnoseOptions = {}): Diagnosis {
-  if (paths.length === 0) throw new DataError({ file: "." }, "no draws files or run directory given");
+  if (paths.length === 0) throw new RangeError("diagnoseRun: no paths given");
   const files: string[] = [];
   const dirs: string[] = [];
   const seen = new Map<string, string>();
@@ -181,7 +181,7 @@ export function diagnoseRun(paths: readonly string[], options: DiagnoseOptions =
  * together; see `diagnoseRun`.
  */
 export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOptions = {}): Diagnosis {
-  if (csvs.length === 0) throw new DataError({ file: "." }, "no draws files given");
+  if (csvs.length === 0) throw new RangeError("diagnoseDraws: no draws files given");
   const first = csvs[0];
   for (const c of csvs.slice(1)) checkSameColumns(first, c);
   for (const c of csvs) {
