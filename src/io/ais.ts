@@ -158,6 +158,7 @@ function isObject(v: unknown): boolean {
 }
 
 function finite(v: unknown, field: string, fail: (field: string, what: string, got?: unknown) => never): number {
+  if (v === undefined) return fail(field, "is missing (a finite number)");
   if (typeof v !== "number" || !Number.isFinite(v)) return fail(field, "must be a finite number", v);
   return v;
 }

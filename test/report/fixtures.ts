@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { writeCmdStanCsv, vectorNames, type DrawStats } from "../../src/io/cmdstan.js";
 import { writeAisTrace, type AisTrace } from "../../src/io/ais.js";
 import { Rng } from "../../src/random/rng.js";
+import type { LineFigureSpec } from "../../src/report/lineFigure.js";
 
 export interface SyntheticRunOptions {
   chains?: number;
@@ -94,4 +95,24 @@ export function writeSyntheticAis(dir: string, options: Parameters<typeof synthe
   const trace = syntheticAisTrace(options);
   writeAisTrace(join(dir, "ais.json"), trace);
   return trace;
+}
+
+/** log Z against seconds for three AIS variants, with EP and corrected-EP lines: the note's Figure 2 shape. */
+export function figure2Spec(): LineFigureSpec {
+  const seconds = [1, 3, 10, 30, 100, 300];
+  return {
+    title: "log Z against computing time",
+    xLabel: "seconds",
+    yLabel: "log Z",
+    xLog: true,
+    series: [
+      { name: "AIS, RMHMC", x: seconds, y: [-105.6, -106.0, -106.3, -106.4, -106.45, -106.5], error: [0.8, 0.57, 0.46, 0.4, 0.36, 0.33] },
+      { name: "AIS, HMC", x: seconds.map((s) => 1.3 * s), y: [-107.5, -106.9, -106.6, -106.4, -106.2, -106.1], error: [1, 0.7, 0.58, 0.5, 0.45, 0.41] },
+      { name: "AIS, elliptical slice", x: seconds.map((s) => 0.8 * s), y: [-109, -108.1, -107.4, -107.0, -106.8, -106.6], dashed: true },
+    ],
+    references: [
+      { y: -106.9, label: "EP" },
+      { y: -106.4, label: "corrected EP", band: 0.1 },
+    ],
+  };
 }
