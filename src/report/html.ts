@@ -352,12 +352,30 @@ function traceSection(page: Page, run: RunData, data: VariableData[], maxPoints:
   return `<p class="note">Each chain's draws in order, after burn-in; chains that mix overlap and look like stationary noise. Divergent transitions are marked in red.${thinned}</p>${grid(figures)}`;
 }
 
+/** Why a variable's draws cannot be ranked or correlated: non-finite or all equal; undefined when they can. */
+function unplottable(chains: Float64Array[]): string | undefined {
+  if (chains.some((x) => x.some((v) => !Number.isFinite(v)))) return "Non-finite draws";
+  const first = chains[0]?.[0];
+  if (chains.every((x) => x.every((v) => v === first))) return "Constant draws";
+  return undefined;
+}
+
+function isConstant(x: Float64Array): boolean {
+  return x.every((v) => v === x[0]);
+}
+
+/** A figure's place holding a message instead of a chart. */
+function noChart(name: string, message: string): string {
+  return `<figure><figcaption>${esc(name)}</figcaption><p class="warn">${esc(message)}</p></figure>`;
+}
+
 function rankSection(page: Page, data: VariableData[], n: number): string {
   if (n < 4) return `<p>Too few draws for rank plots.</p>`;
   const chains = data[0]?.common.length ?? 0;
   const bins = Math.max(2, Math.min(20, Math.floor(n / 5)));
   const figures = data.map((d) => {
-    if (d.common.some((x) => x.some((v) => !Number.isFinite(v)))) return `<figure><figcaption>${esc(d.name)}</figcaption><p class="warn">Non-finite draws: no ranks.</p></figure>`;
+    const why = unplottable(d.common);
+    if (why !== undefined) return noChart(d.name, `${why}: no ranks.`);
     const counts = rankHistograms(pooledRanks(d.common), bins);
     return page.chart(d.name, rankChart(counts, d.common.map((x) => x.length / bins)), `rank histograms of ${d.name}, one row per chain`, rankChartHeight(chains));
   });
@@ -366,7 +384,9 @@ function rankSection(page: Page, data: VariableData[], n: number): string {
 
 function autocorrelationSection(page: Page, data: VariableData[], maxLag: number): string {
   const figures = data.map((d) => {
-    const acf = d.all.map((x) => (x.length >= 2 && x.every(Number.isFinite) ? autocorrelation(x) : null));
+    const why = unplottable(d.all);
+    if (why !== undefined) return noChart(d.name, `${why}: no autocorrelation.`);
+    const acf = d.all.map((x) => (x.length >= 2 && !isConstant(x) ? autocorrelation(x) : null));
     return page.chart(d.name, autocorrelationChart(acf, maxLag), `autocorrelation of ${d.name} up to lag ${maxLag}, one line per chain`);
   });
   return `<p class="note">Autocorrelation of each chain against the lag, up to lag ${maxLag}; the faster it falls to zero, the more effective draws per draw.</p>${grid(figures)}`;
@@ -374,6 +394,7 @@ function autocorrelationSection(page: Page, data: VariableData[], maxLag: number
 
 function densitySection(page: Page, data: VariableData[]): string {
   const figures = data.map((d) => {
+    if (unplottable(d.all) === "Constant draws") return noChart(d.name, "Constant draws: no density.");
     const { grid: g, densities } = kernelDensities(d.all);
     return page.chart(d.name, densityChart(g, densities), `kernel density estimate of ${d.name}, one line per chain`);
   });
@@ -417,7 +438,11 @@ function samplerSection(page: Page, run: RunData, maxPoints: number): string {
   const mean = (x: Float64Array) => {
     let s = 0;
     let k = 0;
-    for (const v of x) if (Number.isFinite(v)) (s += v), k++;
+    for (const v of x) {
+      if (!Number.isFinite(v)) continue;
+      s += v;
+      k++;
+    }
     return k > 0 ? s / k : NaN;
   };
   const divergent = has("divergent__") ? chainsOf(run, "divergent__").map((x) => x.reduce((a, v) => a + (v === 1 ? 1 : 0), 0)) : undefined;

@@ -4,7 +4,7 @@ import { copyFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildReport, chooseVariables, echartsSource, loadRun, renderReport, UnknownVariableError } from "../../src/report/index.js";
 import { summarize } from "../../src/diagnostics/index.js";
-import { columnValues, DataError } from "../../src/io/index.js";
+import { columnValues, DataError, writeCmdStanCsv } from "../../src/io/index.js";
 import { fixture, scratchDir } from "../fixtures.js";
 import { writeSyntheticAis, writeSyntheticRun } from "./fixtures.js";
 import { chartData, chartIds, externalReferences, sections } from "./page.js";
@@ -170,5 +170,33 @@ test("bad run directories: DataError naming the directory or file", () => {
     assert.throws(() => buildReport(t.dir), (e: unknown) => e instanceof DataError && e.message.endsWith("draws_2.csv: its columns differ from those of draws_1.csv: the files are not chains of one run"));
   } finally {
     t.cleanup();
+  }
+});
+
+test("variables that cannot be ranked or correlated get a message in place of the chart", () => {
+  const s = scratchDir();
+  try {
+    for (let c = 1; c <= 2; c++) {
+      const draws = 40;
+      const values = new Float64Array(draws * 3);
+      for (let t = 0; t < draws; t++) {
+        values[t * 3] = t === 7 ? NaN : Math.sin(t + c); // f.1: one NaN draw
+        values[t * 3 + 1] = 1.5; // f.2: constant
+        values[t * 3 + 2] = Math.cos(3 * t + c); // f.3: fine
+      }
+      const stats = Array.from({ length: draws }, () => ({ lp: -1, acceptStat: 0.9, stepSize: 0.1, nLeapfrog: 5, divergent: false, energy: NaN }));
+      writeCmdStanCsv(join(s.dir, `draws_${c}.csv`), { model: "m", sampler: "mh", draws, burnIn: 0, chain: c }, { variables: ["f.1", "f.2", "f.3"], stats, values, timing: { warmupSeconds: 0, samplingSeconds: 1 } });
+    }
+    const secs = sections(buildReport(s.dir, { variables: ["f.1", "f.2", "f.3"] }));
+    assert.match(secs.get("rank") as string, /f\.1<\/figcaption><p class="warn">Non-finite draws: no ranks\./);
+    assert.match(secs.get("rank") as string, /f\.2<\/figcaption><p class="warn">Constant draws: no ranks\./);
+    assert.match(secs.get("autocorrelation") as string, /f\.2<\/figcaption><p class="warn">Constant draws: no autocorrelation\./);
+    assert.match(secs.get("density") as string, /f\.2<\/figcaption><p class="warn">Constant draws: no density\./);
+    for (const id of ["rank", "autocorrelation"]) assert.equal(chartIds(secs.get(id) as string).length, 1, `${id}: only f.3 is drawn`);
+    assert.equal(chartIds(secs.get("trace") as string).length, 3, "traces of all three");
+    assert.match(secs.get("energy") as string, /records no energy/);
+    assert.match(secs.get("diagnostics") as string, /<code>f\.2<\/code><\/th><td class="why">requested<\/td>(<td class="num( warn)?">[^<]*<\/td>){8}<td class="num warn">undefined<\/td>/);
+  } finally {
+    s.cleanup();
   }
 });
