@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { getBackend } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
+import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 
 export function buildProgram(): Command {
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
       if (d.config !== undefined) lines.push(`OpenBLAS config: ${d.config}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
+  registerApproxCommands(program);
   return program;
 }
 
