@@ -25,9 +25,11 @@ const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 const L = 0.8;
 const S = 1.5;
 
+/** Runs the built command; stderr without the one-time notice that the js backend is in use. */
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  const stderr = r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, "");
+  return { code: r.status, stdout: r.stdout, stderr };
 }
 
 function capture(): CommandIO & { out: string[]; err: string[] } {
