@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { getBackend, nativeUnavailableReason } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
+import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 import { registerReportCommand } from "./report.js";
 
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
       process.stdout.write(lines.join("\n") + "\n");
     });
   registerReportCommand(program);
+  registerApproxCommands(program);
   return program;
 }
 
