@@ -13,3 +13,4 @@ export { IndefiniteMetricError, StaleGeometryError, TargetOptionError } from "./
 export * from "./io/index.js";
 export * from "./diagnostics/index.js";
 export * from "./approx/index.js";
+export * from "./report/index.js";

@@ -291,8 +291,8 @@ export function runDiagnose(paths: string[], raw: RawDiagnoseOptions): string {
 }
 
 /** Adds `diagnose` to the program. */
-export function addDiagnoseCommand(program: Command): Command {
-  return program
+export function registerDiagnoseCommand(program: Command): void {
+  program
     .command("diagnose")
     .description("summarise a run's draws: mean, sd, MCSE, quantiles, bulk and tail ESS, R-hat; flag R-hat, low ESS and divergences")
     .argument("<paths...>", "a run directory (its draws_1.csv, draws_2.csv, ...) or draws files, ours or CmdStan's, one per chain")

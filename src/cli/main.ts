@@ -3,8 +3,10 @@
 import { Command } from "commander";
 import { getBackend, nativeUnavailableReason } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
+import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
-import { addDiagnoseCommand } from "./diagnose.js";
+import { registerDiagnoseCommand } from "./diagnose.js";
+import { registerReportCommand } from "./report.js";
 
 export function buildProgram(): Command {
   // Usage errors are one line and exit code 2 (see errors.ts); set before adding commands.
@@ -38,7 +40,9 @@ export function buildProgram(): Command {
       if (nativeUnavailable !== undefined) lines.push(`native backend: ${nativeUnavailable}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
-  addDiagnoseCommand(program);
+  registerDiagnoseCommand(program);
+  registerReportCommand(program);
+  registerApproxCommands(program);
   return program;
 }
 
