@@ -1,2 +1,4 @@
 export { LOG_SQRT_2PI, logPhi, millsRatio, normalCdf, normalLogPdf, normalPdf, normalPdfCdfRatio, normalQuantile } from "./normal.js";
 export { log1pExp, logistic, logSumExp } from "./log1pExp.js";
+export { logFactorial, logGamma } from "./logGamma.js";
+export { regularizedGammaP, regularizedGammaQ } from "./incompleteGamma.js";

@@ -13,11 +13,15 @@ export function logistic(x: number): number {
   return e / (1 + e);
 }
 
-/** log(sum_i exp(a_i)) without overflow. */
+/** log(sum_i exp(a_i)) without overflow; NaN if any a_i is NaN, -Infinity for no terms. */
 export function logSumExp(a: ArrayLike<number>): number {
   let m = -Infinity;
-  for (let i = 0; i < a.length; i++) if (a[i] > m) m = a[i];
-  if (m === -Infinity || !Number.isFinite(m)) return m;
+  for (let i = 0; i < a.length; i++) {
+    const v = a[i];
+    if (Number.isNaN(v)) return NaN; // (NaN > m is false: without this check it was skipped)
+    if (v > m) m = v;
+  }
+  if (!Number.isFinite(m)) return m; // -Infinity: all terms are; Infinity: so is the sum
   let s = 0;
   for (let i = 0; i < a.length; i++) s += Math.exp(a[i] - m);
   return m + Math.log(s);

@@ -7,7 +7,8 @@
 import type { RandomSource } from "./types.js";
 
 const TWO32 = 4294967296;
-const TWO_M53 = 1 / 9007199254740992;
+const TWO53 = 9007199254740992;
+const TWO_M52 = 1 / 4503599627370496;
 
 function splitmix64(seed: bigint): () => bigint {
   let x = BigInt.asUintN(64, seed);
@@ -47,6 +48,30 @@ export class Rng implements RandomSource {
       this.s[2 * k + 1] = Number(w & 0xffffffffn);
     }
     for (let j = 0; j < stream; j++) this.jump();
+  }
+
+  /**
+   * A generator with the given xoshiro256** state words (s0..s3, taken modulo 2^64; not all
+   * zero), for tests against the reference algorithm and for restoring a saved state. Its
+   * `seed` and `stream` fields read 0: the state, not a seed, defines it.
+   */
+  static fromState(words: readonly bigint[]): Rng {
+    if (words.length !== 4) throw new Error(`xoshiro256** state has 4 words, got ${words.length}`);
+    const r = new Rng(0);
+    for (let k = 0; k < 4; k++) {
+      const w = BigInt.asUintN(64, words[k]);
+      r.s[2 * k] = Number(w >> 32n);
+      r.s[2 * k + 1] = Number(w & 0xffffffffn);
+    }
+    if (r.s.every((v) => v === 0)) throw new Error("xoshiro256** state must not be all zero");
+    return r;
+  }
+
+  /** The current state words s0..s3 (the normal draw held back by `normal()` is not part of it). */
+  state(): bigint[] {
+    const out: bigint[] = [];
+    for (let k = 0; k < 4; k++) out.push((BigInt(this.s[2 * k]) << 32n) | BigInt(this.s[2 * k + 1]));
+    return out;
   }
 
   /** Next 64-bit output as (hi, lo) written to out. */
@@ -99,14 +124,30 @@ export class Rng implements RandomSource {
     this.spare = NaN;
   }
 
-  /** Uniform on (0, 1): the top 53 bits, offset by half a unit so 0 never occurs. */
+  /**
+   * Uniform on (0, 1): (k + 1/2) 2^-52 with k the top 52 bits of the output, so the values run
+   * from 2^-53 to 1 - 2^-53, every one exact, and u and 1 - u have the same distribution.
+   * (With 53 bits, k + 1/2 is not representable once k >= 2^52 and rounds to even, which made
+   * the largest output return exactly 1.)
+   */
   uniform(): number {
     this.nextPair(this.pair);
-    return (this.pair[0] * 2097152 + (this.pair[1] >>> 11) + 0.5) * TWO_M53;
+    return (this.pair[0] * 1048576 + (this.pair[1] >>> 12) + 0.5) * TWO_M52;
   }
 
+  /**
+   * Uniform integer in [0, n) for an integer 1 <= n <= 2^53, exactly uniform: the top 53 bits k
+   * are redrawn when k falls in the incomplete last block (k >= 2^53 - 2^53 mod n, probability
+   * below n 2^-53), then reduced modulo n.
+   */
   integer(n: number): number {
-    return Math.floor(this.uniform() * n);
+    if (!(Number.isInteger(n) && n >= 1 && n <= TWO53)) throw new Error(`integer(n) needs an integer 1 <= n <= 2^53, got ${n}`);
+    const limit = TWO53 - (TWO53 % n);
+    for (;;) {
+      this.nextPair(this.pair);
+      const k = this.pair[0] * 2097152 + (this.pair[1] >>> 11);
+      if (k < limit) return k % n;
+    }
   }
 
   /** Standard normal by Marsaglia's polar method (the second value of each pair is kept). */
@@ -158,6 +199,7 @@ export class Rng implements RandomSource {
   /** Student-t with nu degrees of freedom: Z / sqrt(chi2_nu / nu). */
   studentT(nu: number): number {
     if (!(nu > 0)) throw new Error(`Student-t degrees of freedom must be positive, got ${nu}`);
+    if (nu === Infinity) return this.normal();
     return this.normal() / Math.sqrt((2 * this.gamma(nu / 2)) / nu);
   }
 
@@ -182,10 +224,14 @@ export class Rng implements RandomSource {
         if (z >= lower && z <= upper) return z;
       }
     }
-    // 0 <= lower < upper
+    // 0 <= lower < upper. Robert's optimal exponential rate alpha = (a + sqrt(a^2 + 4)) / 2,
+    // written so that a * a cannot overflow for large a (sqrt(a^2 + 4) = a + 2/a + O(a^-3)).
     const a = lower;
-    const alpha = (a + Math.sqrt(a * a + 4)) / 2;
-    const expWidth = (2 / alpha) * Math.exp((a * a - a * Math.sqrt(a * a + 4)) / 4 + 0.5);
+    const alpha = a < 1e8 ? (a + Math.sqrt(a * a + 4)) / 2 : a + 1 / a;
+    // Robert (1995): exponential proposals accept more often than uniform ones on [a, b] when
+    // b - a > exp((a^2 - a sqrt(a^2 + 4)) / 4 + 1/2) / alpha; a^2 - a sqrt(a^2 + 4) = -2 a / alpha.
+    // (At a = 0 the two acceptance rates are equal at b = sqrt(e) = 1.65.)
+    const expWidth = Math.exp(0.5 - a / (2 * alpha)) / alpha;
     if (upper - a > expWidth) {
       for (;;) {
         const z = a + this.exponential() / alpha;
@@ -196,7 +242,7 @@ export class Rng implements RandomSource {
     }
     for (;;) {
       const z = a + (upper - a) * this.uniform();
-      if (this.uniform() <= Math.exp(-0.5 * (z * z - a * a))) return z;
+      if (this.uniform() <= Math.exp(-0.5 * (z - a) * (z + a))) return z;
     }
   }
 }

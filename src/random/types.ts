@@ -14,6 +14,6 @@ export interface RandomSource {
   studentT(nu: number): number;
   /** Standard normal truncated to [lower, upper] (either may be infinite). */
   truncatedNormal(lower: number, upper: number): number;
-  /** Uniform integer in [0, n). */
+  /** Uniform integer in [0, n), for an integer 1 <= n <= 2^53. */
   integer(n: number): number;
 }
