@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { getBackend } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
+import { addSampleCommand } from "./sample.js";
 
 export function buildProgram(): Command {
   // Usage errors are one line and exit code 2 (see errors.ts); set before adding commands.
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
       if (d.config !== undefined) lines.push(`OpenBLAS config: ${d.config}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
+  addSampleCommand(program);
   return program;
 }
 

@@ -5,15 +5,12 @@
  */
 import { seKernel } from "../gp/index.js";
 import { Matrix } from "../linalg/matrix.js";
-import { probit } from "../likelihoods/probit.js";
-import type { Likelihood } from "../likelihoods/types.js";
+import { likelihoodByName } from "../likelihoods/registry.js";
 import { annealedLatentTarget, type AnnealedLatentTarget } from "../targets/annealedLatent.js";
-
-/** Likelihoods a latent GP run can use, by name. */
-export const LATENT_GP_LIKELIHOODS: Readonly<Record<string, Likelihood>> = { probit };
 
 /** The model: likelihood and squared-exponential kernel hyperparameters (log scale). Plain data. */
 export interface LatentGpModelSpec {
+  /** A name in the likelihood registry (src/likelihoods/registry.ts) that takes no options, e.g. "probit". */
   likelihood: string;
   /** One value (shared lengthscale) or one per input column (ARD). */
   logLengthscale: number[];
@@ -27,8 +24,7 @@ export interface LatentGpModelSpec {
  * prior) for inputs X (n x d, column-major) and responses y.
  */
 export function latentGpTarget(X: Matrix, y: Float64Array, spec: LatentGpModelSpec, onJitter?: (message: string) => void): AnnealedLatentTarget {
-  const likelihood = LATENT_GP_LIKELIHOODS[spec.likelihood];
-  if (!likelihood) throw new RangeError(`unknown likelihood ${JSON.stringify(spec.likelihood)} (known: ${Object.keys(LATENT_GP_LIKELIHOODS).join(", ")})`);
+  const likelihood = likelihoodByName(spec.likelihood);
   const kernel = seKernel({ logLengthscale: spec.logLengthscale.length === 1 ? spec.logLengthscale[0] : spec.logLengthscale, logSignalSd: spec.logSignalSd });
   return annealedLatentTarget({ likelihood, y, kernelMatrix: kernel.matrix(X), jitter: spec.jitter, onJitter });
 }

@@ -1,0 +1,84 @@
+/**
+ * A run of a latent GP model: chains of one sampler from one seed, described by plain data
+ * (`LatentGpRunSpec`: model, sampler, counts, seed, adaptation) so that any chain can be rebuilt
+ * and rerun from (data, spec, chain index) alone — chain c runs on the stream new Rng(seed, c)
+ * from x0 = 0, whichever process or thread runs it. `runLatentGp` runs the chains one after
+ * another in this thread, sharing one target and kernel (the driver restores the kernel's step
+ * size at the start of each chain, so sharing changes no draw).
+ */
+import type { Matrix } from "../linalg/matrix.js";
+import { Rng } from "../random/rng.js";
+import type { AdaptOptions } from "../samplers/adaptation.js";
+import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
+import type { Kernel } from "../samplers/types.js";
+import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
+import { latentGpKernel, type LatentGpSamplerSpec } from "./kernel.js";
+import { latentGpTarget, type LatentGpModelSpec } from "./model.js";
+
+/** Inputs (n x d, column-major; row i is case i) and responses. */
+export interface LatentGpData {
+  X: Matrix;
+  y: Float64Array;
+}
+
+/** Everything that determines a run's draws, as plain data. */
+export interface LatentGpRunSpec {
+  model: LatentGpModelSpec;
+  sampler: LatentGpSamplerSpec;
+  /** Draws kept per chain. */
+  draws: number;
+  /** Transitions before the first kept draw; adaptation runs during these only. */
+  burnIn: number;
+  /** Keep every thin-th transition after burn-in. */
+  thin: number;
+  chains: number;
+  seed: number;
+  /** Burn-in adaptation of the step size; omitted: the step size stays as given. */
+  adapt?: AdaptOptions;
+}
+
+export interface RunHooks {
+  onProgress?: (progress: Progress) => void;
+  /** Called with each chain's result as soon as the chain finishes (e.g. to write its draws). */
+  onChain?: (result: ChainResult) => void;
+  /** Told when jitter is added to K (default: one line on stderr). */
+  onJitter?: (message: string) => void;
+  /** Called once the target and kernel are built (K assembled and factorised), before any chain runs. */
+  onTargetReady?: (target: AnnealedLatentTarget) => void;
+}
+
+export interface LatentGpRun {
+  target: AnnealedLatentTarget;
+  results: ChainResult[];
+  /** Wall-clock seconds of all chains (model set-up excluded). */
+  seconds: number;
+}
+
+/** Chain `chain` (0-based) of the run described by `spec`, on a kernel built from it for `dim` latent values. */
+export function runLatentGpChain(kernel: Kernel, dim: number, spec: LatentGpRunSpec, chain: number, hooks: Pick<RunHooks, "onProgress"> = {}): ChainResult {
+  return runChain(kernel, new Rng(spec.seed, chain), {
+    draws: spec.draws,
+    burnIn: spec.burnIn,
+    thin: spec.thin,
+    init: new Float64Array(dim), // x0 = 0, the prior mean
+    adapt: spec.adapt,
+    initialTunableValue: spec.sampler.stepSize,
+    chainIndex: chain,
+    onProgress: hooks.onProgress,
+  });
+}
+
+/** Builds the target and kernel of `spec` on `data` and runs its chains one after another. */
+export function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, hooks: RunHooks = {}): LatentGpRun {
+  const target = latentGpTarget(data.X, data.y, spec.model, hooks.onJitter);
+  const kernel = latentGpKernel(target, spec.sampler);
+  hooks.onTargetReady?.(target);
+  const t0 = performance.now();
+  const results: ChainResult[] = [];
+  for (let c = 0; c < spec.chains; c++) {
+    const r = runLatentGpChain(kernel, target.dim, spec, c, hooks);
+    results.push(r);
+    hooks.onChain?.(r);
+  }
+  return { target, results, seconds: (performance.now() - t0) / 1000 };
+}
