@@ -12,3 +12,4 @@ export { NoteGeometry } from "./targets/noteMetric.js";
 export { IndefiniteMetricError, StaleGeometryError, TargetOptionError } from "./targets/errors.js";
 export * from "./io/index.js";
 export * from "./diagnostics/index.js";
+export * from "./run/index.js";

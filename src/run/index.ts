@@ -1,0 +1,10 @@
+/** Runs of latent GP models from plain-data descriptions: what `gpmcmc sample` does, as functions. */
+export { firstRows, latentGpTarget } from "./model.js";
+export type { LatentGpModelSpec } from "./model.js";
+export { HMC_MASSES, LATENT_GP_SAMPLERS, SAMPLER_DEFAULTS, latentGpKernel, priorMass } from "./kernel.js";
+export type { FixedPointSpec, HmcMassName, LatentGpSamplerName, LatentGpSamplerSpec } from "./kernel.js";
+export { runLatentGp, runLatentGpChain } from "./chains.js";
+export type { LatentGpData, LatentGpRun, LatentGpRunSpec, RunHooks } from "./chains.js";
+export { summariseRun } from "./summary.js";
+export type { ChainReport, RunSummary } from "./summary.js";
+export { drawsFileInfo, writeChainDraws } from "./outputs.js";
