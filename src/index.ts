@@ -12,4 +12,5 @@ export { NoteGeometry } from "./targets/noteMetric.js";
 export { IndefiniteMetricError, StaleGeometryError, TargetOptionError } from "./targets/errors.js";
 export * from "./io/index.js";
 export * from "./diagnostics/index.js";
+export * from "./approx/index.js";
 export * from "./run/index.js";

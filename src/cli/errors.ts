@@ -6,7 +6,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { DataError, OutputError } from "../io/errors.js";
-import { NotPositiveDefiniteError } from "../linalg/errors.js";
+import { BackendError, NotPositiveDefiniteError } from "../linalg/errors.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
 import { OptionError } from "./options.js";
 
@@ -21,6 +21,7 @@ const userErrorTypes: (abstract new (...args: never[]) => Error)[] = [
   OutputError,
   NotPositiveDefiniteError,
   LikelihoodDataError,
+  BackendError, // GPMCMC_BACKEND names a backend that cannot be used
 ];
 // Errors raised by modules this file does not import, recognised by name.
 const userErrorNames = new Set<string>(["KernelParameterError"]);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** The `gpmcmc` command. */
 import { Command } from "commander";
-import { getBackend } from "../linalg/backend.js";
+import { getBackend, nativeUnavailableReason } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 import { addSampleCommand } from "./sample.js";
@@ -20,7 +20,10 @@ export function buildProgram(): Command {
     .option("--json", "print one JSON object")
     .action((opts: { json?: boolean }) => {
       const d = getBackend().describe();
-      const info = { version: VERSION, node: process.version, ...d };
+      // On js, say why: chosen by GPMCMC_BACKEND, or the addon did not load (and why not).
+      const nativeUnavailable = d.backend === "native" ? undefined
+        : process.env.GPMCMC_BACKEND === "js" ? "not selected (GPMCMC_BACKEND=js)" : nativeUnavailableReason();
+      const info = { version: VERSION, node: process.version, ...d, ...(nativeUnavailable ? { nativeUnavailable } : {}) };
       if (opts.json) {
         process.stdout.write(JSON.stringify(info) + "\n");
         return;
@@ -32,6 +35,7 @@ export function buildProgram(): Command {
       if (d.core !== undefined) lines.push(`OpenBLAS core: ${d.core}`);
       lines.push(`threads: ${d.threads}${d.cores !== undefined ? ` of ${d.cores} cores` : ""}`);
       if (d.config !== undefined) lines.push(`OpenBLAS config: ${d.config}`);
+      if (nativeUnavailable !== undefined) lines.push(`native backend: ${nativeUnavailable}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
   addSampleCommand(program);

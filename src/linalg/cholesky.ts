@@ -4,8 +4,12 @@ import { DimensionError, NotPositiveDefiniteError } from "./errors.js";
 import { jsBackend } from "./js.js";
 import { assertFinite, assertLength, assertSquare, Matrix } from "./matrix.js";
 
-/** Below this order the per-call overhead of the native addon outweighs its speed. */
-export const SMALL_ORDER = 32;
+/**
+ * Below this order the per-call overhead of the native addon (~0.5 us) outweighs its speed: in
+ * `npm run bench -- linalg` (BENCHMARKS.md) js is faster up to n = 8 and native 1.3-1.5 times
+ * faster at n = 16, 4-5 times at n = 32.
+ */
+export const SMALL_ORDER = 16;
 
 export function backendFor(n: number) {
   return n < SMALL_ORDER ? jsBackend : getBackend();
@@ -136,6 +140,14 @@ export function cholesky(a: Matrix, options: CholeskyOptions = {}): Cholesky {
     let pivot = diag[j];
     for (let k = 0; k < j; k++) pivot -= d[j + k * n] * d[j + k * n];
     throw new NotPositiveDefiniteError(j, pivot, what);
+  }
+  // OpenBLAS's dpotrf tests a pivot with `<= 0`, which NaN passes, so a NaN or Inf that got past
+  // skipFiniteCheck can yield a "successful" factor; it shows on the diagonal (a non-finite
+  // entry in row j of A reaches L_jj). The js backend stops at that pivot; this makes the
+  // native one do the same.
+  for (let j = 0; j < n; j++) {
+    const v = d[j + j * n];
+    if (!Number.isFinite(v)) throw new NotPositiveDefiniteError(j, v, what);
   }
   for (let j = 1; j < n; j++) d.fill(0, j * n, j * n + j);
   return new Cholesky(m);

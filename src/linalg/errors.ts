@@ -2,7 +2,7 @@
 export class NotPositiveDefiniteError extends Error {
   /** 0-based index of the failing pivot. */
   readonly pivotIndex: number;
-  /** The value the pivot had when it failed (<= 0, or NaN). */
+  /** The value the pivot had when it failed (<= 0, or NaN or Inf when the input held one). */
   readonly pivotValue: number;
   constructor(pivotIndex: number, pivotValue: number, what = "matrix") {
     super(`${what} is not positive definite: pivot ${pivotIndex} (0-based) is ${pivotValue}`);
@@ -30,5 +30,16 @@ export class NonFiniteError extends Error {
     this.name = "NonFiniteError";
     this.row = row;
     this.col = col;
+  }
+}
+
+/**
+ * Raised when the linear-algebra backend asked for cannot be used: GPMCMC_BACKEND holds
+ * something other than "js" or "native", or names native when the addon is not available.
+ */
+export class BackendError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackendError";
   }
 }

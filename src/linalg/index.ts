@@ -1,5 +1,5 @@
 export type { BackendDescription, Diag, LinalgBackend, Side, Trans, Uplo } from "./types.js";
-export { DimensionError, NonFiniteError, NotPositiveDefiniteError } from "./errors.js";
+export { BackendError, DimensionError, NonFiniteError, NotPositiveDefiniteError } from "./errors.js";
 export { Matrix, assertFinite, assertLength, assertSquare } from "./matrix.js";
 export { getBackend, setBackend, loadNativeBackend, nativeUnavailableReason } from "./backend.js";
 export { jsBackend } from "./js.js";

@@ -31,8 +31,14 @@ export function matvec(a: Matrix, x: ArrayLike<number>, transA = false): Float64
 /** y <- A x for symmetric A (lower triangle read) into a caller's buffer. */
 export function symmetricMatvecInto(a: Matrix, x: Float64Array, y: Float64Array): Float64Array {
   assertSquare(a, "symmetric matrix");
+  assertLength(x, a.rows, "symmetricMatvecInto: x");
+  assertLength(y, a.rows, "symmetricMatvecInto: y");
   backendFor(a.rows).symv("L", a.rows, 1, a.data, a.rows, x, 0, y);
   return y;
+}
+
+function assertShape(m: Matrix, rows: number, cols: number, what: string): void {
+  if (m.rows !== rows || m.cols !== cols) throw new DimensionError(`${what} is ${m.rows} x ${m.cols}, expected ${rows} x ${cols}`);
 }
 
 function symmetrise(c: Matrix): Matrix {
@@ -66,6 +72,7 @@ export function tcrossprod(a: Matrix): Matrix {
 export function hadamardOuter(k: Matrix, s: ArrayLike<number>, out: Matrix = new Matrix(k.rows, k.cols)): Matrix {
   assertSquare(k, "K");
   assertLength(s, k.rows, "s");
+  assertShape(out, k.rows, k.cols, "hadamardOuter: out");
   const n = k.rows;
   const a = k.data;
   const o = out.data;
@@ -80,6 +87,7 @@ export function hadamardOuter(k: Matrix, s: ArrayLike<number>, out: Matrix = new
 /** The row scaling written K * s in the note (Algorithm 3): row i of K times s_i, i.e. diag(s) K. */
 export function scaleRows(k: Matrix, s: ArrayLike<number>, out: Matrix = new Matrix(k.rows, k.cols)): Matrix {
   assertLength(s, k.rows, "s");
+  assertShape(out, k.rows, k.cols, "scaleRows: out");
   const m = k.rows;
   const a = k.data;
   const o = out.data;

@@ -1,0 +1,357 @@
+// N-API addon: the native linear-algebra backend, a thin layer over OpenBLAS (BLAS and LAPACK).
+//
+// Every routine works in place on the caller's Float64Arrays (typed-array views with a byte
+// offset included: N-API hands us the pointer to the view's first element) and makes exactly
+// one BLAS/LAPACK call. Arguments are checked before the call, cheaply (O(1)): BLAS trusts its
+// caller, so an array that is too short for the stated shape would be read or written out of
+// bounds; here it is a DimensionError instead. The checks and their messages mirror
+// src/linalg/checks.ts, so both backends fail the same way.
+//
+// The BLAS/LAPACK symbols are declared here rather than taken from cblas.h/lapacke.h: only
+// libopenblas itself is then needed at build time, whatever headers the distribution ships.
+
+#include <napi.h>
+
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+extern "C" {
+// Fortran calling convention: everything by pointer; the trailing size_t are the hidden
+// character-length arguments gfortran passes (OpenBLAS ignores them; declaring them keeps the
+// calls correct against a gfortran-built reference LAPACK too).
+void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
+void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
+            const int* n, const double* alpha, const double* a, const int* lda, double* b, const int* ldb,
+            size_t, size_t, size_t, size_t);
+void dtrsv_(const char* uplo, const char* trans, const char* diag, const int* n, const double* a,
+            const int* lda, double* x, const int* incx, size_t, size_t, size_t);
+void dsyrk_(const char* uplo, const char* trans, const int* n, const int* k, const double* alpha,
+            const double* a, const int* lda, const double* beta, double* c, const int* ldc, size_t, size_t);
+void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc, size_t, size_t);
+void dgemv_(const char* trans, const int* m, const int* n, const double* alpha, const double* a,
+            const int* lda, const double* x, const int* incx, const double* beta, double* y,
+            const int* incy, size_t);
+void dsymv_(const char* uplo, const int* n, const double* alpha, const double* a, const int* lda,
+            const double* x, const int* incx, const double* beta, double* y, const int* incy, size_t);
+
+void openblas_set_num_threads(int);
+int openblas_get_num_threads(void);
+int openblas_get_num_procs(void);
+char* openblas_get_config(void);
+char* openblas_get_corename(void);
+}
+
+namespace {
+
+// The DimensionError class of the TypeScript side, handed to createBackend(), so that size
+// errors have the same type on both backends. One per Node environment (main thread, each
+// worker), hence instance data.
+struct AddonData {
+  Napi::FunctionReference dimensionError;
+};
+
+// Reads and checks the arguments of one call. Any failure throws a JS exception (as a C++
+// exception that node-addon-api turns into a JS one at the boundary).
+class Args {
+ public:
+  Args(const Napi::CallbackInfo& info, const char* routine, size_t count)
+      : info_(info), env_(info.Env()), routine_(routine) {
+    if (info.Length() != count) {
+      throw Napi::TypeError::New(env_, std::string(routine_) + ": expected " + std::to_string(count) +
+                                           " arguments, got " + std::to_string(info.Length()));
+    }
+  }
+
+  // A one-letter option such as uplo = "L" | "U".
+  char Flag(size_t i, const char* name, const char* allowed) {
+    napi_value v = info_[i];
+    char buf[4] = {0};
+    size_t len = 0;
+    napi_valuetype t;
+    napi_typeof(env_, v, &t);
+    if (t == napi_string) napi_get_value_string_utf8(env_, v, buf, sizeof buf, &len);
+    if (t != napi_string || len != 1 || std::string(allowed).find(buf[0]) == std::string::npos) {
+      std::string opts;
+      for (const char* p = allowed; *p; ++p) opts += std::string(opts.empty() ? "" : " or ") + "\"" + *p + "\"";
+      throw Napi::TypeError::New(env_, std::string(routine_) + ": " + name + " must be " + opts);
+    }
+    return buf[0];
+  }
+
+  // A dimension: an integer in [0, INT_MAX] (BLAS integers are 32-bit here).
+  int Dim(size_t i, const char* name) {
+    double d = Number(i, name);
+    if (!(d >= 0 && d <= INT_MAX && std::floor(d) == d)) {
+      DimensionFail(std::string(name) + " must be an integer between 0 and " + std::to_string(INT_MAX) +
+                    ", got " + Napi::Value(env_, info_[i]).ToString().Utf8Value());
+    }
+    return static_cast<int>(d);
+  }
+
+  // A leading dimension: an integer >= max(1, rows), as BLAS requires.
+  int Ld(size_t i, const char* name, int rows) {
+    double d = Number(i, name);
+    double lo = rows > 1 ? rows : 1;
+    if (!(d >= lo && d <= INT_MAX && std::floor(d) == d)) {
+      DimensionFail(std::string(name) + " must be an integer >= " + std::to_string(static_cast<int>(lo)) +
+                    ", got " + Napi::Value(env_, info_[i]).ToString().Utf8Value());
+    }
+    return static_cast<int>(d);
+  }
+
+  double Number(size_t i, const char* name) {
+    napi_value v = info_[i];
+    double d;
+    if (napi_get_value_double(env_, v, &d) != napi_ok) {
+      throw Napi::TypeError::New(env_, std::string(routine_) + ": " + name + " must be a number");
+    }
+    return d;
+  }
+
+  // A rows x cols column-major matrix with leading dimension ld: needs ld*(cols-1)+rows entries.
+  double* Matrix(size_t i, const char* name, int rows, int cols, int ld) {
+    size_t length;
+    double* p = Float64(i, name, &length);
+    int64_t need = (rows == 0 || cols == 0) ? 0 : static_cast<int64_t>(ld) * (cols - 1) + rows;
+    if (static_cast<int64_t>(length) < need) {
+      DimensionFail(std::string(name) + " has " + std::to_string(length) + " entries, needs at least " +
+                    std::to_string(need) + " (" + std::to_string(rows) + " x " + std::to_string(cols) +
+                    " with leading dimension " + std::to_string(ld) + ")");
+    }
+    return p;
+  }
+
+  // A vector of n entries, unit stride.
+  double* Vector(size_t i, const char* name, int n) {
+    size_t length;
+    double* p = Float64(i, name, &length);
+    if (static_cast<int64_t>(length) < n) {
+      DimensionFail(std::string(name) + " has " + std::to_string(length) + " entries, needs at least " +
+                    std::to_string(n));
+    }
+    return p;
+  }
+
+ private:
+  double* Float64(size_t i, const char* name, size_t* length) {
+    napi_value v = info_[i];
+    bool is = false;
+    napi_is_typedarray(env_, v, &is);
+    napi_typedarray_type type;
+    void* data = nullptr;
+    if (is) napi_get_typedarray_info(env_, v, &type, length, &data, nullptr, nullptr);
+    if (!is || type != napi_float64_array) {
+      throw Napi::TypeError::New(env_, std::string(routine_) + ": " + name + " must be a Float64Array");
+    }
+    return static_cast<double*>(data);
+  }
+
+  [[noreturn]] void DimensionFail(const std::string& what) {
+    std::string msg = std::string(routine_) + ": " + what;
+    AddonData* d = env_.GetInstanceData<AddonData>();
+    if (d != nullptr && !d->dimensionError.IsEmpty()) {
+      throw Napi::Error(env_, d->dimensionError.New({Napi::String::New(env_, msg)}));
+    }
+    throw Napi::RangeError::New(env_, msg);
+  }
+
+  const Napi::CallbackInfo& info_;
+  Napi::Env env_;
+  const char* routine_;
+};
+
+const int kOne = 1;
+
+// potrf(uplo, n, a, lda) -> info (0, or the 1-based failing pivot).
+Napi::Value Potrf(const Napi::CallbackInfo& info) {
+  Args args(info, "potrf", 4);
+  char uplo = args.Flag(0, "uplo", "LU");
+  int n = args.Dim(1, "n");
+  int lda = args.Ld(3, "lda", n);
+  double* a = args.Matrix(2, "a", n, n, lda);
+  int result = 0;
+  if (n > 0) dpotrf_(&uplo, &n, a, &lda, &result, 1);
+  return Napi::Number::New(info.Env(), result);
+}
+
+// trsm(side, uplo, transA, diag, m, n, alpha, a, lda, b, ldb)
+Napi::Value Trsm(const Napi::CallbackInfo& info) {
+  Args args(info, "trsm", 11);
+  char side = args.Flag(0, "side", "LR");
+  char uplo = args.Flag(1, "uplo", "LU");
+  char trans = args.Flag(2, "transA", "NT");
+  char diag = args.Flag(3, "diag", "NU");
+  int m = args.Dim(4, "m");
+  int n = args.Dim(5, "n");
+  double alpha = args.Number(6, "alpha");
+  int k = side == 'L' ? m : n;
+  int lda = args.Ld(8, "lda", k);
+  int ldb = args.Ld(10, "ldb", m);
+  double* a = args.Matrix(7, "a", k, k, lda);
+  double* b = args.Matrix(9, "b", m, n, ldb);
+  if (m > 0 && n > 0) dtrsm_(&side, &uplo, &trans, &diag, &m, &n, &alpha, a, &lda, b, &ldb, 1, 1, 1, 1);
+  return info.Env().Undefined();
+}
+
+// trsv(uplo, trans, diag, n, a, lda, x)
+Napi::Value Trsv(const Napi::CallbackInfo& info) {
+  Args args(info, "trsv", 7);
+  char uplo = args.Flag(0, "uplo", "LU");
+  char trans = args.Flag(1, "trans", "NT");
+  char diag = args.Flag(2, "diag", "NU");
+  int n = args.Dim(3, "n");
+  int lda = args.Ld(5, "lda", n);
+  double* a = args.Matrix(4, "a", n, n, lda);
+  double* x = args.Vector(6, "x", n);
+  if (n > 0) dtrsv_(&uplo, &trans, &diag, &n, a, &lda, x, &kOne, 1, 1, 1);
+  return info.Env().Undefined();
+}
+
+// syrk(uplo, trans, n, k, alpha, a, lda, beta, c, ldc)
+Napi::Value Syrk(const Napi::CallbackInfo& info) {
+  Args args(info, "syrk", 10);
+  char uplo = args.Flag(0, "uplo", "LU");
+  char trans = args.Flag(1, "trans", "NT");
+  int n = args.Dim(2, "n");
+  int k = args.Dim(3, "k");
+  double alpha = args.Number(4, "alpha");
+  double beta = args.Number(7, "beta");
+  int rows = trans == 'N' ? n : k;
+  int cols = trans == 'N' ? k : n;
+  int lda = args.Ld(6, "lda", rows);
+  int ldc = args.Ld(9, "ldc", n);
+  double* a = args.Matrix(5, "a", rows, cols, lda);
+  double* c = args.Matrix(8, "c", n, n, ldc);
+  if (n > 0) dsyrk_(&uplo, &trans, &n, &k, &alpha, a, &lda, &beta, c, &ldc, 1, 1);
+  return info.Env().Undefined();
+}
+
+// gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+Napi::Value Gemm(const Napi::CallbackInfo& info) {
+  Args args(info, "gemm", 13);
+  char ta = args.Flag(0, "transA", "NT");
+  char tb = args.Flag(1, "transB", "NT");
+  int m = args.Dim(2, "m");
+  int n = args.Dim(3, "n");
+  int k = args.Dim(4, "k");
+  double alpha = args.Number(5, "alpha");
+  double beta = args.Number(10, "beta");
+  int arows = ta == 'N' ? m : k, acols = ta == 'N' ? k : m;
+  int brows = tb == 'N' ? k : n, bcols = tb == 'N' ? n : k;
+  int lda = args.Ld(7, "lda", arows);
+  int ldb = args.Ld(9, "ldb", brows);
+  int ldc = args.Ld(12, "ldc", m);
+  double* a = args.Matrix(6, "a", arows, acols, lda);
+  double* b = args.Matrix(8, "b", brows, bcols, ldb);
+  double* c = args.Matrix(11, "c", m, n, ldc);
+  if (m > 0 && n > 0) dgemm_(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+  return info.Env().Undefined();
+}
+
+// gemv(trans, m, n, alpha, a, lda, x, beta, y)
+Napi::Value Gemv(const Napi::CallbackInfo& info) {
+  Args args(info, "gemv", 9);
+  char trans = args.Flag(0, "trans", "NT");
+  int m = args.Dim(1, "m");
+  int n = args.Dim(2, "n");
+  double alpha = args.Number(3, "alpha");
+  double beta = args.Number(7, "beta");
+  int lda = args.Ld(5, "lda", m);
+  double* a = args.Matrix(4, "a", m, n, lda);
+  double* x = args.Vector(6, "x", trans == 'N' ? n : m);
+  double* y = args.Vector(8, "y", trans == 'N' ? m : n);
+  if (m > 0 && n > 0) {
+    dgemv_(&trans, &m, &n, &alpha, a, &lda, x, &kOne, &beta, y, &kOne, 1);
+  } else {
+    // BLAS returns at once for an empty A, leaving y untouched; the definition
+    // y <- alpha op(A) x + beta y still scales y by beta, and the js backend does so.
+    int len = trans == 'N' ? m : n;
+    for (int i = 0; i < len; i++) y[i] = beta == 0 ? 0 : beta * y[i];
+  }
+  return info.Env().Undefined();
+}
+
+// symv(uplo, n, alpha, a, lda, x, beta, y)
+Napi::Value Symv(const Napi::CallbackInfo& info) {
+  Args args(info, "symv", 8);
+  char uplo = args.Flag(0, "uplo", "LU");
+  int n = args.Dim(1, "n");
+  double alpha = args.Number(2, "alpha");
+  double beta = args.Number(6, "beta");
+  int lda = args.Ld(4, "lda", n);
+  double* a = args.Matrix(3, "a", n, n, lda);
+  double* x = args.Vector(5, "x", n);
+  double* y = args.Vector(7, "y", n);
+  if (n > 0) dsymv_(&uplo, &n, &alpha, a, &lda, x, &kOne, &beta, y, &kOne, 1);
+  return info.Env().Undefined();
+}
+
+Napi::Value GetThreads(const Napi::CallbackInfo& info) {
+  return Napi::Number::New(info.Env(), openblas_get_num_threads());
+}
+
+// The thread count is process-wide in OpenBLAS: it applies to every caller, workers included.
+Napi::Value SetThreads(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  double d = info.Length() == 1 && info[0].IsNumber() ? info[0].As<Napi::Number>().DoubleValue() : NAN;
+  if (!(d >= 1 && d <= 1024 && std::floor(d) == d)) {
+    throw Napi::RangeError::New(env, "setThreads: the thread count must be an integer between 1 and 1024");
+  }
+  openblas_set_num_threads(static_cast<int>(d));
+  return env.Undefined();
+}
+
+Napi::Value Describe(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  Napi::Object d = Napi::Object::New(env);
+  std::string config = openblas_get_config();
+  // The config string starts "OpenBLAS 0.3.21 ...": the library and its version.
+  size_t sp = config.find(' ', config.find(' ') + 1);
+  d.Set("backend", "native");
+  d.Set("library", config.substr(0, sp));
+  d.Set("core", openblas_get_corename());
+  d.Set("threads", openblas_get_num_threads());
+  d.Set("cores", openblas_get_num_procs());
+  d.Set("config", config);
+  return d;
+}
+
+// createBackend(DimensionError) -> an object implementing LinalgBackend (src/linalg/types.ts).
+Napi::Value CreateBackend(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  AddonData* data = env.GetInstanceData<AddonData>();
+  if (data == nullptr) {
+    data = new AddonData();
+    env.SetInstanceData(data);
+  }
+  if (info.Length() >= 1 && info[0].IsFunction()) {
+    data->dimensionError = Napi::Persistent(info[0].As<Napi::Function>());
+  }
+  Napi::Object b = Napi::Object::New(env);
+  b.Set("name", "native");
+  b.Set("potrf", Napi::Function::New(env, Potrf, "potrf"));
+  b.Set("trsm", Napi::Function::New(env, Trsm, "trsm"));
+  b.Set("trsv", Napi::Function::New(env, Trsv, "trsv"));
+  b.Set("syrk", Napi::Function::New(env, Syrk, "syrk"));
+  b.Set("gemm", Napi::Function::New(env, Gemm, "gemm"));
+  b.Set("gemv", Napi::Function::New(env, Gemv, "gemv"));
+  b.Set("symv", Napi::Function::New(env, Symv, "symv"));
+  b.Set("getThreads", Napi::Function::New(env, GetThreads, "getThreads"));
+  b.Set("setThreads", Napi::Function::New(env, SetThreads, "setThreads"));
+  b.Set("describe", Napi::Function::New(env, Describe, "describe"));
+  b.Freeze();
+  return b;
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("createBackend", Napi::Function::New(env, CreateBackend, "createBackend"));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(gpmcmc_native, Init)
