@@ -17,7 +17,9 @@
  * Positions start at the mode of the posterior (Newton's method: for the probit likelihood the
  * note's metric G = K^-1 + Lambda is the negative Hessian of L, so x <- x + G^-1 dL/dx).
  *
- *   npm run bench -- rmhmc [--n 767] [--n-check 100] [--reps 5] [--agree-n 20] [--agree-draws 2000] [--skip-timing] [--json]
+ *   npm run bench -- rmhmc [--n 767] [--n-check 100] [--reps 5] [--threads T] [--agree-n 20] [--agree-draws 2000] [--skip-timing] [--json]
+ *
+ * --threads sets the OpenBLAS thread count (default: the backend's).
  */
 import { cpus } from "node:os";
 import { readDataset } from "../src/io/dataset.js";
@@ -49,6 +51,7 @@ const N_CHECK = option("--n-check", 100);
 const REPS = option("--reps", 5);
 const AGREE_N = option("--agree-n", 20);
 const AGREE_DRAWS = option("--agree-draws", 2000);
+const THREADS = args.includes("--threads") ? option("--threads", 1) : undefined;
 const JSON_OUT = args.includes("--json");
 const SKIP_TIMING = args.includes("--skip-timing");
 
@@ -105,6 +108,7 @@ function median(v: number[]): number {
   return s.length % 2 ? s[k] : 0.5 * (s[k - 1] + s[k]);
 }
 
+if (THREADS !== undefined) getBackend().setThreads(THREADS);
 const backend = getBackend().describe();
 const machine = { cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, node: process.version };
 report.machine = machine;

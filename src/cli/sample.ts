@@ -15,7 +15,7 @@ import { prepareOutputDir, type OutputDir } from "../io/atomic.js";
 import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
-import { runLatentGp, type LatentGpRunSpec } from "../run/chains.js";
+import { INITS, runLatentGp, type InitName, type LatentGpRunSpec } from "../run/chains.js";
 import { HMC_MASSES, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
 import { writeChainDraws } from "../run/outputs.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
@@ -37,6 +37,7 @@ export interface RawSampleCommandOptions extends RawSampleOptions {
   mass?: string;
   integrator?: string;
   jitter?: string;
+  init?: string;
 }
 
 /** This command's own options, checked. */
@@ -47,6 +48,7 @@ export interface SampleExtras {
   mass?: HmcMassName;
   integrator?: "fast" | "reference";
   jitter?: number | "auto";
+  init: InitName;
 }
 
 export const INTEGRATORS = ["fast", "reference"] as const;
@@ -72,7 +74,8 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
   }
   let jitter: number | "auto" | undefined;
   if (raw.jitter !== undefined) jitter = raw.jitter.trim() === "auto" ? "auto" : parsePositiveNumber("--jitter", raw.jitter);
-  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter };
+  const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
+  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter, init };
 }
 
 /** The plain-data description of the run the checked inputs ask for. */
@@ -104,6 +107,7 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
     chains: o.chains,
     seed,
     adapt,
+    init: extras.init,
   };
 }
 
@@ -197,7 +201,7 @@ export function formatReport(r: SampleReport): string {
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
   const lines = [
     `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}${r.jitter > 0 ? `, jitter ${r.jitter}` : ""}`,
-    `${r.chains} chain${r.chains === 1 ? "" : "s"} x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}), ${s.leapfrogSteps} leapfrog steps, step size ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}, seed ${r.run.seed}`,
+    `${r.chains} chain${r.chains === 1 ? "" : "s"} x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${s.leapfrogSteps} leapfrog steps, step size ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}, seed ${r.run.seed}`,
     `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
@@ -232,6 +236,7 @@ export function addSampleCommand(program: Command): Command {
     .option("--thin <k>", "keep every k-th transition after burn-in", "1")
     .option("--chains <c>", "number of chains", "4")
     .option("--seed <s>", "random seed (default: chosen at random and recorded)")
+    .option("--init <where>", "starting point of every chain: zero (the prior mean) or laplace (the posterior mode)", "zero")
     .option("--adapt", "adapt the step size during burn-in by dual averaging (the default when there is a burn-in)")
     .option("--no-adapt", "keep the step size as given")
     .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${SAMPLER_DEFAULTS.hmc.targetAcceptance} for hmc)`)

@@ -19,6 +19,7 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
     randomise_steps: sampler.randomiseSteps ?? false,
   };
   if (model.jitter !== undefined) settings.jitter = String(model.jitter);
+  settings.init = spec.init ?? "zero";
   if (sampler.sampler === "rmhmc") {
     settings.integrator = sampler.variant ?? "fast";
     const fp = sampler.fixedPoint;

@@ -114,6 +114,7 @@ const BAD: { name: string; options: RawSampleCommandOptions; message: RegExp }[]
   { name: "a mass matrix for rmhmc", options: { mass: "identity" }, message: /^--mass: applies only to --sampler hmc, not rmhmc$/ },
   { name: "an unknown mass matrix", options: { sampler: "hmc", mass: "diag" }, message: /^--mass: unknown mass matrix "diag" \(known: prior, identity\)/ },
   { name: "an integrator for hmc", options: { sampler: "hmc", integrator: "reference" }, message: /^--integrator: applies only to --sampler rmhmc, not hmc$/ },
+  { name: "an unknown starting point", options: { init: "mode" }, message: /^--init: unknown starting point "mode" \(known: zero, laplace\)/ },
   { name: "a negative jitter", options: { jitter: "-1" }, message: /^--jitter: must be a positive number, got "-1"$/ },
   { name: "fixed-point iterations for hmc", options: { sampler: "hmc", fixedPointIterations: "5" }, message: /^--fixed-point-iterations: applies only to --sampler rmhmc/ },
   {
