@@ -1,4 +1,9 @@
-/** Runs of latent GP models from plain-data descriptions: what `gpmcmc sample` does, as functions. */
+/**
+ * Runs of latent GP models from plain-data descriptions: what `gpmcmc sample` does, as functions.
+ * A layer of its own, above targets, samplers, diagnostics and io and below cli, so that the
+ * library API and worker threads (which rebuild a chain from a LatentGpRunSpec) use it without
+ * the command-line parser.
+ */
 export { firstRows, latentGpTarget } from "./model.js";
 export type { LatentGpModelSpec } from "./model.js";
 export { HMC_MASSES, LATENT_GP_SAMPLERS, SAMPLER_DEFAULTS, latentGpKernel, priorMass } from "./kernel.js";
