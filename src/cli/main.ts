@@ -4,7 +4,7 @@ import { Command } from "commander";
 import { getBackend, nativeUnavailableReason } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
-import { addSampleCommand } from "./sample.js";
+import { registerSampleCommand } from "./sample.js";
 
 export function buildProgram(): Command {
   // Usage errors are one line and exit code 2 (see errors.ts); set before adding commands.
@@ -38,7 +38,7 @@ export function buildProgram(): Command {
       if (nativeUnavailable !== undefined) lines.push(`native backend: ${nativeUnavailable}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
-  addSampleCommand(program);
+  registerSampleCommand(program);
   return program;
 }
 

@@ -152,7 +152,7 @@ export function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}
     // The kernel matrix is built (and factorised) before the output directory is made, so a
     // K that is not positive definite writes nothing.
     run = runLatentGp(data, spec, {
-      onJitter: (m) => stderr(m + "\n"),
+      onWarning: (m) => stderr(m + "\n"),
       onChain,
       onTargetReady: () => {
         if (o.out !== undefined) out = prepareOutputDir(o.out, { force: o.force });
@@ -212,7 +212,7 @@ export function formatReport(r: SampleReport): string {
 }
 
 /** Adds the `sample` command to the program. */
-export function addSampleCommand(program: Command): Command {
+export function registerSampleCommand(program: Command): Command {
   const d = SAMPLER_DEFAULTS.rmhmc;
   return program
     .command("sample")

@@ -56,8 +56,8 @@ export interface RunHooks {
   onProgress?: (progress: Progress) => void;
   /** Called with each chain's result as soon as the chain finishes (e.g. to write its draws). */
   onChain?: (result: ChainResult) => void;
-  /** Told when jitter is added to K, or when the Laplace mode did not converge (default: one line on stderr). */
-  onJitter?: (message: string) => void;
+  /** Told (one line) when jitter is added to K, or when the Laplace mode did not converge (default: stderr). */
+  onWarning?: (message: string) => void;
   /** Called once the target and kernel are built (K assembled and factorised), before any chain runs. */
   onTargetReady?: (target: AnnealedLatentTarget) => void;
 }
@@ -85,9 +85,9 @@ export function runLatentGpChain(kernel: Kernel, x0: Float64Array, spec: LatentG
 
 /** Builds the target and kernel of `spec` on `data` and runs its chains one after another. */
 export function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, hooks: RunHooks = {}): LatentGpRun {
-  const target = latentGpTarget(data.X, data.y, spec.model, hooks.onJitter);
+  const target = latentGpTarget(data.X, data.y, spec.model, hooks.onWarning);
   const kernel = latentGpKernel(target, spec.sampler);
-  const x0 = initialPoint(target, spec.init, hooks.onJitter);
+  const x0 = initialPoint(target, spec.init, hooks.onWarning);
   hooks.onTargetReady?.(target);
   const t0 = performance.now();
   const results: ChainResult[] = [];
