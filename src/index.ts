@@ -13,4 +13,5 @@ export { IndefiniteMetricError, StaleGeometryError, TargetOptionError } from "./
 export * from "./io/index.js";
 export * from "./diagnostics/index.js";
 export * from "./approx/index.js";
+export * from "./report/index.js";
 export * from "./run/index.js";

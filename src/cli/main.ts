@@ -3,7 +3,9 @@
 import { Command } from "commander";
 import { getBackend, nativeUnavailableReason } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
+import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
+import { registerReportCommand } from "./report.js";
 import { registerSampleCommand } from "./sample.js";
 
 export function buildProgram(): Command {
@@ -39,6 +41,8 @@ export function buildProgram(): Command {
       process.stdout.write(lines.join("\n") + "\n");
     });
   registerSampleCommand(program);
+  registerReportCommand(program);
+  registerApproxCommands(program);
   return program;
 }
 

@@ -29,3 +29,5 @@ export {
   vectorNames,
 } from "./cmdstan.js";
 export type { CmdStanCsv, CmdStanRunInfo, ChainDraws, DrawStats, Timing } from "./cmdstan.js";
+export { AIS_TRACE_FILE, readAisTrace, parseAisTrace, checkAisTrace, writeAisTrace } from "./ais.js";
+export type { AisTrace, AisRunTrace, AisTracePoint, AisReference } from "./ais.js";

@@ -28,6 +28,7 @@ export interface ChainReport {
   inverseMetricCalls: number;
   fixedPointIterations: number;
   leapfrogSteps: number;
+  densityEvaluations: number;
 }
 
 /** The run's diagnostics; null where a figure cannot be computed (too few draws or chains, constant draws). */
@@ -118,6 +119,7 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
       inverseMetricCalls: s.inverseMetricCalls,
       fixedPointIterations: s.fixedPointIterations,
       leapfrogSteps: s.leapfrogSteps,
+      densityEvaluations: s.densityEvaluations,
     };
   });
   // The chains of a run have the same number of sampling transitions, so the run's rates are the

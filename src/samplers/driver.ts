@@ -12,7 +12,7 @@
 import { Rng } from "../random/rng.js";
 import type { RandomSource } from "../random/types.js";
 import { makeAdapter, type Adapter, type AdaptOptions } from "./adaptation.js";
-import type { Kernel, SamplerState } from "./types.js";
+import type { Kernel, SamplerState, StepInfo } from "./types.js";
 
 /** Per-draw statistics of one chain (or of all chains, chain after chain). */
 export interface DrawStatColumns {
@@ -80,6 +80,8 @@ export interface ChainSummary {
   inverseMetricCalls: number;
   fixedPointIterations: number;
   leapfrogSteps: number;
+  /** Log density or log likelihood evaluations reported through StepInfo.densityEvaluations (elliptical slice sampling's cost). */
+  densityEvaluations: number;
 }
 
 export interface ChainResult {
@@ -148,7 +150,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
   const onProgress = options.onProgress;
   const summary: ChainSummary = {
     transitions: iterations, acceptanceRate: NaN, meanAcceptStat: NaN, divergences: 0, burnInAcceptanceRate: NaN,
-    burnInDivergences: 0, gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0, leapfrogSteps: 0,
+    burnInDivergences: 0, gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0, leapfrogSteps: 0, densityEvaluations: 0,
   };
   const t0 = performance.now();
   let tBurnInEnd = t0;
@@ -229,12 +231,13 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
   }
 }
 
-function count(summary: ChainSummary, info: { gradientCalls: number; metricCalls: number; inverseMetricCalls?: number; fixedPointIterations: number; leapfrogSteps: number }): void {
+function count(summary: ChainSummary, info: StepInfo): void {
   summary.gradientCalls += info.gradientCalls;
   summary.metricCalls += info.metricCalls;
   summary.inverseMetricCalls += info.inverseMetricCalls ?? 0;
   summary.fixedPointIterations += info.fixedPointIterations;
   summary.leapfrogSteps += info.leapfrogSteps;
+  summary.densityEvaluations += info.densityEvaluations ?? 0;
 }
 
 export interface SampleOptions {

@@ -119,7 +119,7 @@ function asCholesky(factor: Cholesky | Matrix): Cholesky {
 }
 
 /** x <- L x for lower-triangular L (column-major), in place: row i needs x_0..x_i, so go bottom up. */
-function lowerTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
+export function lowerTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
   for (let i = n - 1; i >= 0; i--) {
     let s = 0;
     for (let j = 0; j <= i; j++) s += l[i + j * n] * x[j];
@@ -128,7 +128,7 @@ function lowerTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
 }
 
 /** x <- L' x for lower-triangular L, in place: row i of L' needs x_i..x_{n-1}, so go top down. */
-function lowerTransposeTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
+export function lowerTransposeTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
   for (let i = 0; i < n; i++) {
     let s = 0;
     const col = i * n;

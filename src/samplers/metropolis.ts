@@ -45,6 +45,32 @@ export function metropolisDecision(energyError: number, logUniform: number, thre
 }
 
 /**
+ * The Metropolis-Hastings accept step on a log acceptance ratio log r (comparison paper,
+ * Section 3.1 and Algorithm 2 lines 3-6: accept when log r > -u with u ~ Exp(1), which is
+ * log U < log r with U ~ U(0, 1)). A proposal of density zero (log r = -Infinity) is an ordinary
+ * rejection; a NaN or +Infinity ratio (a density that broke down numerically) is a rejection
+ * reported as "non-finite". Writes into and returns `out`.
+ */
+export function metropolisHastingsDecision(logRatio: number, logUniform: number, out: MetropolisOutcome): MetropolisOutcome {
+  if (logRatio === -Infinity) {
+    out.accepted = false;
+    out.acceptanceProbability = 0;
+    out.divergence = undefined;
+    return out;
+  }
+  if (!Number.isFinite(logRatio)) {
+    out.accepted = false;
+    out.acceptanceProbability = 0;
+    out.divergence = "non-finite";
+    return out;
+  }
+  out.divergence = undefined;
+  out.acceptanceProbability = logRatio >= 0 ? 1 : Math.exp(logRatio);
+  out.accepted = logUniform < logRatio;
+  return out;
+}
+
+/**
  * Failures of the linear algebra that mean "this point of the trajectory is numerically out of
  * reach" (a metric that lost positive definiteness, an overflow that reached a factorisation):
  * samplers reject the proposal instead of crashing. Anything else is a bug and propagates.

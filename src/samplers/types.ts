@@ -17,6 +17,11 @@ export interface StepInfo {
   fixedPointIterations: number;
   /** Evaluations of the cheap G(x)^-1 (Target.inverseMetricAt) made in the transition, where counted apart from metricCalls. */
   inverseMetricCalls?: number;
+  /**
+   * Evaluations of the log density or log likelihood made in the transition, for samplers whose
+   * cost is counted in them (elliptical slice sampling: 1 + the number of bracket shrinks).
+   */
+  densityEvaluations?: number;
   /** Why a divergent transition was rejected (undefined when it was not). */
   divergence?: DivergenceReason;
 }

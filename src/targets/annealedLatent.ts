@@ -44,7 +44,7 @@
  * independent has covariance L_K^-T L_K^-1 + D = K^-1 + D = G (note Algorithm 1 lines 5-7 use
  * chol(G^-1) instead; both are exact draws from N(0, G), from different random numbers).
  */
-import { backendFor } from "../linalg/cholesky.js";
+import { backendFor, type Cholesky } from "../linalg/cholesky.js";
 import { opCounts } from "../linalg/counters.js";
 import { invertLowerTriangularInPlace } from "../linalg/triangular.js";
 import { DimensionError } from "../linalg/errors.js";
@@ -419,6 +419,11 @@ export class AnnealedLatentTarget implements Target {
   /** K as used (with the jitter, if any, on its diagonal). */
   get kernelMatrix(): Matrix {
     return this.model.K;
+  }
+
+  /** The Cholesky factor L_K of K (K = L_K L_K'), shared with the target: read it, do not write it. */
+  get kernelCholesky(): Cholesky {
+    return this.model.LK;
   }
 
   /** Jitter added to the diagonal of K (0: none). */

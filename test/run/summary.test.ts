@@ -25,7 +25,7 @@ function chain(c: number, draws: number, dim: number, phi: number, shift = 0): C
     tunedValue: 0.1,
     summary: {
       transitions: 2 * draws, acceptanceRate: 0.5 + 0.1 * c, meanAcceptStat: 0.6, divergences: c, burnInAcceptanceRate: 0.4, burnInDivergences: 1,
-      gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0, leapfrogSteps: 0,
+      gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0, leapfrogSteps: 0, densityEvaluations: 0,
     },
     seconds: { burnIn: 1, sampling: 2, total: 3 },
   };
