@@ -14,3 +14,4 @@ export * from "./io/index.js";
 export * from "./diagnostics/index.js";
 export * from "./approx/index.js";
 export * from "./report/index.js";
+export * from "./run/index.js";

@@ -7,6 +7,7 @@ import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 import { registerDiagnoseCommand } from "./diagnose.js";
 import { registerReportCommand } from "./report.js";
+import { registerSampleCommand } from "./sample.js";
 
 export function buildProgram(): Command {
   // Usage errors are one line and exit code 2 (see errors.ts); set before adding commands.
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
       if (nativeUnavailable !== undefined) lines.push(`native backend: ${nativeUnavailable}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
+  registerSampleCommand(program);
   registerDiagnoseCommand(program);
   registerReportCommand(program);
   registerApproxCommands(program);

@@ -8,3 +8,4 @@ export type { CholeskyOptions } from "./cholesky.js";
 export { matmul, matvec, symmetricMatvecInto, crossprod, tcrossprod, hadamardOuter, scaleRows } from "./products.js";
 export { opCounts, resetOpCounts, snapshotOpCounts } from "./counters.js";
 export type { OpCounts } from "./counters.js";
+export { invertLowerTriangularInPlace } from "./triangular.js";

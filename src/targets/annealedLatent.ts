@@ -21,13 +21,24 @@
  *                                  call at this x: its factor is reused) + O(n^2)
  *     .logDensity, .gradient       2 n^2   (two trsv with L_K; lazy)
  *     .logDetMetric                O(n)
- *     .inverseMetricDiagonal       n^3     (trsm V = L^-1 S K, then column norms; lazy, once)
- *     .hamiltonianGradient(p)      6 n^2   (after the diagonal; Algorithm 2)
+ *     .hamiltonianGradient(p)      n^3/3 once (the trace term, below; lazy), then 6 n^2 per call
+ *                                  (Algorithm 2)
+ *     .inverseMetricDiagonal       n^3     (trsm V = L^-1 S K, then column norms; lazy, once;
+ *                                  not needed by hamiltonianGradient)
  *     .sampleMomentum              n^2     (one trsv with L_K; no factorisation of G or G^-1)
  *     .applyMetric(v)              2 n^2
  *     .inverseMetricMatrix()       2 n^3   (trsm + syrk, K - V'V; reference use only)
- * So one full geometry costs n^3/3 + n^3, or n^3 after a fixed-point loop that ended at x,
+ * So one full geometry costs 2 n^3/3, or n^3/3 after a fixed-point loop that ended at x,
  * against the ~2.33 n^3 (potrf + trsm + V'V) of Algorithm 3 at each fixed-point iteration.
+ *
+ * The trace term of dH/dx (Algorithm 2), 1/2 tr(G^-1 dG/dx_n) = 1/2 dg_n (G^-1)_nn, needs only
+ * the diagonal of G^-1, and with K S = (B - I) S^-1 row by row,
+ *   (G^-1)_nn = K_nn - (K S B^-1 S K)_nn = (1 - (B^-1)_nn) / D_nn        (D_nn > 0),
+ * where (B^-1)_nn is the squared norm of column n of L^-1 (one triangular inversion, n^3/3,
+ * instead of the n^3 trsm for V). The subtraction loses digits when D_nn K_nn is small, but the
+ * term is 1/2 (dg_n / D_nn)(1 - (B^-1)_nn), and dg_n / D_nn = d3/d2 stays moderate for the
+ * log-concave likelihoods here (about -y f for probit as y f grows), so its absolute error stays
+ * at rounding level; where D_nn = 0 the diagonal entry is formed directly from L^-1.
  *
  * Momentum draws: G = K^-1 + D, so p = L_K^-T z1 + D^1/2 o z2 with z1, z2 ~ N(0, I)
  * independent has covariance L_K^-T L_K^-1 + D = K^-1 + D = G (note Algorithm 1 lines 5-7 use
@@ -35,6 +46,7 @@
  */
 import { backendFor, type Cholesky } from "../linalg/cholesky.js";
 import { opCounts } from "../linalg/counters.js";
+import { invertLowerTriangularInPlace } from "../linalg/triangular.js";
 import { DimensionError } from "../linalg/errors.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { Likelihood } from "../likelihoods/types.js";
@@ -169,6 +181,7 @@ export class AnnealedLatentGeometry implements LocalGeometry {
   private cachedLogDensity: number | undefined;
   private cachedGradient: Float64Array | undefined;
   private cachedDiagInv: Float64Array | undefined;
+  private cachedTrace: Float64Array | undefined;
   private cachedDense: Matrix | undefined;
 
   constructor(private readonly model: LatentModel, readonly beta: number, private readonly core: MetricCore) {}
@@ -287,18 +300,64 @@ export class AnnealedLatentGeometry implements LocalGeometry {
   }
 
   /**
+   * t_n = 1/2 dg_n (G^-1)_nn = 1/2 tr(G^-1 dG/dx_n), by the triangular inverse of L (see the
+   * module comment; n^3/3 flops, once per geometry; from the diagonal when that is known).
+   */
+  private get traceTerm(): Float64Array {
+    if (this.cachedTrace) return this.cachedTrace;
+    const c = this.check();
+    const n = this.model.n;
+    const t = new Float64Array(n);
+    const dg = c.dg;
+    if (this.cachedDiagInv) {
+      for (let i = 0; i < n; i++) t[i] = 0.5 * dg[i] * this.cachedDiagInv[i];
+    } else if (!c.finite) {
+      t.fill(NaN);
+    } else {
+      // Linv <- L^-1 in the transient workspace (lower triangle)
+      const Linv = this.model.transientSquare();
+      const L = c.factor;
+      for (let j = 0; j < n; j++) Linv.set(L.subarray(j * n + j, (j + 1) * n), j * n + j);
+      invertLowerTriangularInPlace(n, Linv, n);
+      const d = c.d;
+      const K = this.model.K.data;
+      for (let i = 0; i < n; i++) {
+        if (dg[i] === 0) continue;
+        const ci = i * n;
+        if (d[i] > 0) {
+          let binv = 0; // (B^-1)_ii = |L^-1 e_i|^2: column i of L^-1, rows i..n-1
+          for (let k = i; k < n; k++) binv += Linv[k + ci] * Linv[k + ci];
+          t[i] = 0.5 * (dg[i] / d[i]) * (1 - binv);
+        } else {
+          // (G^-1)_ii = K_ii - |L^-1 S K e_i|^2 directly (s_i = 0: rare, O(n^2))
+          const s = c.s;
+          let ss = 0;
+          for (let k = 0; k < n; k++) {
+            let v = 0;
+            for (let m = 0; m <= k; m++) v += Linv[k + m * n] * s[m] * K[m + ci];
+            ss += v * v;
+          }
+          t[i] = 0.5 * dg[i] * (K[i + ci] - ss);
+        }
+      }
+    }
+    this.cachedTrace = t;
+    return t;
+  }
+
+  /**
    * out <- dH/dx = 1/2 dg o diag(G^-1) - 1/2 w o w o dg - dL/dx, w = G^-1 p (Algorithm 2;
-   * 6 n^2 flops once the diagonal is known). `out` may be `p`.
+   * 6 n^2 flops once the trace term is known). `out` may be `p`.
    */
   hamiltonianGradient(p: Float64Array, out: Float64Array): void {
     const c = this.check();
     const n = this.model.n;
-    const diag = this.inverseMetricDiagonal;
+    const trace = this.traceTerm;
     const grad = this.gradient;
     const w = this.model.scratchW;
     c.applyInverse(this.model, p, w);
     const dg = c.dg;
-    for (let i = 0; i < n; i++) out[i] = 0.5 * dg[i] * (diag[i] - w[i] * w[i]) - grad[i];
+    for (let i = 0; i < n; i++) out[i] = trace[i] - 0.5 * dg[i] * w[i] * w[i] - grad[i];
   }
 
   /** Dense G^-1 = K - V'V (Algorithm 3 line 17; 2 n^3 flops, a new matrix; for reference use). */

@@ -377,7 +377,7 @@ test("a likelihood that is not log-concave at x raises IndefiniteMetricError", (
   assert.throws(() => t.geometry(P.x), IndefiniteMetricError);
 });
 
-test("flop counts: inverseMetricAt n^3/3, geometry n^3/3 + n^3 (n^3 after inverseMetricAt at the same x), momentum without O(n^3)", () => {
+test("flop counts: inverseMetricAt n^3/3, geometry with dH/dx 2 n^3/3 (n^3/3 after inverseMetricAt at the same x), momentum without O(n^3)", () => {
   const pr = problem(9);
   const t = target("ep", 0.3, pr);
   const n3 = N ** 3;
@@ -389,15 +389,20 @@ test("flop counts: inverseMetricAt n^3/3, geometry n^3/3 + n^3 (n^3 after invers
   const out = new Float64Array(N);
   const near = (a: number, b: number, msg?: string) => assert.ok(Math.abs(a - b) < 1e-9 * n3, msg ?? `${a} flops, expected ${b}`);
   near(flops(() => t.inverseMetricAt(pr.x).applyInverse(pr.p, out)), n3 / 3);
-  near(flops(() => t.geometry(pr.x).hamiltonianGradient(pr.p, out)), n3);
+  // dH/dx needs diag(G^-1) only through the trace term, from L^-1 (n^3/3), not V = L^-1 S K (n^3)
+  near(flops(() => t.geometry(pr.x).hamiltonianGradient(pr.p, out)), n3 / 3);
   const g = t.geometry(pr.x);
-  near(flops(() => g.hamiltonianGradient(pr.p, out)), n3);
-  near(flops(() => g.hamiltonianGradient(pr.p, out)), 0, "the diagonal is computed once");
+  near(flops(() => g.hamiltonianGradient(pr.p, out)), n3 / 3);
+  near(flops(() => g.hamiltonianGradient(pr.p, out)), 0, "the trace term is computed once");
   near(flops(() => {
     const h = t.geometry(pr.x.map((v) => v + 1));
     h.sampleMomentum(new Rng(1), out);
     h.hamiltonianGradient(out, out);
-  }), n3 / 3 + n3);
+  }), n3 / 3 + n3 / 3);
+  // diag(G^-1) itself costs n^3 (V), and once known it gives the trace term for free
+  const h = t.geometry(pr.x.map((v) => v - 1));
+  near(flops(() => h.inverseMetricDiagonal), n3);
+  near(flops(() => h.hamiltonianGradient(pr.p, out)), 0);
   // the reference (Algorithm 3 as written): potrf + trsm + syrk per Woodbury step, two steps for an EP-style q
   near(flops(() => t.referenceGeometry(pr.x)), 2 * (n3 / 3 + n3 + n3));
   near(flops(() => target("prior", 0.3, pr).referenceGeometry(pr.x)), n3 / 3 + n3 + n3 + n3 / 3 /* K's factor at set-up */);
@@ -417,4 +422,37 @@ test("the note's Algorithm 4 line 18 as printed (+beta K^-1 x) fails the finite-
   const corrected = d1.map((v, i) => beta * v - beta * kx[i] - (1 - beta) * sr[i]);
   assert.ok(maxAbsDiff(corrected, fd) < 1e-7 * maxAbs(fd));
   assert.ok(maxAbsDiff(printed, fd) > 0.1 * maxAbs(fd));
+});
+
+test("dH/dx: the trace term from L^-1 ((1 - (B^-1)_nn) / D_nn) matches 1/2 dg o diag(G^-1) from V, with margins from -5 to 35 and a zero D_nn", () => {
+  // a prior scale like the USPS setting (K_nn = 2.7e4) makes D_nn K_nn span 1e-200 .. 1e4
+  const K = seKernel({ lengthscale: 0.6, signalSd: 164 }).matrix(new Matrix(N, 2, P.K.data.slice(0, 2 * N)));
+  const margins = [-5, -1, 0, 2, 8, 20, 35];
+  const x = Float64Array.from(margins, (m, i) => m * P.y[i]);
+  // probit, except that point 0 has d2 = 0 and d3 != 0 (D_00 = 0: the direct branch)
+  const flat = { ...probit, name: "flat-at-0", derivatives: (y: Float64Array, f: Float64Array, d1: Float64Array, d2: Float64Array, d3?: Float64Array) => {
+    const ll = probit.derivatives(y, f, d1, d2, d3);
+    d2[0] = 0;
+    if (d3) d3[0] = 0.7;
+    return ll;
+  } };
+  for (const [likelihood, beta, q] of [[probit, 1, "prior"], [probit, 0.3, "ep"], [flat, 1, "prior"], [flat, 0.6, "prior"]] as const) {
+    const t = annealedLatentTarget({
+      likelihood, y: P.y, kernelMatrix: K, beta,
+      q: q === "ep" ? { mean: P.mu, siteVariances: P.siteVariances } : undefined,
+    });
+    const fromLinv = new Float64Array(N);
+    t.geometry(x).hamiltonianGradient(P.p, fromLinv);
+    const g = t.geometry(x);
+    const diag = g.inverseMetricDiagonal; // V = L^-1 S K, then K_nn - |V e_n|^2
+    const fromV = new Float64Array(N);
+    g.hamiltonianGradient(P.p, fromV);
+    const dg = g.metricDerivativeDiagonal;
+    const what = `${likelihood.name}, beta ${beta}, ${q}`;
+    if (likelihood === flat) assert.ok(g.metricDiagonalPart[0] === 0 && dg[0] !== 0, `${what}: the zero-D branch is exercised`);
+    for (let i = 0; i < N; i++) {
+      const scale = Math.abs(0.5 * dg[i] * diag[i]) + Math.abs(fromV[i]) + 1e-300;
+      assert.ok(Math.abs(fromLinv[i] - fromV[i]) <= 1e-9 * scale + 1e-12, `${what}, margin ${margins[i]}: ${fromLinv[i]} vs ${fromV[i]}`);
+    }
+  }
 });

@@ -1,0 +1,249 @@
+/**
+ * `gpmcmc sample`: draws the latent values f of a GP model given fixed kernel hyperparameters,
+ * by RMHMC (the note's metric, eq. 16) or HMC (mass matrix M^-1 = K by default), writes one
+ * CmdStan-layout draws file per chain and a summary.json, and prints a summary (min/median/max
+ * ESS over f by Geyer's initial monotone sequence, classic R-hat, acceptance rate, divergences,
+ * seconds, min ESS per second of sampling) as text or, with --json, as one JSON object.
+ *
+ * Everything that can be checked before sampling is checked first (options, output directory,
+ * data, kernel), so a bad input stops the command with one line and exit code 2 and writes
+ * nothing. The run itself is src/run's runLatentGp on a plain-data LatentGpRunSpec.
+ */
+import { randomInt } from "node:crypto";
+import type { Command } from "commander";
+import { prepareOutputDir, type OutputDir } from "../io/atomic.js";
+import { getBackend } from "../linalg/backend.js";
+import { NotPositiveDefiniteError } from "../linalg/errors.js";
+import type { AdaptOptions } from "../samplers/adaptation.js";
+import { INITS, runLatentGp, type InitName, type LatentGpRunSpec } from "../run/chains.js";
+import { HMC_MASSES, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
+import { writeChainDraws } from "../run/outputs.js";
+import { summariseRun, type RunSummary } from "../run/summary.js";
+import { VERSION } from "../version.js";
+import {
+  OptionError,
+  parseChoice,
+  parsePositiveNumber,
+  prepareSampleInputs,
+  type RawSampleOptions,
+  type SampleInputs,
+} from "./options.js";
+
+/** `gpmcmc sample`'s options as Commander gives them: the shared ones plus this command's own. */
+export interface RawSampleCommandOptions extends RawSampleOptions {
+  /** --adapt / --no-adapt (undefined: not given). */
+  adapt?: boolean;
+  targetAcceptance?: string;
+  mass?: string;
+  integrator?: string;
+  jitter?: string;
+  init?: string;
+}
+
+/** This command's own options, checked. */
+export interface SampleExtras {
+  /** Step-size adaptation during burn-in (default: on when there is a burn-in). */
+  adapt: boolean;
+  targetAcceptance?: number;
+  mass?: HmcMassName;
+  integrator?: "fast" | "reference";
+  jitter?: number | "auto";
+  init: InitName;
+}
+
+export const INTEGRATORS = ["fast", "reference"] as const;
+
+/** Checks the options only this command has (no I/O). */
+export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
+  const sampler = raw.sampler ?? "rmhmc";
+  let targetAcceptance: number | undefined;
+  if (raw.targetAcceptance !== undefined) {
+    targetAcceptance = parsePositiveNumber("--target-acceptance", raw.targetAcceptance);
+    if (!(targetAcceptance < 1)) throw new OptionError("--target-acceptance", `must be between 0 and 1 (exclusive), got ${JSON.stringify(raw.targetAcceptance)}`);
+    if (raw.adapt === false) throw new OptionError("--target-acceptance", "applies only with step-size adaptation; it cannot be combined with --no-adapt");
+  }
+  let mass: HmcMassName | undefined;
+  if (raw.mass !== undefined) {
+    mass = parseChoice("--mass", raw.mass, HMC_MASSES, "mass matrix");
+    if (sampler !== "hmc") throw new OptionError("--mass", `applies only to --sampler hmc, not ${sampler}`);
+  }
+  let integrator: "fast" | "reference" | undefined;
+  if (raw.integrator !== undefined) {
+    integrator = parseChoice("--integrator", raw.integrator, INTEGRATORS, "integrator");
+    if (sampler !== "rmhmc") throw new OptionError("--integrator", `applies only to --sampler rmhmc, not ${sampler}`);
+  }
+  let jitter: number | "auto" | undefined;
+  if (raw.jitter !== undefined) jitter = raw.jitter.trim() === "auto" ? "auto" : parsePositiveNumber("--jitter", raw.jitter);
+  const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
+  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter, init };
+}
+
+/** The plain-data description of the run the checked inputs ask for. */
+export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: number): LatentGpRunSpec {
+  const o = inputs.options;
+  const sampler = o.sampler as LatentGpSamplerName;
+  const defaults = SAMPLER_DEFAULTS[sampler];
+  const targetAcceptance = extras.targetAcceptance ?? defaults.targetAcceptance;
+  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 ? { method: "dual-averaging", targetAcceptance } : undefined;
+  return {
+    model: {
+      likelihood: o.likelihood,
+      logLengthscale: Array.from(inputs.kernel.logLengthscale),
+      logSignalSd: inputs.kernel.logSignalSd,
+      jitter: extras.jitter,
+    },
+    sampler: {
+      sampler,
+      stepSize: o.stepSize ?? defaults.stepSize,
+      leapfrogSteps: o.leapfrogSteps ?? defaults.leapfrogSteps,
+      fixedPoint: o.fixedPoint,
+      variant: extras.integrator,
+      mass: sampler === "hmc" ? (extras.mass ?? "prior") : undefined,
+      targetAcceptance,
+    },
+    draws: o.draws,
+    burnIn: o.burnIn,
+    thin: o.thin,
+    chains: o.chains,
+    seed,
+    adapt,
+    init: extras.init,
+  };
+}
+
+/** What `gpmcmc sample --json` prints and summary.json holds. */
+export interface SampleReport extends RunSummary {
+  gpmcmc: string;
+  node: string;
+  backend: string;
+  data: { file: string; n: number; d: number };
+  /** The run as run: model, sampler, counts, seed, adaptation. */
+  run: LatentGpRunSpec;
+  /** Jitter added to K (0: none). */
+  jitter: number;
+  /** The output directory and the files written there (none without --out). */
+  out: string | null;
+  files: string[];
+}
+
+export interface SampleIO {
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+}
+
+/** Runs `gpmcmc sample` with options as Commander gives them; returns the report. */
+export function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}): SampleReport {
+  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
+  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const extras = parseSampleExtras(raw);
+  const inputs = prepareSampleInputs(raw);
+  const o = inputs.options;
+  const seed = o.seed ?? randomInt(0, 2 ** 31);
+  const spec = runSpecFor(inputs, extras, seed);
+  const data = inputs.data;
+
+  let out: OutputDir | undefined;
+  const files: string[] = [];
+  const onChain = (r: Parameters<typeof writeChainDraws>[1]) => {
+    if (out) files.push(writeChainDraws(out, r, spec, data.path));
+  };
+  let run;
+  try {
+    // The kernel matrix is built (and factorised) before the output directory is made, so a
+    // K that is not positive definite writes nothing.
+    run = runLatentGp(data, spec, {
+      onWarning: (m) => stderr(m + "\n"),
+      onChain,
+      onTargetReady: () => {
+        if (o.out !== undefined) out = prepareOutputDir(o.out, { force: o.force });
+      },
+    });
+  } catch (e) {
+    if (e instanceof NotPositiveDefiniteError && out === undefined) {
+      throw new NotPositiveDefiniteError(e.pivotIndex, e.pivotValue, `kernel matrix K (n = ${data.n}; try --jitter auto, or a shorter --lengthscale)`);
+    }
+    if (out) out.finish(false);
+    throw e;
+  }
+  const summary = summariseRun(run.results, { seconds: run.seconds });
+  const backend = getBackend().describe();
+  const report: SampleReport = {
+    ...summary,
+    gpmcmc: VERSION,
+    node: process.version,
+    backend: `${backend.backend} (${backend.library}, ${backend.threads} thread${backend.threads === 1 ? "" : "s"})`,
+    data: { file: data.path, n: data.n, d: data.d },
+    run: spec,
+    jitter: run.target.jitter,
+    out: o.out ?? null,
+    files: [...files, ...(out ? ["summary.json"] : [])],
+  };
+  if (out) {
+    out.writeJson("summary.json", report);
+    out.finish(true);
+  }
+  stdout(o.json ? JSON.stringify(report) + "\n" : formatReport(report));
+  return report;
+}
+
+function fmt(x: number | null, digits = 3): string {
+  if (x === null || !Number.isFinite(x)) return "n/a";
+  return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(digits);
+}
+
+/** The human-readable summary. */
+export function formatReport(r: SampleReport): string {
+  const s = r.run.sampler;
+  const how = s.sampler === "rmhmc"
+    ? `rmhmc (${s.variant ?? "fast"} integrator, ${s.fixedPoint?.kind === "iterations" ? `${s.fixedPoint.iterations} fixed-point iterations` : `fixed points to ${s.fixedPoint?.tolerance ?? 1e-8}`})`
+    : `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})`;
+  const ell = r.run.model.logLengthscale.map((t) => fmt(Math.exp(t), 4)).join(",");
+  const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
+  const lines = [
+    `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}${r.jitter > 0 ? `, jitter ${r.jitter}` : ""}`,
+    `${r.chains} chain${r.chains === 1 ? "" : "s"} x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${s.leapfrogSteps} leapfrog steps, step size ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}, seed ${r.run.seed}`,
+    `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
+    `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
+    `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
+    `time: ${fmt(r.samplingSeconds)} s sampling, ${fmt(r.seconds)} s in all; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
+  ];
+  if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
+  return lines.join("\n") + "\n";
+}
+
+/** Adds the `sample` command to the program. */
+export function registerSampleCommand(program: Command): Command {
+  const d = SAMPLER_DEFAULTS.rmhmc;
+  return program
+    .command("sample")
+    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC or HMC)")
+    .requiredOption("--data <file>", "CSV data set with a header; column y holds the labels (-1/+1 or 0/1), the others are inputs")
+    .option("--likelihood <name>", "likelihood (probit)", "probit")
+    .option("--lengthscale <l>", "squared-exponential lengthscale: one value, or one per input column (comma-separated)")
+    .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
+    .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
+    .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
+    .option("--jitter <j>", "add j (a number, or auto) to the diagonal of K")
+    .option("--sampler <name>", "rmhmc or hmc", "rmhmc")
+    .option("--step-size <e>", `leapfrog step size (default ${d.stepSize}; the initial value when adapting)`)
+    .option("--leapfrog-steps <n>", `leapfrog steps per transition (default ${d.leapfrogSteps})`)
+    .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
+    .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
+    .option("--integrator <name>", "rmhmc: fast (default) or reference (the note's Algorithm 1 as written)")
+    .option("--mass <name>", "hmc: mass matrix prior (M^-1 = K, the default) or identity")
+    .option("--draws <d>", "draws kept per chain", "1000")
+    .option("--burn-in <b>", "transitions before the first kept draw", "1000")
+    .option("--thin <k>", "keep every k-th transition after burn-in", "1")
+    .option("--chains <c>", "number of chains", "4")
+    .option("--seed <s>", "random seed (default: chosen at random and recorded)")
+    .option("--init <where>", "starting point of every chain: zero (the prior mean) or laplace (the posterior mode)", "zero")
+    .option("--adapt", "adapt the step size during burn-in by dual averaging (the default when there is a burn-in)")
+    .option("--no-adapt", "keep the step size as given")
+    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${SAMPLER_DEFAULTS.hmc.targetAcceptance} for hmc)`)
+    .option("--out <dir>", "output directory for draws_1.csv, ... and summary.json (default: write nothing)")
+    .option("--force", "write into an existing directory that is not a gpmcmc output directory")
+    .option("--json", "print one JSON object instead of text")
+    .action((opts: RawSampleCommandOptions) => {
+      runSampleCommand(opts);
+    });
+}

@@ -1,0 +1,40 @@
+/**
+ * The latent GP model a run samples, built from plain data (a design matrix, responses, and
+ * the kernel's log-scale hyperparameters), so that the `sample` command, benchmarks and, later,
+ * worker threads rebuilding a chain from a serialisable description all build the same target.
+ */
+import { seKernel } from "../gp/index.js";
+import { Matrix } from "../linalg/matrix.js";
+import { likelihoodByName } from "../likelihoods/registry.js";
+import { annealedLatentTarget, type AnnealedLatentTarget } from "../targets/annealedLatent.js";
+
+/** The model: likelihood and squared-exponential kernel hyperparameters (log scale). Plain data. */
+export interface LatentGpModelSpec {
+  /** A name in the likelihood registry (src/likelihoods/registry.ts) that takes no options, e.g. "probit". */
+  likelihood: string;
+  /** One value (shared lengthscale) or one per input column (ARD). */
+  logLengthscale: number[];
+  logSignalSd: number;
+  /** Added to the diagonal of K (see AnnealedLatentOptions.jitter); default none. */
+  jitter?: number | "auto";
+}
+
+/**
+ * The posterior target L_1(f) = log p(y | f) + log N(f; 0, K) (note eq. 4 at beta = 1, q the
+ * prior) for inputs X (n x d, column-major) and responses y.
+ */
+export function latentGpTarget(X: Matrix, y: Float64Array, spec: LatentGpModelSpec, onJitter?: (message: string) => void): AnnealedLatentTarget {
+  const likelihood = likelihoodByName(spec.likelihood);
+  const kernel = seKernel({ logLengthscale: spec.logLengthscale.length === 1 ? spec.logLengthscale[0] : spec.logLengthscale, logSignalSd: spec.logSignalSd });
+  return annealedLatentTarget({ likelihood, y, kernelMatrix: kernel.matrix(X), jitter: spec.jitter, onJitter });
+}
+
+/** The first `rows` cases of X (n x d, column-major) and y. */
+export function firstRows(X: Matrix, y: Float64Array, rows: number): { X: Matrix; y: Float64Array } {
+  if (!Number.isInteger(rows) || rows < 1 || rows > X.rows) throw new RangeError(`rows must be an integer in 1..${X.rows}, got ${rows}`);
+  const n = X.rows;
+  const d = X.cols;
+  const out = new Matrix(rows, d);
+  for (let k = 0; k < d; k++) out.data.set(X.data.subarray(k * n, k * n + rows), k * rows);
+  return { X: out, y: y.slice(0, rows) };
+}

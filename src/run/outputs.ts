@@ -1,0 +1,71 @@
+/**
+ * A run's files: one CmdStan-layout draws file per chain (draws_1.csv, ...; see io/cmdstan.ts),
+ * whose comment block records the run's configuration, so that ArviZ, cmdstanr and
+ * `readCmdStanCsv` read them as they are.
+ */
+import type { OutputDir } from "../io/atomic.js";
+import { drawsFileName, vectorNames, writeCmdStanCsv, type CmdStanRunInfo, type DrawStats } from "../io/cmdstan.js";
+import type { ChainResult } from "../samplers/driver.js";
+import type { LatentGpRunSpec } from "./chains.js";
+
+/** The configuration comments of chain `chain` (0-based) of a run. */
+export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: string): CmdStanRunInfo {
+  const { model, sampler } = spec;
+  const settings: Record<string, string | number | boolean> = {
+    likelihood: model.likelihood,
+    log_lengthscale: model.logLengthscale.join(" "),
+    log_signal_sd: model.logSignalSd,
+    leapfrog_steps: sampler.leapfrogSteps,
+    randomise_steps: sampler.randomiseSteps ?? false,
+  };
+  if (model.jitter !== undefined) settings.jitter = String(model.jitter);
+  settings.init = spec.init ?? "zero";
+  if (sampler.sampler === "rmhmc") {
+    settings.integrator = sampler.variant ?? "fast";
+    const fp = sampler.fixedPoint;
+    if (fp?.kind === "iterations") settings.fixed_point_iterations = fp.iterations;
+    else settings.fixed_point_tolerance = fp?.tolerance ?? 1e-8;
+  } else {
+    settings.mass = sampler.mass ?? "prior";
+  }
+  if (spec.adapt) {
+    settings.adapt_method = spec.adapt.method;
+    if (spec.adapt.targetAcceptance !== undefined) settings.adapt_target_acceptance = spec.adapt.targetAcceptance;
+  }
+  return {
+    model: `gp_${model.likelihood}`,
+    sampler: sampler.sampler,
+    draws: spec.draws * spec.thin,
+    burnIn: spec.burnIn,
+    thin: spec.thin,
+    chain: chain + 1,
+    chains: spec.chains,
+    adapt: spec.adapt !== undefined && spec.burnIn > 0,
+    stepSize: sampler.stepSize,
+    seed: spec.seed,
+    dataFile,
+    settings,
+  };
+}
+
+/** Writes one chain's draws file into `out` (atomically) and returns its name. */
+export function writeChainDraws(out: OutputDir, result: ChainResult, spec: LatentGpRunSpec, dataFile: string): string {
+  const name = drawsFileName(result.chain + 1);
+  const st = result.stats;
+  const stats: DrawStats[] = Array.from({ length: result.draws }, (_, i) => ({
+    lp: st.lp[i],
+    acceptStat: st.acceptStat[i],
+    stepSize: st.stepSize[i],
+    nLeapfrog: st.nLeapfrog[i],
+    divergent: st.divergent[i] === 1,
+    energy: st.energy[i],
+  }));
+  writeCmdStanCsv(out.open(name), drawsFileInfo(spec, result.chain, dataFile), {
+    variables: vectorNames("f", result.dim),
+    stats,
+    values: result.samples,
+    adaptation: result.tunedValue !== undefined ? { stepSize: result.tunedValue } : undefined,
+    timing: { warmupSeconds: result.seconds.burnIn, samplingSeconds: result.seconds.sampling },
+  });
+  return name;
+}

@@ -1,0 +1,183 @@
+/**
+ * `gpmcmc sample` end to end on a small synthetic data set (n = 30, two inputs): the files it
+ * writes, their CmdStan layout read back by src/io's reader, the summary's figures against the
+ * draws in those files, the JSON keys, reproducibility from a seed, and the command's own bad
+ * options (one line, exit code 2, nothing written). The in-process runs call runSampleCommand,
+ * which is what the command's action calls; a few runs go through the real executable for the
+ * exit codes and stdout.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reportError } from "../../src/cli/errors.js";
+import { runSampleCommand, type RawSampleCommandOptions, type SampleReport } from "../../src/cli/sample.js";
+import { essGeyer } from "../../src/diagnostics/ess.js";
+import { rhatClassic } from "../../src/diagnostics/rhat.js";
+import { columnValues, readCmdStanCsv, SAMPLER_COLUMNS } from "../../src/io/cmdstan.js";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
+
+const N = 30;
+
+/** A probit data set: 30 points in [0, 3]^2, labels sign(sin 2a + cos b + noise) coded 0/1. */
+function writeData(path: string): void {
+  let seed = 1;
+  const u = () => ((seed = (seed * 16807) % 2147483647), seed / 2147483647);
+  const rows = ["y,x1,x2"];
+  for (let i = 0; i < N; i++) {
+    const a = 3 * u();
+    const b = 3 * u();
+    rows.push(`${Math.sin(2 * a) + Math.cos(b) + 0.3 * (u() - 0.5) > 0 ? 1 : 0},${a.toFixed(4)},${b.toFixed(4)}`);
+  }
+  writeFileSync(path, rows.join("\n") + "\n");
+}
+
+function quietRun(raw: RawSampleCommandOptions): { report: SampleReport; stdout: string; stderr: string } {
+  let stdout = "";
+  let stderr = "";
+  const report = runSampleCommand(raw, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  return { report, stdout, stderr };
+}
+
+const base = (data: string): RawSampleCommandOptions => ({
+  data, lengthscale: "1", signalSd: "2", stepSize: "0.3", leapfrogSteps: "8", draws: "60", burnIn: "40", chains: "2", seed: "17",
+});
+
+const REQUIRED_KEYS = ["minEss", "medianEss", "maxEss", "rhatMax", "acceptanceRate", "seconds", "essPerSecond", "divergences"];
+
+for (const sampler of ["rmhmc", "hmc"]) {
+  test(`sample (${sampler}): draws files in CmdStan's layout and a summary whose ESS and R-hat are those of the files' draws`, () => {
+    const s = scratchDir();
+    try {
+      const data = join(s.dir, "data.csv");
+      writeData(data);
+      const out = join(s.dir, "run");
+      const { report, stdout } = quietRun({ ...base(data), sampler, out });
+      assert.deepEqual(s.entries(), ["data.csv", "run"]);
+      assert.equal((JSON.parse(readFileSync(join(out, ".gpmcmc"), "utf8")) as { complete: boolean }).complete, true);
+      assert.ok(existsSync(join(out, "draws_1.csv")) && existsSync(join(out, "draws_2.csv")) && existsSync(join(out, "summary.json")));
+      assert.deepEqual(report.files, ["draws_1.csv", "draws_2.csv", "summary.json"]);
+
+      const csv = [1, 2].map((c) => readCmdStanCsv(join(out, `draws_${c}.csv`)));
+      for (const f of csv) {
+        assert.deepEqual(f.columns.slice(0, 6), [...SAMPLER_COLUMNS]);
+        assert.deepEqual(f.variables, Array.from({ length: N }, (_, j) => `f.${j + 1}`));
+        assert.equal(f.draws, 60);
+        assert.equal(f.config.algorithm, sampler);
+        assert.equal(f.config.seed, "17");
+        assert.ok(f.stepSize !== undefined && f.stepSize > 0, "adapted step size recorded");
+        assert.ok(columnValues(f, "n_leapfrog__").every((v) => v === 8));
+      }
+      // the summary's figures are those of the draws written
+      const ess = Array.from({ length: N }, (_, j) => essGeyer(csv.map((f) => columnValues(f, `f.${j + 1}`))));
+      const rhat = Array.from({ length: N }, (_, j) => rhatClassic(csv.map((f) => columnValues(f, `f.${j + 1}`))));
+      assert.equal(report.minEss, Math.min(...ess));
+      assert.equal(report.maxEss, Math.max(...ess));
+      assert.equal(report.rhatMax, Math.max(...rhat));
+      const divergent = csv.reduce((t, f) => t + columnValues(f, "divergent__").reduce((a, b) => a + b, 0), 0);
+      assert.equal(report.divergences, divergent);
+      assert.ok(report.acceptanceRate > 0.3 && report.acceptanceRate <= 1, `acceptance ${report.acceptanceRate}`);
+      assert.equal(report.essPerSecond, report.minEss! / report.samplingSeconds);
+
+      const written = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as Record<string, unknown>;
+      for (const k of REQUIRED_KEYS) assert.equal(typeof written[k], "number", `summary.json ${k}`);
+      assert.deepEqual(written.run, JSON.parse(JSON.stringify(report.run)));
+      assert.match(stdout, /^(rmhmc|hmc) \(.*\n.*seed 17\n.*\nESS \(Geyer, over f\.1\.\.f\.30\): min /);
+    } finally {
+      s.cleanup();
+    }
+  });
+}
+
+test("sample: the same seed gives the same draws; another seed, other draws", () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const run = (seed: string, dir: string) => {
+      quietRun({ ...base(data), seed, chains: "1", draws: "20", burnIn: "10", out: join(s.dir, dir) });
+      return readFileSync(join(s.dir, dir, "draws_1.csv"), "utf8").split("\n").filter((l) => !l.startsWith("#")).join("\n");
+    };
+    const a = run("5", "a");
+    assert.equal(run("5", "b"), a);
+    assert.notEqual(run("6", "c"), a);
+  } finally {
+    s.cleanup();
+  }
+});
+
+// The options only `sample` has, each refused with one line before anything is read or written.
+const BAD: { name: string; options: RawSampleCommandOptions; message: RegExp }[] = [
+  { name: "target acceptance of 1", options: { targetAcceptance: "1" }, message: /^--target-acceptance: must be between 0 and 1 \(exclusive\), got "1"$/ },
+  { name: "target acceptance without adaptation", options: { targetAcceptance: "0.8", adapt: false }, message: /^--target-acceptance: applies only with step-size adaptation; it cannot be combined with --no-adapt$/ },
+  { name: "a mass matrix for rmhmc", options: { mass: "identity" }, message: /^--mass: applies only to --sampler hmc, not rmhmc$/ },
+  { name: "an unknown mass matrix", options: { sampler: "hmc", mass: "diag" }, message: /^--mass: unknown mass matrix "diag" \(known: prior, identity\)/ },
+  { name: "an integrator for hmc", options: { sampler: "hmc", integrator: "reference" }, message: /^--integrator: applies only to --sampler rmhmc, not hmc$/ },
+  { name: "an unknown starting point", options: { init: "mode" }, message: /^--init: unknown starting point "mode" \(known: zero, laplace\)/ },
+  { name: "a negative jitter", options: { jitter: "-1" }, message: /^--jitter: must be a positive number, got "-1"$/ },
+  { name: "fixed-point iterations for hmc", options: { sampler: "hmc", fixedPointIterations: "5" }, message: /^--fixed-point-iterations: applies only to --sampler rmhmc/ },
+  {
+    name: "a kernel matrix that is not positive definite",
+    options: { lengthscale: "1000" },
+    message: /^kernel matrix K \(n = 30; try --jitter auto, or a shorter --lengthscale\) is not positive definite: pivot \d+ \(0-based\) is /,
+  },
+];
+
+for (const row of BAD) {
+  test(`sample refuses ${row.name}: one line, exit code 2, nothing written`, () => {
+    const s = scratchDir();
+    try {
+      const data = join(s.dir, "data.csv");
+      writeData(data);
+      const out = join(s.dir, "run");
+      let said = "";
+      let code = 0;
+      try {
+        quietRun({ ...base(data), out, ...row.options });
+      } catch (e) {
+        code = reportError(e, { stderr: (t) => (said += t), env: {} });
+      }
+      assert.equal(code, 2);
+      assert.ok(said.startsWith("gpmcmc: ") && said.endsWith("\n") && said.split("\n").length === 2, JSON.stringify(said));
+      assert.match(said.slice("gpmcmc: ".length, -1), row.message);
+      assert.deepEqual(s.entries(), ["data.csv"]);
+    } finally {
+      s.cleanup();
+    }
+  });
+}
+
+function gpmcmc(args: string[]) {
+  return spawnSync(process.execPath, [join(REPO_ROOT, "dist", "src", "cli", "main.js"), ...args], {
+    encoding: "utf8",
+    env: { ...process.env, GPMCMC_DEBUG: "", GPMCMC_BACKEND: "js" },
+  });
+}
+
+test("the gpmcmc executable: sample --json prints one JSON object and exits 0; a bad option exits 2 with one line", () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const ok = gpmcmc(["sample", "--data", data, "--lengthscale", "1", "--signal-sd", "2", "--sampler", "hmc", "--draws", "30", "--burn-in", "20", "--chains", "2", "--seed", "3", "--out", join(s.dir, "run"), "--json"]);
+    assert.equal(ok.status, 0, ok.stderr);
+    const lines = ok.stdout.trim().split("\n");
+    assert.equal(lines.length, 1);
+    const report = JSON.parse(lines[0]) as Record<string, unknown>;
+    for (const k of REQUIRED_KEYS) assert.equal(typeof report[k], "number", k);
+    assert.deepEqual(report.files, ["draws_1.csv", "draws_2.csv", "summary.json"]);
+
+    const bad = gpmcmc(["sample", "--data", data, "--lengthscale", "1", "--signal-sd", "2", "--draws", "0", "--out", join(s.dir, "bad")]);
+    assert.equal(bad.status, 2);
+    assert.equal(bad.stdout, "");
+    assert.equal(bad.stderr.replace(/^gpmcmc: using the pure TypeScript.*\n/m, ""), 'gpmcmc: --draws: must be a whole number >= 1, got "0"\n');
+    assert.ok(!existsSync(join(s.dir, "bad")));
+
+    const missing = gpmcmc(["sample", "--lengthscale", "1", "--signal-sd", "2"]);
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /^gpmcmc: required option '--data <file>' not specified \(see --help\)\n$/m);
+  } finally {
+    s.cleanup();
+  }
+});
