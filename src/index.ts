@@ -14,4 +14,5 @@ export * from "./io/index.js";
 export * from "./diagnostics/index.js";
 export * from "./approx/index.js";
 export * from "./report/index.js";
+export * from "./parallel/index.js";
 export * from "./run/index.js";
