@@ -14,13 +14,16 @@ import type { Command } from "commander";
 import { prepareOutputDir, type OutputDir } from "../io/atomic.js";
 import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
+import { StopFlag } from "../parallel/pool.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import { INITS, runLatentGp, type InitName, type LatentGpRunSpec } from "../run/chains.js";
 import { HMC_MASSES, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
 import { writeChainDraws } from "../run/outputs.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
+import { ProgressDisplay } from "./progress.js";
 import {
+  exclusive,
   OptionError,
   parseChoice,
   parsePositiveNumber,
@@ -75,6 +78,7 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
   let jitter: number | "auto" | undefined;
   if (raw.jitter !== undefined) jitter = raw.jitter.trim() === "auto" ? "auto" : parsePositiveNumber("--jitter", raw.jitter);
   const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
+  exclusive({ "--quiet": raw.quiet, "--progress": raw.progress });
   return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter, init };
 }
 
@@ -115,7 +119,14 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
 export interface SampleReport extends RunSummary {
   gpmcmc: string;
   node: string;
+  /** The linear-algebra backend; chains run with one BLAS thread each. */
   backend: string;
+  /** Worker threads that ran the chains at once. */
+  parallel: number;
+  /** False when the run was stopped (Ctrl-C) before every chain had all its draws. */
+  complete: boolean;
+  /** When sampling started (ISO 8601, UTC). */
+  startedAt: string;
   data: { file: string; n: number; d: number };
   /** The run as run: model, sampler, counts, seed, adaptation. */
   run: LatentGpRunSpec;
@@ -129,10 +140,20 @@ export interface SampleReport extends RunSummary {
 export interface SampleIO {
   stdout?: (text: string) => void;
   stderr?: (text: string) => void;
+  /** Whether stderr is a terminal (default: process.stderr.isTTY): progress is shown there unless --quiet. */
+  stderrIsTTY?: boolean;
+  /** A stop request for the run (what Ctrl-C sets). */
+  stop?: StopFlag;
+  /** Handle SIGINT: the first stops the run and keeps its draws, the second aborts (the command line's behaviour). */
+  handleSigint?: boolean;
 }
 
-/** Runs `gpmcmc sample` with options as Commander gives them; returns the report. */
-export function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}): SampleReport {
+/**
+ * Runs `gpmcmc sample` with options as Commander gives them; returns the report. A run stopped
+ * early (io.stop, Ctrl-C) still writes its draws so far, marked incomplete, and its report says
+ * `complete: false`.
+ */
+export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}): Promise<SampleReport> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const extras = parseSampleExtras(raw);
@@ -145,13 +166,34 @@ export function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}
   let out: OutputDir | undefined;
   const files: string[] = [];
   const onChain = (r: Parameters<typeof writeChainDraws>[1]) => {
-    if (out) files.push(writeChainDraws(out, r, spec, data.path));
+    // in chain order, whichever chain finishes first
+    if (out) files[r.chain] = writeChainDraws(out, r, spec, data.path);
   };
+  const showProgress = !o.quiet && (o.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
+  const display = showProgress
+    ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns })
+    : undefined;
+  const stop = io.stop ?? new StopFlag();
+  const onSigint = () => {
+    if (stop.requested) {
+      stderr("gpmcmc: aborted; the output directory is marked incomplete\n");
+      process.exit(130);
+    }
+    stop.request();
+    stderr("gpmcmc: stopping: the draws so far will be kept (Ctrl-C again to abort)\n");
+  };
+  if (io.handleSigint) process.on("SIGINT", onSigint);
+  const startedAt = new Date().toISOString();
   let run;
   try {
     // The kernel matrix is built (and factorised) before the output directory is made, so a
     // K that is not positive definite writes nothing.
-    run = runLatentGp(data, spec, {
+    run = await runLatentGp(data, spec, {
+      parallel: o.parallel,
+      stop,
+      onProgress: display && ((p) => display.update(p)),
+      // about 200 reports per chain: the display throttles them
+      progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
       onWarning: (m) => stderr(m + "\n"),
       onChain,
       onTargetReady: () => {
@@ -164,6 +206,8 @@ export function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}
     }
     if (out) out.finish(false);
     throw e;
+  } finally {
+    if (io.handleSigint) process.off("SIGINT", onSigint);
   }
   const summary = summariseRun(run.results, { seconds: run.seconds });
   const backend = getBackend().describe();
@@ -171,16 +215,19 @@ export function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}
     ...summary,
     gpmcmc: VERSION,
     node: process.version,
-    backend: `${backend.backend} (${backend.library}, ${backend.threads} thread${backend.threads === 1 ? "" : "s"})`,
+    backend: `${backend.backend} (${backend.library}, 1 thread per chain)`,
+    parallel: run.workers,
+    complete: run.complete,
+    startedAt,
     data: { file: data.path, n: data.n, d: data.d },
     run: spec,
     jitter: run.target.jitter,
     out: o.out ?? null,
-    files: [...files, ...(out ? ["summary.json"] : [])],
+    files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
   };
   if (out) {
     out.writeJson("summary.json", report);
-    out.finish(true);
+    out.finish(report.complete);
   }
   stdout(o.json ? JSON.stringify(report) + "\n" : formatReport(report));
   return report;
@@ -200,8 +247,9 @@ export function formatReport(r: SampleReport): string {
   const ell = r.run.model.logLengthscale.map((t) => fmt(Math.exp(t), 4)).join(",");
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
   const lines = [
+    ...(r.complete ? [] : [`STOPPED EARLY: ${r.perChain.map((c) => `chain ${c.chain} ${c.draws}`).join(", ")} of ${r.run.draws} draws; the figures below are over the first ${r.draws} draws of each chain`]),
     `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}${r.jitter > 0 ? `, jitter ${r.jitter}` : ""}`,
-    `${r.chains} chain${r.chains === 1 ? "" : "s"} x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${s.leapfrogSteps} leapfrog steps, step size ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}, seed ${r.run.seed}`,
+    `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${s.leapfrogSteps} leapfrog steps, step size ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}, seed ${r.run.seed}`,
     `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
@@ -242,8 +290,13 @@ export function registerSampleCommand(program: Command): Command {
     .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${SAMPLER_DEFAULTS.hmc.targetAcceptance} for hmc)`)
     .option("--out <dir>", "output directory for draws_1.csv, ... and summary.json (default: write nothing)")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
+    .option("--parallel <p>", "chains run at once, on worker threads with one BLAS thread each (default: the number of cores, at most --chains); the draws do not depend on it")
+    .option("--progress", "show per-chain progress on stderr even when it is not a terminal (plain lines every 10 s)")
+    .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
-    .action((opts: RawSampleCommandOptions) => {
-      runSampleCommand(opts);
+    .action(async (opts: RawSampleCommandOptions) => {
+      const report = await runSampleCommand(opts, { handleSigint: true });
+      // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.
+      if (!report.complete) process.exitCode = 130;
     });
 }

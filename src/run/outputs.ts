@@ -66,6 +66,7 @@ export function writeChainDraws(out: OutputDir, result: ChainResult, spec: Laten
     values: result.samples,
     adaptation: result.tunedValue !== undefined ? { stepSize: result.tunedValue } : undefined,
     timing: { warmupSeconds: result.seconds.burnIn, samplingSeconds: result.seconds.sampling },
+    incomplete: result.stopped === true,
   });
   return name;
 }

@@ -14,6 +14,10 @@ import type { ChainResult } from "../samplers/driver.js";
 export interface ChainReport {
   /** 1-based, as in the draws file names. */
   chain: number;
+  /** Draws kept (fewer than the run's when the chain was stopped early). */
+  draws: number;
+  /** False when the chain was stopped early. */
+  complete: boolean;
   acceptanceRate: number;
   divergences: number;
   burnInAcceptanceRate: number | null;
@@ -34,7 +38,7 @@ export interface ChainReport {
 /** The run's diagnostics; null where a figure cannot be computed (too few draws or chains, constant draws). */
 export interface RunSummary {
   chains: number;
-  /** Draws kept per chain. */
+  /** Draws kept per chain (the shortest chain's, when a stopped run's chains differ: the figures use that many of each). */
   draws: number;
   /** Number of latent variables summarised. */
   variables: number;
@@ -66,16 +70,19 @@ export interface RunSummary {
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /**
- * Summarises chains of one run (all with the same draws and dimension). `names[j]` names
+ * Summarises chains of one run (all with the same dimension; the ESS and R-hat use the first
+ * `draws` draws of each, the shortest chain's, when a stopped run's chains differ). `names[j]` names
  * variable j in the report (default f.1 .. f.n). `seconds` is the run's wall-clock time
  * (default: the chains' total times added up).
  */
 export function summariseRun(results: readonly ChainResult[], options: { names?: string[]; seconds?: number } = {}): RunSummary {
   if (results.length === 0) throw new RangeError("summariseRun: no chains");
-  const { draws, dim } = results[0];
+  const { dim } = results[0];
   for (const r of results) {
-    if (r.draws !== draws || r.dim !== dim) throw new RangeError("summariseRun: chains differ in draws or dimension");
+    if (r.dim !== dim) throw new RangeError("summariseRun: chains differ in dimension");
+    if (r.draws !== results[0].draws && !r.stopped && !results[0].stopped) throw new RangeError("summariseRun: chains differ in draws");
   }
+  const draws = Math.min(...results.map((r) => r.draws));
   const names = options.names ?? Array.from({ length: dim }, (_, j) => `f.${j + 1}`);
   const m = results.length;
 
@@ -107,6 +114,8 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
     const s = r.summary;
     return {
       chain: r.chain + 1,
+      draws: r.draws,
+      complete: r.stopped !== true,
       acceptanceRate: s.acceptanceRate,
       divergences: s.divergences,
       burnInAcceptanceRate: finite(s.burnInAcceptanceRate),

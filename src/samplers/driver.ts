@@ -63,6 +63,12 @@ export interface ChainOptions {
   onProgress?: (progress: Progress) => void;
   /** Transitions between progress reports (default: about 20 reports per chain). */
   progressInterval?: number;
+  /**
+   * Polled before each transition; once it returns true the chain ends there and its result
+   * holds the draws kept so far (`stopped: true`). For a cooperative stop (Ctrl-C) of a chain
+   * running in a synchronous loop, e.g. on a worker thread.
+   */
+  shouldStop?: () => boolean;
 }
 
 export interface ChainSummary {
@@ -95,6 +101,8 @@ export interface ChainResult {
   tunedValue: number | undefined;
   summary: ChainSummary;
   seconds: { burnIn: number; sampling: number; total: number };
+  /** True when the chain was stopped early (ChainOptions.shouldStop): `draws` are the draws kept until then. */
+  stopped?: boolean;
 }
 
 /** Where runChain writes its draws and statistics (views into larger arrays, or its own). */
@@ -173,7 +181,15 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       });
     };
 
+    const shouldStop = options.shouldStop;
+    let stopped = false;
+    let burnInDone = 0;
     for (let t = 0; t < burnIn; t++) {
+      if (shouldStop?.()) {
+        stopped = true;
+        break;
+      }
+      burnInDone = t + 1;
       const r = kernel.step(state, rng);
       state = r.state;
       const info = r.info;
@@ -184,15 +200,21 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === burnIn)) report(t + 1, "burn-in", t + 1);
     }
     if (adapter) tunable!.value = adapter.final();
-    summary.burnInAcceptanceRate = burnIn > 0 ? accepted / burnIn : NaN;
+    summary.burnInAcceptanceRate = burnInDone > 0 ? accepted / burnInDone : NaN;
     summary.burnInDivergences = divergences;
     tBurnInEnd = performance.now();
 
     accepted = 0;
     divergences = 0;
-    const sampling = draws * thin;
+    const sampling = stopped ? 0 : draws * thin;
+    let samplingDone = 0;
     const { samples, stats } = out;
     for (let t = 0; t < sampling; t++) {
+      if (shouldStop?.()) {
+        stopped = true;
+        break;
+      }
+      samplingDone = t + 1;
       const r = kernel.step(state, rng);
       state = r.state;
       const info = r.info;
@@ -212,11 +234,11 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       }
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === sampling)) report(burnIn + t + 1, "sampling", t + 1);
     }
-    summary.acceptanceRate = sampling > 0 ? accepted / sampling : NaN;
-    summary.meanAcceptStat = sampling > 0 ? acceptSum / sampling : NaN;
+    summary.acceptanceRate = samplingDone > 0 ? accepted / samplingDone : NaN;
+    summary.meanAcceptStat = samplingDone > 0 ? acceptSum / samplingDone : NaN;
     summary.divergences = divergences;
     const t1 = performance.now();
-    return {
+    const result: ChainResult = {
       chain,
       dim,
       draws,
@@ -226,6 +248,11 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       summary,
       seconds: { burnIn: (tBurnInEnd - t0) / 1000, sampling: (t1 - tBurnInEnd) / 1000, total: (t1 - t0) / 1000 },
     };
+    if (stopped) {
+      summary.transitions = burnInDone + samplingDone;
+      Object.assign(result, { stopped: true, draws: kept, samples: out.samples.subarray(0, kept * dim), stats: statsView(out.stats, 0, kept) });
+    }
+    return result;
   } finally {
     if (tunable && savedValue !== undefined) tunable.value = savedValue;
   }

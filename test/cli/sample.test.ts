@@ -33,10 +33,10 @@ function writeData(path: string): void {
   writeFileSync(path, rows.join("\n") + "\n");
 }
 
-function quietRun(raw: RawSampleCommandOptions): { report: SampleReport; stdout: string; stderr: string } {
+async function quietRun(raw: RawSampleCommandOptions): Promise<{ report: SampleReport; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const report = runSampleCommand(raw, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
+  const report = await runSampleCommand(raw, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), stderrIsTTY: false });
   return { report, stdout, stderr };
 }
 
@@ -47,13 +47,13 @@ const base = (data: string): RawSampleCommandOptions => ({
 const REQUIRED_KEYS = ["minEss", "medianEss", "maxEss", "rhatMax", "acceptanceRate", "seconds", "essPerSecond", "divergences"];
 
 for (const sampler of ["rmhmc", "hmc"]) {
-  test(`sample (${sampler}): draws files in CmdStan's layout and a summary whose ESS and R-hat are those of the files' draws`, () => {
+  test(`sample (${sampler}): draws files in CmdStan's layout and a summary whose ESS and R-hat are those of the files' draws`, async () => {
     const s = scratchDir();
     try {
       const data = join(s.dir, "data.csv");
       writeData(data);
       const out = join(s.dir, "run");
-      const { report, stdout } = quietRun({ ...base(data), sampler, out });
+      const { report, stdout } = await quietRun({ ...base(data), sampler, out });
       assert.deepEqual(s.entries(), ["data.csv", "run"]);
       assert.equal((JSON.parse(readFileSync(join(out, ".gpmcmc"), "utf8")) as { complete: boolean }).complete, true);
       assert.ok(existsSync(join(out, "draws_1.csv")) && existsSync(join(out, "draws_2.csv")) && existsSync(join(out, "summary.json")));
@@ -90,18 +90,45 @@ for (const sampler of ["rmhmc", "hmc"]) {
   });
 }
 
-test("sample: the same seed gives the same draws; another seed, other draws", () => {
+test("sample: the same seed gives the same draws; another seed, other draws", async () => {
   const s = scratchDir();
   try {
     const data = join(s.dir, "data.csv");
     writeData(data);
-    const run = (seed: string, dir: string) => {
-      quietRun({ ...base(data), seed, chains: "1", draws: "20", burnIn: "10", out: join(s.dir, dir) });
+    const run = async (seed: string, dir: string) => {
+      await quietRun({ ...base(data), seed, chains: "1", draws: "20", burnIn: "10", out: join(s.dir, dir) });
       return readFileSync(join(s.dir, dir, "draws_1.csv"), "utf8").split("\n").filter((l) => !l.startsWith("#")).join("\n");
     };
-    const a = run("5", "a");
-    assert.equal(run("5", "b"), a);
-    assert.notEqual(run("6", "c"), a);
+    const a = await run("5", "a");
+    assert.equal(await run("5", "b"), a);
+    assert.notEqual(await run("6", "c"), a);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("sample --parallel 1 and --parallel 2 write bitwise the same draws; summary.json records the workers and completeness", async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const draws = async (parallel: string) => {
+      const dir = join(s.dir, `p${parallel}`);
+      const { report } = await quietRun({ ...base(data), chains: "3", draws: "15", burnIn: "10", parallel, out: dir });
+      assert.equal(report.parallel, Number(parallel));
+      const summary = JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")) as SampleReport;
+      assert.equal(summary.complete, true);
+      assert.equal(summary.parallel, Number(parallel));
+      assert.equal(summary.run.seed, 17);
+      assert.ok(!Number.isNaN(Date.parse(summary.startedAt)));
+      assert.ok(summary.perChain.every((c) => c.complete && c.draws === 15));
+      // everything but the timing block at the end
+      return [1, 2, 3].map((c) => readFileSync(join(dir, `draws_${c}.csv`), "utf8").split("\n").filter((l) => !/Elapsed|seconds/.test(l)).join("\n"));
+    };
+    const one = await draws("1");
+    const two = await draws("2");
+    assert.deepEqual(two, one);
+    assert.notEqual(one[0], one[1]);
   } finally {
     s.cleanup();
   }
@@ -116,6 +143,9 @@ const BAD: { name: string; options: RawSampleCommandOptions; message: RegExp }[]
   { name: "an integrator for hmc", options: { sampler: "hmc", integrator: "reference" }, message: /^--integrator: applies only to --sampler rmhmc, not hmc$/ },
   { name: "an unknown starting point", options: { init: "mode" }, message: /^--init: unknown starting point "mode" \(known: zero, laplace\)/ },
   { name: "a negative jitter", options: { jitter: "-1" }, message: /^--jitter: must be a positive number, got "-1"$/ },
+  { name: "no worker threads", options: { parallel: "0" }, message: /^--parallel: must be a whole number >= 1, got "0"$/ },
+  { name: "a worker count that is not a number", options: { parallel: "abc" }, message: /^--parallel: must be a whole number >= 1, got "abc"$/ },
+  { name: "--quiet with --progress", options: { quiet: true, progress: true }, message: /^--quiet: cannot be combined with --progress: give one or the other$/ },
   { name: "fixed-point iterations for hmc", options: { sampler: "hmc", fixedPointIterations: "5" }, message: /^--fixed-point-iterations: applies only to --sampler rmhmc/ },
   {
     name: "a kernel matrix that is not positive definite",
@@ -125,7 +155,7 @@ const BAD: { name: string; options: RawSampleCommandOptions; message: RegExp }[]
 ];
 
 for (const row of BAD) {
-  test(`sample refuses ${row.name}: one line, exit code 2, nothing written`, () => {
+  test(`sample refuses ${row.name}: one line, exit code 2, nothing written`, async () => {
     const s = scratchDir();
     try {
       const data = join(s.dir, "data.csv");
@@ -134,7 +164,7 @@ for (const row of BAD) {
       let said = "";
       let code = 0;
       try {
-        quietRun({ ...base(data), out, ...row.options });
+        await quietRun({ ...base(data), out, ...row.options });
       } catch (e) {
         code = reportError(e, { stderr: (t) => (said += t), env: {} });
       }

@@ -6,6 +6,7 @@ import { Rng } from "../../src/random/rng.js";
 import { initialPoint, runLatentGp, runLatentGpChain, type LatentGpRunSpec } from "../../src/run/chains.js";
 import { latentGpKernel } from "../../src/run/kernel.js";
 import { latentGpTarget } from "../../src/run/model.js";
+import { StopFlag } from "../../src/parallel/pool.js";
 
 function problem(n: number) {
   const rng = new Rng(8);
@@ -23,10 +24,10 @@ const spec = (sampler: "rmhmc" | "hmc"): LatentGpRunSpec => ({
 });
 
 for (const sampler of ["rmhmc", "hmc"] as const) {
-  test(`${sampler}: chain c rerun alone on a kernel rebuilt from the spec gives the same draws as in the run`, () => {
+  test(`${sampler}: chain c rerun alone on a kernel rebuilt from the spec gives the same draws as in the run`, async () => {
     const data = problem(12);
     const s = spec(sampler);
-    const run = runLatentGp(data, s);
+    const run = await runLatentGp(data, s, { parallel: 2 });
     assert.equal(run.results.length, 3);
     const target = latentGpTarget(data.X, data.y, s.model);
     const again = runLatentGpChain(latentGpKernel(target, s.sampler), initialPoint(target, "laplace"), s, 2);
@@ -52,4 +53,49 @@ test("initialPoint: zero is the prior mean; laplace is the posterior mode (dL/dx
   // the mode is a property of the model: a kernel matrix built independently gives the same target
   const K = seKernel({ lengthscale: 1, signalSd: 2 }).matrix(data.X);
   assert.deepEqual(target.kernelMatrix.data, K.data);
+});
+
+test("runLatentGp: the same seed gives bitwise the same draws on 1 or 2 worker threads and in this thread", async () => {
+  const data = problem(10);
+  const s = { ...spec("rmhmc"), chains: 3 };
+  const inThread = await runLatentGp(data, s, { inProcess: true });
+  assert.equal(inThread.workers, 0);
+  for (const parallel of [1, 2]) {
+    const run = await runLatentGp(data, s, { parallel });
+    assert.equal(run.workers, parallel);
+    assert.equal(run.complete, true);
+    for (let c = 0; c < 3; c++) {
+      assert.equal(run.results[c].chain, c);
+      assert.deepEqual(run.results[c].samples, inThread.results[c].samples);
+      assert.deepEqual(run.results[c].stats, inThread.results[c].stats);
+      assert.equal(run.results[c].tunedValue, inThread.results[c].tunedValue);
+    }
+  }
+});
+
+test("runLatentGp: a stop request ends every chain early with its draws so far, a prefix of the full run's", async () => {
+  const data = problem(10);
+  const s = { ...spec("hmc"), chains: 2, draws: 400, burnIn: 10, thin: 1 };
+  const full = await runLatentGp(data, s, { parallel: 2 });
+  const stop = new StopFlag();
+  const progressed = new Set<number>();
+  const run = await runLatentGp(data, s, {
+    parallel: 2,
+    stop,
+    progressInterval: 20,
+    onProgress: (p) => {
+      if (p.phase === "sampling" && p.iteration >= 50) progressed.add(p.chain);
+      if (progressed.size === 2) stop.request();
+    },
+  });
+  assert.equal(run.complete, false);
+  for (const [c, r] of run.results.entries()) {
+    assert.equal(r.stopped, true);
+    assert.ok(r.draws >= 40 && r.draws < 400, `chain ${c}: ${r.draws} draws`);
+    assert.equal(r.samples.length, r.draws * 10);
+    assert.equal(r.stats.lp.length, r.draws);
+    assert.deepEqual(r.samples, full.results[c].samples.subarray(0, r.draws * 10));
+  }
+  assert.equal(full.complete, true);
+  assert.ok(full.results.every((r) => r.stopped === undefined && r.draws === 400));
 });

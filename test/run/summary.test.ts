@@ -68,7 +68,7 @@ test("summariseRun: chains stuck apart give a large R-hat; one chain gives none;
   assert.equal(few.essPerSecond, null);
   assert.match(JSON.stringify(few), /"minEss":null/);
   const text = formatReport({
-    ...one, gpmcmc: "x", node: "x", backend: "js", data: { file: "d.csv", n: 2, d: 1 }, jitter: 0, out: null, files: [],
+    ...one, gpmcmc: "x", node: "x", backend: "js", parallel: 1, complete: true, startedAt: "2026-01-01T00:00:00.000Z", data: { file: "d.csv", n: 2, d: 1 }, jitter: 0, out: null, files: [],
     run: { model: { likelihood: "probit", logLengthscale: [0], logSignalSd: 0 }, sampler: { sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10 }, draws: 200, burnIn: 0, thin: 1, chains: 1, seed: 1 },
   } satisfies SampleReport);
   assert.match(text, /R-hat \(classic, max over f\): n\/a with one chain/);

@@ -1,0 +1,52 @@
+/**
+ * One chain of a latent GP run as a pool task (kind "latent-gp-chain"): the input is plain data
+ * (inputs, responses, the run's spec, the starting point, the chain index), so a worker thread
+ * rebuilds the target and kernel and runs chain c on the stream new Rng(seed, c) — the same
+ * draws as in any other thread. A worker that runs several chains of one run builds the target
+ * once (keyed by `runKey`).
+ */
+import { Matrix } from "../linalg/matrix.js";
+import { NotPositiveDefiniteError } from "../linalg/errors.js";
+import { registerErrorType } from "../parallel/errors.js";
+import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { ChainResult, Progress } from "../samplers/driver.js";
+import type { Kernel } from "../samplers/types.js";
+import { runLatentGpChain, type LatentGpRunSpec } from "./chains.js";
+import { latentGpKernel } from "./kernel.js";
+import { latentGpTarget } from "./model.js";
+
+export const LATENT_GP_CHAIN_TASK = "latent-gp-chain";
+
+export interface LatentGpChainInput {
+  /** The same for every chain of one run (a worker reuses its target and kernel across them). */
+  runKey: string;
+  /** Inputs, n x d column-major (a Matrix's fields: a Matrix does not survive structured cloning). */
+  X: { rows: number; cols: number; data: Float64Array };
+  y: Float64Array;
+  spec: LatentGpRunSpec;
+  /** The starting point (see initialPoint), computed once for the run. */
+  x0: Float64Array;
+  chain: number;
+  /** Transitions between progress messages (default: the driver's). */
+  progressInterval?: number;
+}
+
+let cached: { runKey: string; kernel: Kernel } | undefined;
+
+/** Runs one chain; its progress messages are the driver's Progress objects. */
+export function latentGpChainTask(input: LatentGpChainInput, context: TaskContext): ChainResult {
+  if (cached?.runKey !== input.runKey) {
+    cached = undefined; // let the previous run's target go before building the next
+    // The thread that started the run has already said what there was to say (jitter added).
+    const target = latentGpTarget(new Matrix(input.X.rows, input.X.cols, input.X.data), input.y, input.spec.model, () => {});
+    cached = { runKey: input.runKey, kernel: latentGpKernel(target, input.spec.sampler) };
+  }
+  return runLatentGpChain(cached.kernel, input.x0, input.spec, input.chain, {
+    onProgress: (p: Progress) => context.progress(p),
+    shouldStop: () => context.stopRequested(),
+    progressInterval: input.progressInterval,
+  });
+}
+
+registerTaskKind(LATENT_GP_CHAIN_TASK, import.meta.url, "latentGpChainTask");
+registerErrorType(NotPositiveDefiniteError);
