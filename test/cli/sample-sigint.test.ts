@@ -1,0 +1,69 @@
+/**
+ * Ctrl-C during `gpmcmc sample`: the real executable in a child process, on a run far too long
+ * to finish, gets SIGINT once every chain has reported progress; it must keep and write the
+ * draws so far, mark them incomplete (the draws files' `incomplete = 1`, summary.json's
+ * `complete: false`, the output marker), and exit with 130. `diagnose` then says the run
+ * stopped early.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readCmdStanCsv } from "../../src/io/cmdstan.js";
+import { diagnoseRun } from "../../src/io/diagnosis.js";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
+
+function writeData(path: string, n: number): void {
+  const rows = ["y,x"];
+  for (let i = 0; i < n; i++) rows.push(`${Math.sin(i) > 0 ? 1 : -1},${(i / 3).toFixed(3)}`);
+  writeFileSync(path, rows.join("\n") + "\n");
+}
+
+test("Ctrl-C stops sample cleanly: the draws so far are written, marked incomplete, exit code 130", { timeout: 60_000 }, async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data, 20);
+    const out = join(s.dir, "run");
+    const child = spawn(process.execPath, [
+      join(REPO_ROOT, "dist", "src", "cli", "main.js"), "sample", "--data", data, "--lengthscale", "1", "--signal-sd", "1",
+      "--sampler", "hmc", "--draws", "2000000", "--burn-in", "100", "--chains", "2", "--parallel", "2", "--seed", "4",
+      "--out", out, "--progress", "--json",
+    ], { env: { ...process.env, GPMCMC_DEBUG: "", GPMCMC_BACKEND: "js" } });
+    let stderr = "";
+    let stdout = "";
+    const seen = new Set<string>();
+    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
+    const code = await new Promise<number | null>((resolve) => {
+      child.stderr.on("data", (b: Buffer) => {
+        stderr += b.toString();
+        for (const m of stderr.matchAll(/^chain (\d+): \d+\/\d+ /gm)) seen.add(m[1]);
+        // every chain has reported (so each has sampled some draws): interrupt once
+        if (seen.size === 2 && child.exitCode === null && !stderr.includes("stopping")) child.kill("SIGINT");
+      });
+      child.on("exit", (c) => resolve(c));
+    });
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /^gpmcmc: stopping: the draws so far will be kept \(Ctrl-C again to abort\)$/m);
+
+    const report = JSON.parse(stdout) as { complete: boolean; perChain: { draws: number; complete: boolean }[]; draws: number };
+    assert.equal(report.complete, false);
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8")) as typeof report;
+    assert.deepEqual(summary, report);
+    assert.equal(JSON.parse(readFileSync(join(out, ".gpmcmc"), "utf8")).complete, false);
+    for (const c of [1, 2]) {
+      const csv = readCmdStanCsv(join(out, `draws_${c}.csv`));
+      assert.equal(csv.incomplete, true);
+      assert.equal(csv.config.completed_draws, String(csv.draws));
+      assert.equal(csv.draws, summary.perChain[c - 1].draws);
+      assert.ok(csv.draws > 0 && csv.draws < 2_000_000, `chain ${c}: ${csv.draws} draws`);
+      assert.equal(summary.perChain[c - 1].complete, false);
+    }
+    assert.equal(summary.draws, Math.min(...summary.perChain.map((c) => c.draws)));
+    const d = diagnoseRun([out], { truncate: true });
+    assert.ok(d.warnings.some((w) => /draws_1\.csv: the run stopped early: \d+ of 2000000 draws/.test(w)), d.warnings.join("\n"));
+  } finally {
+    s.cleanup();
+  }
+});
