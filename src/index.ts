@@ -1,7 +1,7 @@
 /** gpmcmc: fully Bayesian inference in latent Gaussian process models by MCMC. */
 export { VERSION } from "./version.js";
 export * from "./linalg/index.js";
-export type { RandomSource } from "./random/types.js";
+export * from "./random/index.js";
 export type { Target, LocalGeometry, InverseMetric } from "./targets/types.js";
 export * from "./samplers/index.js";
 export * from "./gp/index.js";
