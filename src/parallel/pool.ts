@@ -1,6 +1,6 @@
 /**
  * Runs independent tasks, each described by plain data (a registered task kind and its input),
- * in at most P worker threads, and returns their results in task order whatever order they
+ * in at most P worker threads (on the linear-algebra backend this thread uses), and returns their results in task order whatever order they
  * finish in. Each worker runs OpenBLAS on one thread. Progress messages a task sends reach
  * `onProgress` on the main thread; a `StopFlag` (shared memory, so tasks in synchronous loops
  * can poll it) asks every task to stop early and return what it has; the first error in a task
@@ -97,6 +97,7 @@ async function runHere<R, M>(tasks: readonly Task[], locations: ReturnType<typeo
 
 function runInWorkers<R, M>(tasks: readonly Task[], locations: ReturnType<typeof taskKindLocation>[], parallel: number, options: PoolOptions<M, R>): Promise<R[]> {
   const stop = options.stop ?? new StopFlag();
+  const backendName = getBackend().describe().backend;
   const results = new Array<R>(tasks.length);
   const workers: Worker[] = [];
   let next = 0;
@@ -136,7 +137,11 @@ function runInWorkers<R, M>(tasks: readonly Task[], locations: ReturnType<typeof
       }
     };
     for (let p = 0; p < parallel; p++) {
-      const w = new Worker(new URL("./worker.js", import.meta.url), { workerData: { stop: stop.buffer } });
+      const w = new Worker(new URL("./worker.js", import.meta.url), {
+        workerData: { stop: stop.buffer },
+        // the backend this thread uses (it may have been chosen by setBackend), so workers compute the same bits
+        env: { ...process.env, GPMCMC_BACKEND: backendName },
+      });
       workers.push(w);
       w.on("message", (m: WorkerMessage) => onMessage(w, m));
       w.on("error", (e) => finish(e));

@@ -1,4 +1,5 @@
 /** Task kinds for the pool's tests (imported by the tests and, by URL, by the workers). */
+import { getBackend } from "../../src/linalg/backend.js";
 import { NotPositiveDefiniteError } from "../../src/linalg/errors.js";
 import { registerErrorType } from "../../src/parallel/errors.js";
 import { registerTaskKind, type TaskContext } from "../../src/parallel/tasks.js";
@@ -32,3 +33,10 @@ registerTaskKind("test-normals", import.meta.url, "normalsTask");
 registerTaskKind("test-fail", import.meta.url, "failTask");
 registerTaskKind("test-spin", import.meta.url, "spinTask");
 registerErrorType(NotPositiveDefiniteError);
+
+/** The linear-algebra backend the task's thread uses. */
+export function backendTask(): string {
+  return getBackend().describe().backend;
+}
+
+registerTaskKind("test-backend", import.meta.url, "backendTask");

@@ -1,6 +1,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { getBackend, loadNativeBackend, setBackend } from "../../src/linalg/backend.js";
 import { NotPositiveDefiniteError } from "../../src/linalg/errors.js";
+import { jsBackend } from "../../src/linalg/js.js";
 import { transferablesOf } from "../../src/parallel/messages.js";
 import { StopFlag, runTasks, type Task } from "../../src/parallel/pool.js";
 import "./fixtureTasks.js";
@@ -84,4 +86,19 @@ test("transferablesOf finds the buffers of typed arrays in results, not Node Buf
   const b = new Uint8Array(2);
   const found = transferablesOf({ a, nested: [{ b, sub: a.subarray(1) }], n: 1, s: "x", buf: Buffer.from("hi") });
   assert.deepEqual(new Set(found), new Set([a.buffer, b.buffer]));
+});
+
+test("workers use the backend this thread uses, also when it was chosen by setBackend", async () => {
+  const before = getBackend();
+  try {
+    setBackend(jsBackend);
+    assert.deepEqual(await runTasks([{ kind: "test-backend", input: null }, { kind: "test-backend", input: null }], { parallel: 2 }), ["js", "js"]);
+    const native = loadNativeBackend();
+    if (native !== undefined) {
+      setBackend(native);
+      assert.deepEqual(await runTasks([{ kind: "test-backend", input: null }], { parallel: 1 }), ["native"]);
+    }
+  } finally {
+    setBackend(before);
+  }
 });
