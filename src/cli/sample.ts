@@ -7,7 +7,9 @@
  *
  * Everything that can be checked before sampling is checked first (options, output directory,
  * data, kernel), so a bad input stops the command with one line and exit code 2 and writes
- * nothing. The run itself is src/run's runLatentGp on a plain-data LatentGpRunSpec.
+ * nothing. The run itself is src/run's runLatentGp on a plain-data LatentGpRunSpec: chains on
+ * worker threads (--parallel), progress on stderr (progress.ts), and Ctrl-C stopping the chains
+ * through a shared flag so that their draws so far are written, marked incomplete.
  */
 import { randomInt } from "node:crypto";
 import type { Command } from "commander";
