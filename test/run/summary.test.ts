@@ -73,3 +73,14 @@ test("summariseRun: chains stuck apart give a large R-hat; one chain gives none;
   } satisfies SampleReport);
   assert.match(text, /R-hat \(classic, max over f\): n\/a with one chain/);
 });
+
+test("summariseRun: a stopped run's chains of different lengths are summarised over the shortest's draws; unstopped ones must agree", () => {
+  const long = chain(0, 300, 2, 0.3);
+  const short = { ...chain(1, 120, 2, 0.3), stopped: true };
+  const s = summariseRun([{ ...long, stopped: true }, short]);
+  assert.equal(s.draws, 120);
+  assert.deepEqual(s.perChain.map((c) => [c.draws, c.complete]), [[300, false], [120, false]]);
+  const cut = { ...long, draws: 120, samples: long.samples.subarray(0, 240) };
+  assert.equal(s.minEss, summariseRun([cut, short]).minEss);
+  assert.throws(() => summariseRun([long, chain(1, 120, 2, 0.3)]), /chains differ in draws/);
+});
