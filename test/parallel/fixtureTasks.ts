@@ -23,10 +23,11 @@ export function failTask(input: { error: "range" | "pivot" | "plain" }): never {
 
 /** Counts until a stop is requested (a synchronous loop, as a chain is), reporting once it starts. */
 export function spinTask(_input: null, context: TaskContext) {
+  const stoppedAtStart = context.stopRequested();
   let count = 0;
   context.progress("started");
   while (!context.stopRequested()) count++;
-  return { count };
+  return { stoppedAtStart, count };
 }
 
 registerTaskKind("test-normals", import.meta.url, "normalsTask");

@@ -75,8 +75,8 @@ test("runLatentGp: the same seed gives bitwise the same draws on 1 or 2 worker t
 
 test("runLatentGp: a stop request ends every chain early with its draws so far, a prefix of the full run's", async () => {
   const data = problem(10);
-  const s = { ...spec("hmc"), chains: 2, draws: 400, burnIn: 10, thin: 1 };
-  const full = await runLatentGp(data, s, { parallel: 2 });
+  // far more draws than the chains can make before the stop; draw i does not depend on the total
+  const s = { ...spec("hmc"), chains: 2, draws: 200_000, burnIn: 10, thin: 1 };
   const stop = new StopFlag();
   const progressed = new Set<number>();
   const run = await runLatentGp(data, s, {
@@ -89,13 +89,16 @@ test("runLatentGp: a stop request ends every chain early with its draws so far, 
     },
   });
   assert.equal(run.complete, false);
+  const longest = Math.max(...run.results.map((r) => r.draws));
+  const full = await runLatentGp(data, { ...s, draws: longest }, { parallel: 2 });
+  assert.equal(full.complete, true);
+  assert.ok(full.results.every((r) => r.stopped === undefined && r.draws === longest));
   for (const [c, r] of run.results.entries()) {
     assert.equal(r.stopped, true);
-    assert.ok(r.draws >= 40 && r.draws < 400, `chain ${c}: ${r.draws} draws`);
+    assert.ok(r.draws >= 40 && r.draws < s.draws, `chain ${c}: ${r.draws} draws`);
     assert.equal(r.samples.length, r.draws * 10);
     assert.equal(r.stats.lp.length, r.draws);
     assert.deepEqual(r.samples, full.results[c].samples.subarray(0, r.draws * 10));
+    assert.deepEqual(r.stats.lp, full.results[c].stats.lp.subarray(0, r.draws));
   }
-  assert.equal(full.complete, true);
-  assert.ok(full.results.every((r) => r.stopped === undefined && r.draws === 400));
 });
