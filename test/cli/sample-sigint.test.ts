@@ -3,12 +3,12 @@
  * to finish, gets SIGINT soon after every chain has reported progress; it must keep and write the
  * draws so far, mark them incomplete (the draws files' `incomplete = 1`, summary.json's
  * `complete: false`, the output marker), and exit with 130. `diagnose` then says the run
- * stopped early.
+ * stopped early. A second SIGINT aborts.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCmdStanCsv } from "../../src/io/cmdstan.js";
 import { diagnoseRun } from "../../src/io/diagnosis.js";
@@ -20,17 +20,22 @@ function writeData(path: string, n: number): void {
   writeFileSync(path, rows.join("\n") + "\n");
 }
 
+/** Starts `gpmcmc sample` on a run far too long to finish, with plain progress lines on stderr. */
+function startLongRun(data: string, out: string) {
+  return spawn(process.execPath, [
+    join(REPO_ROOT, "dist", "src", "cli", "main.js"), "sample", "--data", data, "--lengthscale", "1", "--signal-sd", "1",
+    "--sampler", "hmc", "--draws", "300000", "--burn-in", "100", "--chains", "2", "--parallel", "2", "--seed", "4",
+    "--out", out, "--progress", "--json",
+  ], { env: { ...process.env, GPMCMC_DEBUG: "", GPMCMC_BACKEND: "js" } });
+}
+
 test("Ctrl-C stops sample cleanly: the draws so far are written, marked incomplete, exit code 130", { timeout: 60_000 }, async () => {
   const s = scratchDir();
   try {
     const data = join(s.dir, "data.csv");
     writeData(data, 20);
     const out = join(s.dir, "run");
-    const child = spawn(process.execPath, [
-      join(REPO_ROOT, "dist", "src", "cli", "main.js"), "sample", "--data", data, "--lengthscale", "1", "--signal-sd", "1",
-      "--sampler", "hmc", "--draws", "300000", "--burn-in", "100", "--chains", "2", "--parallel", "2", "--seed", "4",
-      "--out", out, "--progress", "--json",
-    ], { env: { ...process.env, GPMCMC_DEBUG: "", GPMCMC_BACKEND: "js" } });
+    const child = startLongRun(data, out);
     let stderr = "";
     let stdout = "";
     const seen = new Set<string>();
@@ -68,6 +73,39 @@ test("Ctrl-C stops sample cleanly: the draws so far are written, marked incomple
     assert.equal(summary.draws, Math.min(...summary.perChain.map((c) => c.draws)));
     const d = diagnoseRun([out], { truncate: true });
     assert.ok(d.warnings.some((w) => /draws_1\.csv: the run stopped early: \d+ of 300000 draws/.test(w)), d.warnings.join("\n"));
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("a second Ctrl-C aborts at once: exit code 130, the directory marked incomplete, no half-written file", { timeout: 60_000 }, async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data, 20);
+    const out = join(s.dir, "run");
+    const child = startLongRun(data, out);
+    let stderr = "";
+    let first = false;
+    let second = false;
+    const code = await new Promise<number | null>((resolve) => {
+      child.stderr.on("data", (b: Buffer) => {
+        stderr += b.toString();
+        if (!first && /^chain 2: /m.test(stderr) && /^chain 1: /m.test(stderr)) {
+          first = true;
+          setTimeout(() => child.kill("SIGINT"), 500);
+        }
+        if (first && !second && stderr.includes("gpmcmc: stopping")) {
+          second = true;
+          child.kill("SIGINT");
+        }
+      });
+      child.on("exit", (c) => resolve(c));
+    });
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /^gpmcmc: aborted; the output directory is marked incomplete$/m);
+    assert.equal(JSON.parse(readFileSync(join(out, ".gpmcmc"), "utf8")).complete, false);
+    assert.deepEqual(readdirSync(out).filter((f) => f.endsWith(".tmp")), []);
   } finally {
     s.cleanup();
   }
