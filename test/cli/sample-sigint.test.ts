@@ -20,22 +20,23 @@ function writeData(path: string, n: number): void {
   writeFileSync(path, rows.join("\n") + "\n");
 }
 
-/** Starts `gpmcmc sample` on a run far too long to finish, with plain progress lines on stderr. */
-function startLongRun(data: string, out: string) {
-  return spawn(process.execPath, [
+/** Starts `gpmcmc sample` in `dir` on a run far too long to finish, with plain progress lines on stderr. */
+function startLongRun(dir: string) {
+  const data = join(dir, "data.csv");
+  writeData(data, 20);
+  const out = join(dir, "run");
+  const child = spawn(process.execPath, [
     join(REPO_ROOT, "dist", "src", "cli", "main.js"), "sample", "--data", data, "--lengthscale", "1", "--signal-sd", "1",
     "--sampler", "hmc", "--draws", "300000", "--burn-in", "100", "--chains", "2", "--parallel", "2", "--seed", "4",
     "--out", out, "--progress", "--json",
   ], { env: { ...process.env, GPMCMC_DEBUG: "", GPMCMC_BACKEND: "js" } });
+  return { child, out };
 }
 
 test("Ctrl-C stops sample cleanly: the draws so far are written, marked incomplete, exit code 130", { timeout: 60_000 }, async () => {
   const s = scratchDir();
   try {
-    const data = join(s.dir, "data.csv");
-    writeData(data, 20);
-    const out = join(s.dir, "run");
-    const child = startLongRun(data, out);
+    const { child, out } = startLongRun(s.dir);
     let stderr = "";
     let stdout = "";
     const seen = new Set<string>();
@@ -81,10 +82,7 @@ test("Ctrl-C stops sample cleanly: the draws so far are written, marked incomple
 test("a second Ctrl-C aborts at once: exit code 130, the directory marked incomplete, no half-written file", { timeout: 60_000 }, async () => {
   const s = scratchDir();
   try {
-    const data = join(s.dir, "data.csv");
-    writeData(data, 20);
-    const out = join(s.dir, "run");
-    const child = startLongRun(data, out);
+    const { child, out } = startLongRun(s.dir);
     let stderr = "";
     let first = false;
     let second = false;
