@@ -6,6 +6,7 @@
 import { readNumber } from "../io/numbers.js";
 import { readDataset, labelKindFor, type Dataset, type BinaryCoding } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck } from "../io/atomic.js";
+import { LATENT_GP_SAMPLERS } from "../run/kernel.js";
 
 /** A command-line option with a bad, missing or conflicting value. */
 export class OptionError extends Error {
@@ -169,10 +170,10 @@ export function resolveKernelHyperparameters(raw: RawKernelOptions, d: number, i
 // ---------------------------------------------------------------------------------------------
 // The `sample` command's options
 
-/** Samplers `gpmcmc sample` knows. */
-export const SAMPLERS = ["rmhmc", "hmc"] as const;
-/** Likelihoods `gpmcmc sample` knows. */
-export const LIKELIHOODS = ["probit"] as const;
+/** Samplers `gpmcmc sample` knows (src/run/kernel.ts builds them). */
+export const SAMPLERS = LATENT_GP_SAMPLERS;
+/** Likelihoods `gpmcmc sample` knows (src/likelihoods/registry.ts). */
+export const LIKELIHOODS = ["probit", "logistic", "poisson", "volatility", "ordinal"] as const;
 
 /** Defaults for options not given. */
 export const SAMPLE_DEFAULTS = {
