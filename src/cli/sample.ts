@@ -101,6 +101,7 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
     model: {
       likelihood: o.likelihood,
       ...(extras.model.likelihoodOptions ? { likelihoodOptions: extras.model.likelihoodOptions } : {}),
+      ...(inputs.exposure ? { likelihoodOptions: { exposure: Array.from(inputs.exposure) } } : {}),
       logLengthscale: Array.from(inputs.kernel.logLengthscale),
       logSignalSd: inputs.kernel.logSignalSd,
       jitter: extras.jitter,
@@ -243,6 +244,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--likelihood <name>", "probit, logistic (labels -1/+1 or 0/1), poisson (counts), volatility (y ~ N(0, exp(f)^2)) or ordinal (categories 1..r; needs --thresholds)", "probit")
     .option("--thresholds <b>", "ordinal: the r - 1 increasing thresholds between the r categories, comma-separated")
     .option("--noise-sd <s>", "ordinal: sd of the latent noise (default 1)")
+    .option("--exposure-column <name>", "poisson: the input column holding each case's exposure m (rate m exp(f)); it is not an input of the kernel")
     .option("--lengthscale <l>", "squared-exponential lengthscale: one value, or one per input column (comma-separated)")
     .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
     .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")

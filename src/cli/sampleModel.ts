@@ -24,6 +24,7 @@ export interface RawSampleModelOptions {
   maxLeapfrogSteps?: string;
   thresholds?: string;
   noiseSd?: string;
+  exposureColumn?: string;
 }
 
 /** The checked values (undefined: not given, the sampler's default applies). */
@@ -77,6 +78,10 @@ export function parseSampleModelExtras(raw: RawSampleModelOptions, sampler: stri
   const maxLeapfrogSteps = raw.maxLeapfrogSteps === undefined ? undefined : parsePositiveInteger("--max-leapfrog-steps", raw.maxLeapfrogSteps);
 
   let likelihoodOptions: LatentGpLikelihoodOptions | undefined;
+  if (raw.exposureColumn !== undefined) {
+    if (likelihood !== "poisson") throw new OptionError("--exposure-column", `applies only to --likelihood poisson, not ${likelihood}`);
+    if (raw.exposureColumn.trim() === "") throw new OptionError("--exposure-column", "needs a column name, got an empty value");
+  }
   if (likelihood !== "ordinal") {
     for (const [option, v] of [["--thresholds", raw.thresholds], ["--noise-sd", raw.noiseSd]] as const) {
       if (v !== undefined) throw new OptionError(option, `applies only to --likelihood ordinal, not ${likelihood}`);

@@ -19,7 +19,7 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
   const lo = model.likelihoodOptions;
   if (lo?.thresholds !== undefined) settings.thresholds = lo.thresholds.join(" ");
   if (lo?.noiseSd !== undefined) settings.noise_sd = lo.noiseSd;
-  if (lo?.exposure !== undefined) settings.exposure = typeof lo.exposure === "number" ? lo.exposure : "per case";
+  if (lo?.exposure !== undefined) settings.exposure = typeof lo.exposure === "number" ? lo.exposure : "per case (--exposure-column)";
   if (sampler.leapfrogSteps > 0) {
     settings.leapfrog_steps = sampler.leapfrogSteps;
     settings.randomise_steps = sampler.randomiseSteps ?? false;

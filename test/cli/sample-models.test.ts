@@ -131,6 +131,56 @@ test("sample --likelihood logistic: labels -1/+1 and 0/1 give the same draws", (
   }
 });
 
+/** The data file with an input column "m" appended (the exposure), holding `m(i)`. */
+function withExposure(data: string, out: string, m: (i: number) => number): string {
+  const lines = readFileSync(data, "utf8").trimEnd().split("\n");
+  writeFileSync(out, [lines[0] + ",m", ...lines.slice(1).map((l, i) => `${l},${m(i)}`)].join("\n") + "\n");
+  return out;
+}
+
+test("sample --exposure-column (poisson): exposure 1 changes no draw; exposure e lowers every posterior mean of f", () => {
+  const s = scratchDir();
+  try {
+    const { data, truth } = simulate(s.dir, "poisson", 25);
+    const opts: RawSampleCommandOptions = { ...atTruth(data, truth), sampler: "hmc-v2", draws: "200", burnIn: "200", chains: "2", seed: "6" };
+    const run = (file: string, name: string, extra: RawSampleCommandOptions = {}) => {
+      const out = join(s.dir, name);
+      quiet({ ...opts, ...extra, data: file, out });
+      return { mean: posteriorMean(out, truth.n), csv: readCmdStanCsv(join(out, "draws_1.csv")) };
+    };
+    const plain = run(data, "plain");
+    const one = run(withExposure(data, join(s.dir, "one.csv"), () => 1), "one", { exposureColumn: "m" });
+    assert.deepEqual(one.mean, plain.mean);
+    assert.equal(one.csv.config.exposure, "per case (--exposure-column)");
+    // With rate e exp(f) the same counts need f lower by about 1 where the data dominate the prior.
+    const e = run(withExposure(data, join(s.dir, "e.csv"), () => Math.E), "e", { exposureColumn: "m" });
+    let shift = 0;
+    for (let i = 0; i < truth.n; i++) shift += (plain.mean[i] - e.mean[i]) / truth.n;
+    assert.ok(shift > 0.5 && shift < 1.2, `mean shift ${shift}`);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("sample --exposure-column: a zero exposure is one line naming the file, row and column; nothing written", () => {
+  const s = scratchDir();
+  try {
+    const { data, truth } = simulate(s.dir, "poisson", 10);
+    const file = withExposure(data, join(s.dir, "m.csv"), (i) => (i === 3 ? 0 : 1));
+    const out = join(s.dir, "run");
+    let err = "";
+    try {
+      quiet({ ...atTruth(file, truth), exposureColumn: "m", draws: "10", burnIn: "0", chains: "1", seed: "1", out });
+    } catch (e) {
+      assert.equal(reportError(e, { stderr: (t) => (err += t), env: {} }), 2);
+    }
+    assert.equal(err, `gpmcmc: ${file}: data row 4 (after the header), column "m": exposure 0 is not positive\n`);
+    assert.equal(existsSync(out), false);
+  } finally {
+    s.cleanup();
+  }
+});
+
 interface BadRow {
   name: string;
   likelihood: string;
@@ -154,6 +204,8 @@ const BAD: BadRow[] = [
   { name: "decreasing thresholds", likelihood: "ordinal", options: { thresholds: "1,0,2" }, message: "--thresholds: must be strictly increasing, but value 2 (0) is not above value 1 (1)" },
   { name: "a non-positive --noise-sd", likelihood: "ordinal", options: { noiseSd: "0" }, message: '--noise-sd: must be a positive number, got "0"' },
   { name: "ordinal labels beyond the thresholds", likelihood: "ordinal", options: { thresholds: "-2,0" }, message: "" },
+  { name: "--exposure-column with ordinal", likelihood: "ordinal", options: { exposureColumn: "x1" }, message: "--exposure-column: applies only to --likelihood poisson, not ordinal" },
+  { name: "an --exposure-column not in the file", likelihood: "poisson", options: { exposureColumn: "m" }, message: "" },
   { name: "an unknown likelihood", likelihood: "poisson", options: { likelihood: "student" }, message: '--likelihood: unknown likelihood "student" (known: probit, logistic, poisson, volatility, ordinal)' },
 ];
 
@@ -172,6 +224,7 @@ for (const row of BAD) {
       }
       assert.equal(code, 2);
       const expected = row.message !== "" ? row.message
+        : row.options.exposureColumn ? `--exposure-column: "m" is not an input column of ${data} (input columns: x1, x2)`
         // The simulated ordinal labels run to 4; two thresholds allow 1..3. The first 4 names its row.
         : `${data}: data row ${readFileSync(data, "utf8").split("\n").slice(1).findIndex((l) => l.startsWith("4,")) + 1} (after the header), column "y": ordinal likelihood: response ${readFileSync(data, "utf8").split("\n").slice(1).findIndex((l) => l.startsWith("4,")) + 1} is 4, expected an integer category in 1..3 (1-based interval index)`;
       assert.equal(err, `gpmcmc: ${expected}\n`);
