@@ -174,7 +174,11 @@ function optional<T>(raw: string | undefined, option: string, parse: (option: st
  * exists and is writable, and the path is not a directory, nor an existing file other than a
  * gpmcmc approximation file unless `force`.
  */
-export function checkOutputFile(path: string, force: boolean): void {
+export function checkOutputFile(
+  path: string,
+  force: boolean,
+  ours: { is: (path: string) => boolean; what: string; example: string } = { is: isApproximationFile, what: "a gpmcmc approximation file", example: "ep.json" },
+): void {
   let st: ReturnType<typeof statSync> | undefined;
   try {
     st = statSync(path);
@@ -183,10 +187,10 @@ export function checkOutputFile(path: string, force: boolean): void {
     if (code !== "ENOENT") throw new OutputError(path, code === "ENOTDIR" ? "a part of the path is not a directory" : `cannot be checked: ${(e as Error).message}`);
   }
   if (st !== undefined) {
-    if (st.isDirectory()) throw new OutputError(path, "is a directory; --out takes a file name (e.g. ep.json)");
+    if (st.isDirectory()) throw new OutputError(path, `is a directory; --out takes a file name (e.g. ${ours.example})`);
     if (!st.isFile()) throw new OutputError(path, "exists and is not a regular file");
-    if (!force && !isApproximationFile(path)) {
-      throw new OutputError(path, "exists and is not a gpmcmc approximation file; give --force to replace it");
+    if (!force && !ours.is(path)) {
+      throw new OutputError(path, `exists and is not ${ours.what}; give --force to replace it`);
     }
   }
   const dir = dirname(path);

@@ -8,6 +8,7 @@ import { configureErrorOutput, runAndExit } from "./errors.js";
 import { registerDiagnoseCommand } from "./diagnose.js";
 import { registerReportCommand } from "./report.js";
 import { registerSampleCommand } from "./sample.js";
+import { registerSimulateCommand } from "./simulate.js";
 
 export function buildProgram(): Command {
   // Usage errors are one line and exit code 2 (see errors.ts); set before adding commands.
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerDiagnoseCommand(program);
   registerReportCommand(program);
   registerApproxCommands(program);
+  registerSimulateCommand(program);
   return program;
 }
 

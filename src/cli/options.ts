@@ -4,8 +4,10 @@
  * naming the option and the value at the first problem. Nothing here writes a file.
  */
 import { readNumber } from "../io/numbers.js";
-import { readDataset, labelKindFor, type Dataset, type BinaryCoding } from "../io/dataset.js";
+import { readDataset, labelKindFor, takeInputColumn, type Dataset, type BinaryCoding } from "../io/dataset.js";
+import { DataError } from "../io/errors.js";
 import { checkOutputDir, type OutputDirCheck } from "../io/atomic.js";
+import { LATENT_GP_SAMPLERS } from "../run/kernel.js";
 
 /** A command-line option with a bad, missing or conflicting value. */
 export class OptionError extends Error {
@@ -169,10 +171,10 @@ export function resolveKernelHyperparameters(raw: RawKernelOptions, d: number, i
 // ---------------------------------------------------------------------------------------------
 // The `sample` command's options
 
-/** Samplers `gpmcmc sample` knows. */
-export const SAMPLERS = ["rmhmc", "hmc"] as const;
-/** Likelihoods `gpmcmc sample` knows. */
-export const LIKELIHOODS = ["probit"] as const;
+/** Samplers `gpmcmc sample` knows (src/run/kernel.ts builds them). */
+export const SAMPLERS = LATENT_GP_SAMPLERS;
+/** Likelihoods `gpmcmc sample` knows (src/likelihoods/registry.ts). */
+export const LIKELIHOODS = ["probit", "logistic", "poisson", "volatility", "ordinal"] as const;
 
 /** Defaults for options not given. */
 export const SAMPLE_DEFAULTS = {
@@ -204,6 +206,8 @@ export interface RawSampleOptions extends RawKernelOptions {
   json?: boolean;
   quiet?: boolean;
   progress?: boolean;
+  /** poisson: the input column holding each case's exposure (taken out of the inputs). */
+  exposureColumn?: string;
 }
 
 /** How the generalised leapfrog solves its implicit equations. */
@@ -282,6 +286,8 @@ export interface SampleInputs {
   options: SampleOptions;
   data: Dataset;
   kernel: KernelHyperparameters;
+  /** With --exposure-column: each case's exposure (that column is not among data's inputs). */
+  exposure?: Float64Array;
   /** The checked output directory (create it with prepareOutputDir just before sampling). */
   outDir?: OutputDirCheck;
 }
@@ -294,7 +300,22 @@ export interface SampleInputs {
 export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoices = {}, binaryCoding: BinaryCoding = "plusMinusOne"): SampleInputs {
   const options = parseSampleOptions(raw, choices);
   const outDir = options.out !== undefined ? checkOutputDir(options.out, { force: options.force }) : undefined;
-  const data = readDataset(options.data, { labels: labelKindFor(options.likelihood), binaryCoding });
+  const read = readDataset(options.data, { labels: labelKindFor(options.likelihood), binaryCoding });
+  const { data, exposure } = raw.exposureColumn === undefined ? { data: read, exposure: undefined } : exposureColumn(read, raw.exposureColumn);
   const kernel = resolveKernelHyperparameters(options.kernel, data.d, data.inputNames);
-  return { options, data, kernel, outDir };
+  return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}) };
+}
+
+/** Splits the --exposure-column off the inputs; each exposure must be positive. */
+function exposureColumn(read: Dataset, name: string): { data: Dataset; exposure: Float64Array } {
+  const taken = takeInputColumn(read, name);
+  if (taken === undefined) {
+    throw new OptionError("--exposure-column", `${JSON.stringify(name)} is not an input column of ${read.path} (input columns: ${read.inputNames.slice(0, 8).join(", ")}${read.inputNames.length > 8 ? ", ..." : ""})`);
+  }
+  if (taken.data.d === 0) throw new OptionError("--exposure-column", `${JSON.stringify(name)} is the only input column of ${read.path}; no inputs are left for the kernel`);
+  const bad = taken.values.findIndex((m) => !(m > 0));
+  if (bad >= 0) {
+    throw new DataError({ file: read.path, columnName: name }, `data row ${bad + 1} (after the header), column ${JSON.stringify(name)}: exposure ${taken.values[bad]} is not positive`);
+  }
+  return { data: taken.data, exposure: taken.values };
 }

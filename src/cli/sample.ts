@@ -19,23 +19,27 @@ import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import { INITS, runLatentGp, type InitName, type LatentGpRunSpec } from "../run/chains.js";
-import { HMC_MASSES, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
+import { HMC_MASSES, LATENT_GP_SAMPLERS, randomisesSteps, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
 import { writeChainDraws } from "../run/outputs.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { ProgressDisplay } from "./progress.js";
 import {
   exclusive,
+  LIKELIHOODS,
   OptionError,
   parseChoice,
   parsePositiveNumber,
   prepareSampleInputs,
+  SAMPLE_DEFAULTS,
+  SAMPLERS,
   type RawSampleOptions,
   type SampleInputs,
 } from "./options.js";
+import { checkSampleResponses, parseSampleModelExtras, type RawSampleModelOptions, type SampleModelExtras } from "./sampleModel.js";
 
 /** `gpmcmc sample`'s options as Commander gives them: the shared ones plus this command's own. */
-export interface RawSampleCommandOptions extends RawSampleOptions {
+export interface RawSampleCommandOptions extends RawSampleOptions, RawSampleModelOptions {
   /** --adapt / --no-adapt (undefined: not given). */
   adapt?: boolean;
   targetAcceptance?: string;
@@ -54,6 +58,8 @@ export interface SampleExtras {
   integrator?: "fast" | "reference";
   jitter?: number | "auto";
   init: InitName;
+  /** The sampler- and likelihood-specific options (src/cli/sampleModel.ts). */
+  model: SampleModelExtras;
 }
 
 export const INTEGRATORS = ["fast", "reference"] as const;
@@ -81,7 +87,12 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
   if (raw.jitter !== undefined) jitter = raw.jitter.trim() === "auto" ? "auto" : parsePositiveNumber("--jitter", raw.jitter);
   const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
   exclusive({ "--quiet": raw.quiet, "--progress": raw.progress });
-  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter, init };
+  const model = parseSampleModelExtras(
+    raw,
+    parseChoice("--sampler", sampler, SAMPLERS, "sampler"),
+    parseChoice("--likelihood", raw.likelihood ?? SAMPLE_DEFAULTS.likelihood, LIKELIHOODS, "likelihood"),
+  );
+  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter, init, model };
 }
 
 /** The plain-data description of the run the checked inputs ask for. */
@@ -90,22 +101,26 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
   const sampler = o.sampler as LatentGpSamplerName;
   const defaults = SAMPLER_DEFAULTS[sampler];
   const targetAcceptance = extras.targetAcceptance ?? defaults.targetAcceptance;
-  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 ? { method: "dual-averaging", targetAcceptance } : undefined;
+  // Elliptical slice sampling has nothing to adapt.
+  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" ? { method: "dual-averaging", targetAcceptance } : undefined;
   return {
     model: {
       likelihood: o.likelihood,
+      ...(extras.model.likelihoodOptions ? { likelihoodOptions: extras.model.likelihoodOptions } : {}),
+      ...(inputs.exposure ? { likelihoodOptions: { exposure: Array.from(inputs.exposure) } } : {}),
       logLengthscale: Array.from(inputs.kernel.logLengthscale),
       logSignalSd: inputs.kernel.logSignalSd,
       jitter: extras.jitter,
     },
     sampler: {
       sampler,
-      stepSize: o.stepSize ?? defaults.stepSize,
-      leapfrogSteps: o.leapfrogSteps ?? defaults.leapfrogSteps,
+      stepSize: extras.model.alpha ?? extras.model.scale ?? o.stepSize ?? defaults.stepSize,
+      leapfrogSteps: extras.model.maxLeapfrogSteps ?? o.leapfrogSteps ?? defaults.leapfrogSteps,
+      ...(randomisesSteps(sampler) ? { randomiseSteps: true } : {}),
       fixedPoint: o.fixedPoint,
       variant: extras.integrator,
       mass: sampler === "hmc" ? (extras.mass ?? "prior") : undefined,
-      targetAcceptance,
+      ...(sampler === "ess" ? {} : { targetAcceptance }),
     },
     draws: o.draws,
     burnIn: o.burnIn,
@@ -159,7 +174,9 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const extras = parseSampleExtras(raw);
-  const inputs = prepareSampleInputs(raw);
+  // Logistic takes 0/1 internally; the file may hold -1/+1 or 0/1.
+  const inputs = prepareSampleInputs(raw, {}, raw.likelihood?.trim() === "logistic" ? "zeroOne" : "plusMinusOne");
+  checkSampleResponses(inputs.data, inputs.options.likelihood, extras.model.likelihoodOptions);
   const o = inputs.options;
   const seed = o.seed ?? randomInt(0, 2 ** 31);
   const spec = runSpecFor(inputs, extras, seed);
@@ -245,13 +262,19 @@ export function formatReport(r: SampleReport): string {
   const s = r.run.sampler;
   const how = s.sampler === "rmhmc"
     ? `rmhmc (${s.variant ?? "fast"} integrator, ${s.fixedPoint?.kind === "iterations" ? `${s.fixedPoint.iterations} fixed-point iterations` : `fixed points to ${s.fixedPoint?.tolerance ?? 1e-8}`})`
-    : `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})`;
-  const ell = r.run.model.logLengthscale.map((t) => fmt(Math.exp(t), 4)).join(",");
+    : s.sampler === "hmc" ? `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})` : s.sampler;
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
+  const tunable = s.sampler === "mh-v1" || s.sampler === "mh-v2" ? "alpha" : s.sampler === "mh" ? "proposal sd" : "step size";
+  const moves = s.sampler === "ess" ? "no tunable"
+    : `${s.leapfrogSteps > 0 ? `${s.randomiseSteps ? "up to " : ""}${s.leapfrogSteps} leapfrog steps, ` : ""}${tunable} ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}`;
+  const lik = r.run.model.likelihoodOptions?.thresholds
+    ? `${r.run.model.likelihood} likelihood (thresholds ${r.run.model.likelihoodOptions.thresholds.join(",")}, noise sd ${r.run.model.likelihoodOptions.noiseSd ?? 1})`
+    : `${r.run.model.likelihood} likelihood`;
+  const ell = r.run.model.logLengthscale.map((t) => fmt(Math.exp(t), 4)).join(",");
   const lines = [
     ...(r.complete ? [] : [`STOPPED EARLY: ${r.perChain.map((c) => `chain ${c.chain} ${c.draws}`).join(", ")} of ${r.run.draws} draws; the figures below are over the first ${r.draws} draws of each chain`]),
-    `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}${r.jitter > 0 ? `, jitter ${r.jitter}` : ""}`,
-    `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${s.leapfrogSteps} leapfrog steps, step size ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}, seed ${r.run.seed}`,
+    `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${lik}, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}${r.jitter > 0 ? `, jitter ${r.jitter}` : ""}`,
+    `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${moves}, seed ${r.run.seed}`,
     `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
@@ -266,17 +289,23 @@ export function registerSampleCommand(program: Command): Command {
   const d = SAMPLER_DEFAULTS.rmhmc;
   return program
     .command("sample")
-    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC or HMC)")
-    .requiredOption("--data <file>", "CSV data set with a header; column y holds the labels (-1/+1 or 0/1), the others are inputs")
-    .option("--likelihood <name>", "likelihood (probit)", "probit")
+    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)")
+    .requiredOption("--data <file>", "CSV data set with a header; column y holds the responses (labels -1/+1 or 0/1, counts, ordinal categories 1..r, or returns), the others are inputs")
+    .option("--likelihood <name>", "probit, logistic (labels -1/+1 or 0/1), poisson (counts), volatility (y ~ N(0, exp(f)^2)) or ordinal (categories 1..r; needs --thresholds)", "probit")
+    .option("--thresholds <b>", "ordinal: the r - 1 increasing thresholds between the r categories, comma-separated")
+    .option("--noise-sd <s>", "ordinal: sd of the latent noise (default 1)")
+    .option("--exposure-column <name>", "poisson: the input column holding each case's exposure m (rate m exp(f)); it is not an input of the kernel")
     .option("--lengthscale <l>", "squared-exponential lengthscale: one value, or one per input column (comma-separated)")
     .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
     .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
     .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
     .option("--jitter <j>", "add j (a number, or auto) to the diagonal of K")
-    .option("--sampler <name>", "rmhmc or hmc", "rmhmc")
-    .option("--step-size <e>", `leapfrog step size (default ${d.stepSize}; the initial value when adapting)`)
-    .option("--leapfrog-steps <n>", `leapfrog steps per transition (default ${d.leapfrogSteps})`)
+    .option("--sampler <name>", `${LATENT_GP_SAMPLERS.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
+    .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${SAMPLER_DEFAULTS.smmala.stepSize} for smmala; the initial value when adapting)`)
+    .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
+    .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${SAMPLER_DEFAULTS["hmc-v2"].leapfrogSteps})`)
+    .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${SAMPLER_DEFAULTS["mh-v1"].stepSize})`)
+    .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${SAMPLER_DEFAULTS.mh.stepSize})`)
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
     .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
     .option("--integrator <name>", "rmhmc: fast (default) or reference (the note's Algorithm 1 as written)")
@@ -287,9 +316,9 @@ export function registerSampleCommand(program: Command): Command {
     .option("--chains <c>", "number of chains", "4")
     .option("--seed <s>", "random seed (default: chosen at random and recorded)")
     .option("--init <where>", "starting point of every chain: zero (the prior mean) or laplace (the posterior mode)", "zero")
-    .option("--adapt", "adapt the step size during burn-in by dual averaging (the default when there is a burn-in)")
+    .option("--adapt", "adapt the step size (alpha for mh-v1, mh-v2; proposal sd for mh) during burn-in by dual averaging (the default when there is a burn-in)")
     .option("--no-adapt", "keep the step size as given")
-    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${SAMPLER_DEFAULTS.hmc.targetAcceptance} for hmc)`)
+    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${SAMPLER_DEFAULTS.hmc.targetAcceptance} for the HMC variants, ${SAMPLER_DEFAULTS.smmala.targetAcceptance} for smmala, ${SAMPLER_DEFAULTS.mh.targetAcceptance} for the MH variants)`)
     .option("--out <dir>", "output directory for draws_1.csv, ... and summary.json (default: write nothing)")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
     .option("--parallel <p>", "chains run at once, on worker threads with one BLAS thread each (default: the number of cores, at most --chains); the draws do not depend on it")

@@ -176,6 +176,21 @@ export function parseDataset(text: string, path: string, options: ReadDatasetOpt
   return { X, y, inputNames: inputCols.map((j) => header[j]), responseName, n, d, path };
 }
 
+/**
+ * Takes the input column `name` out of a data set (e.g. a Poisson model's exposure): the data set
+ * without it, and its values by case. Undefined when the data have no such input column.
+ */
+export function takeInputColumn(data: Dataset, name: string): { data: Dataset; values: Float64Array } | undefined {
+  const k = data.inputNames.indexOf(name);
+  if (k < 0) return undefined;
+  const n = data.n;
+  const X = new Matrix(n, data.d - 1);
+  X.data.set(data.X.data.subarray(0, k * n), 0);
+  X.data.set(data.X.data.subarray((k + 1) * n), k * n);
+  const values = data.X.data.slice(k * n, (k + 1) * n);
+  return { data: { ...data, X, inputNames: data.inputNames.filter((_, j) => j !== k), d: data.d - 1 }, values };
+}
+
 function checkHeader(header: string[], file: string, line: number): void {
   const seen = new Map<string, number>();
   for (let j = 0; j < header.length; j++) {

@@ -10,8 +10,10 @@ import { annealedLatentTarget, type AnnealedLatentTarget } from "../targets/anne
 
 /** The model: likelihood and squared-exponential kernel hyperparameters (log scale). Plain data. */
 export interface LatentGpModelSpec {
-  /** A name in the likelihood registry (src/likelihoods/registry.ts) that takes no options, e.g. "probit". */
+  /** A name in the likelihood registry (src/likelihoods/registry.ts), e.g. "probit". */
   likelihood: string;
+  /** The likelihood's options, for those that take any (ordinal: thresholds, noiseSd; poisson: exposure). */
+  likelihoodOptions?: LatentGpLikelihoodOptions;
   /** One value (shared lengthscale) or one per input column (ARD). */
   logLengthscale: number[];
   logSignalSd: number;
@@ -19,12 +21,19 @@ export interface LatentGpModelSpec {
   jitter?: number | "auto";
 }
 
+/** A likelihood's options as plain data (LikelihoodOptions with arrays). */
+export interface LatentGpLikelihoodOptions {
+  thresholds?: number[];
+  noiseSd?: number;
+  exposure?: number | number[];
+}
+
 /**
  * The posterior target L_1(f) = log p(y | f) + log N(f; 0, K) (note eq. 4 at beta = 1, q the
  * prior) for inputs X (n x d, column-major) and responses y.
  */
 export function latentGpTarget(X: Matrix, y: Float64Array, spec: LatentGpModelSpec, onJitter?: (message: string) => void): AnnealedLatentTarget {
-  const likelihood = likelihoodByName(spec.likelihood);
+  const likelihood = likelihoodByName(spec.likelihood, spec.likelihoodOptions ?? {});
   const kernel = seKernel({ logLengthscale: spec.logLengthscale.length === 1 ? spec.logLengthscale[0] : spec.logLengthscale, logSignalSd: spec.logSignalSd });
   return annealedLatentTarget({ likelihood, y, kernelMatrix: kernel.matrix(X), jitter: spec.jitter, onJitter });
 }

@@ -15,9 +15,18 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
     likelihood: model.likelihood,
     log_lengthscale: model.logLengthscale.join(" "),
     log_signal_sd: model.logSignalSd,
-    leapfrog_steps: sampler.leapfrogSteps,
-    randomise_steps: sampler.randomiseSteps ?? false,
   };
+  const lo = model.likelihoodOptions;
+  if (lo?.thresholds !== undefined) settings.thresholds = lo.thresholds.join(" ");
+  if (lo?.noiseSd !== undefined) settings.noise_sd = lo.noiseSd;
+  if (lo?.exposure !== undefined) settings.exposure = typeof lo.exposure === "number" ? lo.exposure : "per case (--exposure-column)";
+  if (sampler.leapfrogSteps > 0) {
+    settings.leapfrog_steps = sampler.leapfrogSteps;
+    settings.randomise_steps = sampler.randomiseSteps ?? false;
+  }
+  // The tunable's initial value under its own name (the header's step size holds it too).
+  if (sampler.sampler === "mh-v1" || sampler.sampler === "mh-v2") settings.alpha = sampler.stepSize;
+  if (sampler.sampler === "mh") settings.proposal_sd = sampler.stepSize;
   if (model.jitter !== undefined) settings.jitter = String(model.jitter);
   settings.init = spec.init ?? "zero";
   if (sampler.sampler === "rmhmc") {
@@ -25,7 +34,7 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
     const fp = sampler.fixedPoint;
     if (fp?.kind === "iterations") settings.fixed_point_iterations = fp.iterations;
     else settings.fixed_point_tolerance = fp?.tolerance ?? 1e-8;
-  } else {
+  } else if (sampler.sampler === "hmc") {
     settings.mass = sampler.mass ?? "prior";
   }
   if (spec.adapt) {
