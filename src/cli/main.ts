@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { getBackend, nativeUnavailableReason } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
+import { registerAisCommand } from "./ais.js";
 import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 import { registerDiagnoseCommand } from "./diagnose.js";
@@ -45,6 +46,7 @@ export function buildProgram(): Command {
   registerDiagnoseCommand(program);
   registerReportCommand(program);
   registerApproxCommands(program);
+  registerAisCommand(program);
   return program;
 }
 
