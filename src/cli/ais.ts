@@ -32,29 +32,21 @@ import {
   resolveKernelHyperparameters,
   type FixedPointRule,
   type RawKernelOptions,
+  type RawSampleOptions,
 } from "./options.js";
 
 export const AIS_STARTS = ["prior", "ep"] as const;
 export const AIS_TRANSITIONS = ["rmhmc", "hmc"] as const;
 
 /** `gpmcmc ais`'s options as Commander gives them. */
-export interface RawAisOptions extends RawKernelOptions {
-  data?: string;
+export interface RawAisOptions
+  extends RawKernelOptions,
+    Pick<RawSampleOptions, "data" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress"> {
   from?: string;
   transition?: string;
   temperatures?: string;
   runs?: string;
   schedule?: string;
-  stepSize?: string;
-  leapfrogSteps?: string;
-  fixedPointIterations?: string;
-  fixedPointTolerance?: string;
-  seed?: string;
-  out?: string;
-  force?: boolean;
-  json?: boolean;
-  quiet?: boolean;
-  progress?: boolean;
 }
 
 /** What `gpmcmc ais --json` prints and summary.json holds. */
