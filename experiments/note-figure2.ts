@@ -34,12 +34,15 @@ const RMHMC: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSt
 // HMC with the identity mass, as plain HMC is in the note (with M^-1 = K, eps = 0.02 diverges at
 // every transition here: K's largest eigenvalues are ~ s^2 n with s = exp(5.1))
 const HMC: LatentGpSamplerSpec = { sampler: "hmc", stepSize: 0.02, leapfrogSteps: 200, mass: "identity" };
-const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transition: LatentGpSamplerSpec; label: string }> = {
+// From the prior, beta_1 must be tiny: a prior draw has sum log Phi(y f) ~ -10^6 here (s = exp(5.1)),
+// so beta_1 = 1e-4 makes the first increment alone ~ -100 (measured: B = 1200 gave log weights
+// from -673 to -125). betaMin = 1e-8 keeps beta_1 |h(x_0)| ~ 0.01.
+const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transition: LatentGpSamplerSpec; label: string; betaMin?: number }> = {
   "aisq-rmhmc-12": { fromQ: true, temperatures: 12, transition: RMHMC, label: "AISq-RMHMC B = 12" },
   "aisq-rmhmc-120": { fromQ: true, temperatures: 120, transition: RMHMC, label: "AISq-RMHMC B = 120" },
   "aisq-rmhmc-240": { fromQ: true, temperatures: 240, transition: RMHMC, label: "AISq-RMHMC B = 240" },
   "aisq-rmhmc-540": { fromQ: true, temperatures: 540, transition: RMHMC, label: "AISq-RMHMC B = 540" },
-  "ais-rmhmc-1200": { fromQ: false, temperatures: 1200, transition: RMHMC, label: "AIS-RMHMC B = 1200" },
+  "ais-rmhmc-1200": { fromQ: false, temperatures: 1200, transition: RMHMC, label: "AIS-RMHMC B = 1200", betaMin: 1e-8 },
   "aisq-hmc-400": { fromQ: true, temperatures: 400, transition: HMC, label: "AISq-HMC B = 400" },
 };
 
@@ -83,7 +86,7 @@ for (const name of names) {
   const spec: AisSpec = {
     model: { likelihood: "probit", logLengthscale: [logLengthscale], logSignalSd },
     start: v.fromQ ? { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) } : { kind: "prior" },
-    schedule: { kind: "geometric", temperatures: v.temperatures },
+    schedule: { kind: "geometric", temperatures: v.temperatures, betaMin: v.betaMin },
     transition: v.transition,
     runs,
     seed,

@@ -47,6 +47,7 @@ export interface RawAisOptions
   temperatures?: string;
   runs?: string;
   schedule?: string;
+  betaMin?: string;
 }
 
 /** What `gpmcmc ais --json` prints and summary.json holds. */
@@ -88,6 +89,12 @@ export function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isT
   const schedule = parseChoice("--schedule", raw.schedule ?? "geometric", SCHEDULES, "schedule");
   if (raw.temperatures === undefined) throw new OptionError("--temperatures", "is required: the number B of inverse temperatures (the last is 1)");
   const temperatures = parsePositiveInteger("--temperatures", raw.temperatures);
+  let betaMin: number | undefined;
+  if (raw.betaMin !== undefined) {
+    betaMin = parsePositiveNumber("--beta-min", raw.betaMin);
+    if (!(betaMin < 1)) throw new OptionError("--beta-min", `must be in (0, 1), got ${JSON.stringify(raw.betaMin)}`);
+    if (schedule !== "geometric") throw new OptionError("--beta-min", `applies only to --schedule geometric, not ${schedule}`);
+  }
   const runs = parsePositiveInteger("--runs", raw.runs ?? "10");
   if (runs < 2) throw new OptionError("--runs", `must be at least 2 (the standard error needs two runs), got ${JSON.stringify(raw.runs)}`);
   exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
@@ -118,7 +125,7 @@ export function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isT
   const spec: AisSpec = {
     model: { likelihood: "probit", logLengthscale: Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd },
     start: from === "ep" ? { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []), label: "EP" } : { kind: "prior" },
-    schedule: { kind: schedule, temperatures },
+    schedule: { kind: schedule, temperatures, ...(betaMin !== undefined ? { betaMin } : {}) },
     transition,
     runs,
     seed,
@@ -207,6 +214,7 @@ export function registerAisCommand(program: Command): Command {
     .option("--transition <name>", "transition kernel at each temperature: rmhmc (default) or hmc (M^-1 = K)")
     .option("--temperatures <B>", "number of inverse temperatures (beta_B = 1)")
     .option("--schedule <name>", `temperature schedule: ${SCHEDULES.join(", ")} (default geometric, from beta_1 = 1e-4)`)
+    .option("--beta-min <b>", "geometric schedule: the first temperature beta_1 (default 1e-4; from the prior with a large signal sd it must be far smaller)")
     .option("--runs <R>", "independent annealing runs (>= 2; default 10)")
     .option("--step-size <e>", "leapfrog step size (default 0.1)")
     .option("--leapfrog-steps <n>", "leapfrog steps per transition (default 10)")

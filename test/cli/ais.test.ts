@@ -91,6 +91,7 @@ test("ais: bad options and data are one line on stderr, exit code 2, and nothing
       [["--from", "posterior"], /--from/],
       [["--transition", "mala"], /--transition/],
       [["--schedule", "cosine"], /--schedule/],
+      [["--beta-min", "2"], /--beta-min/],
       [["--step-size", "-1"], /--step-size/],
       [["--fixed-point-tolerance", "1e-6"], /--fixed-point-tolerance/],
       [["--lengthscale", "0.8,1,2"], /--lengthscale/],
