@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { getBackend, nativeUnavailableReason } from "../linalg/backend.js";
 import { VERSION } from "../version.js";
+import { registerAisCommand } from "./ais.js";
 import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 import { registerDiagnoseCommand } from "./diagnose.js";
@@ -47,6 +48,7 @@ export function buildProgram(): Command {
   registerReportCommand(program);
   registerApproxCommands(program);
   registerSimulateCommand(program);
+  registerAisCommand(program);
   return program;
 }
 

@@ -6,7 +6,7 @@
 import { seKernel } from "../gp/index.js";
 import { Matrix } from "../linalg/matrix.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
-import { annealedLatentTarget, type AnnealedLatentTarget } from "../targets/annealedLatent.js";
+import { annealedLatentTarget, type AnnealedLatentTarget, type GaussianApproximation } from "../targets/annealedLatent.js";
 
 /** The model: likelihood and squared-exponential kernel hyperparameters (log scale). Plain data. */
 export interface LatentGpModelSpec {
@@ -30,12 +30,13 @@ export interface LatentGpLikelihoodOptions {
 
 /**
  * The posterior target L_1(f) = log p(y | f) + log N(f; 0, K) (note eq. 4 at beta = 1, q the
- * prior) for inputs X (n x d, column-major) and responses y.
+ * prior) for inputs X (n x d, column-major) and responses y; with `q`, the annealed target of
+ * eq. 4 whose beta = 0 end is q instead of the prior (at beta = 1 it is the same posterior).
  */
-export function latentGpTarget(X: Matrix, y: Float64Array, spec: LatentGpModelSpec, onJitter?: (message: string) => void): AnnealedLatentTarget {
+export function latentGpTarget(X: Matrix, y: Float64Array, spec: LatentGpModelSpec, onJitter?: (message: string) => void, q?: GaussianApproximation): AnnealedLatentTarget {
   const likelihood = likelihoodByName(spec.likelihood, spec.likelihoodOptions ?? {});
   const kernel = seKernel({ logLengthscale: spec.logLengthscale.length === 1 ? spec.logLengthscale[0] : spec.logLengthscale, logSignalSd: spec.logSignalSd });
-  return annealedLatentTarget({ likelihood, y, kernelMatrix: kernel.matrix(X), jitter: spec.jitter, onJitter });
+  return annealedLatentTarget({ likelihood, y, kernelMatrix: kernel.matrix(X), jitter: spec.jitter, onJitter, q });
 }
 
 /** The first `rows` cases of X (n x d, column-major) and y. */

@@ -440,6 +440,11 @@ export class AnnealedLatentTarget implements Target {
     return this.model.logDetSigma;
   }
 
+  /** The mean mu of q (a copy), or null when q is the prior (mean 0). */
+  get qMean(): Float64Array | null {
+    return this.model.mu === null ? null : this.model.mu.slice();
+  }
+
   /** Whether q is the prior (Algorithm 3's first branch) rather than an EP-style Gaussian. */
   get qIsPrior(): boolean {
     return this.model.mu === null;

@@ -1,0 +1,225 @@
+/**
+ * Annealed importance sampling (Neal 2001) for the marginal likelihood Z = p(y) of a latent GP
+ * model, on the annealed target L_beta of the note (Paquet & Fraccaro, eq. 4):
+ *   L_beta(x) = beta [log p(y | x) + log N(x; 0, K)] + (1 - beta) log q(x),
+ * with q = N(mu, Sigma) the prior (AIS) or EP's approximation (the note's AISq). Both ends are
+ * normalised (footnote 1), so Z_0 = 1 and Z_1 = Z, and the log weight of a run
+ *   x_0 ~ q,  w = sum_{k=1..B} (beta_k - beta_{k-1}) h(x_{k-1}),
+ *   h(x) = log p(y | x) + log N(x; 0, K) - log q(x)          (= log p(y | x) for q the prior),
+ *   x_k = T_k(x_{k-1}),  T_k leaving exp(L_{beta_k}) invariant (k = 1..B-1),
+ * has E[exp(w)] = Z. Starting from q therefore needs no separate log Z_q term: it is inside
+ * log q(x) (its -1/2 log|Sigma| - n/2 log 2 pi), and leaving it out biases log Z by exactly
+ * that constant (the negative control of the tests).
+ *
+ * One run depends only on plain data (the data, an AisSpec and the run index): run r draws from
+ * the stream new Rng(seed, r), so any thread that rebuilds the target gets the same weights.
+ */
+import type { LatentGpData } from "../run/chains.js";
+import { latentGpKernel, type LatentGpSamplerSpec } from "../run/kernel.js";
+import { latentGpTarget, type LatentGpModelSpec } from "../run/model.js";
+import { Rng } from "../random/rng.js";
+import type { RandomSource } from "../random/types.js";
+import type { Kernel, SamplerState } from "../samplers/types.js";
+import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/annealedLatent.js";
+import { aisEstimate, type AisEstimate } from "./estimate.js";
+import { temperatureSchedule, type ScheduleSpec } from "./schedule.js";
+
+/** Where the annealing starts: the prior N(0, K), or a Gaussian q = N(mu, Sigma) with Sigma^-1 = K^-1 + diag(sitePrecisions). */
+export type AisStart = { kind: "prior" } | { kind: "q"; mean: number[]; sitePrecisions: number[]; label?: string };
+
+/** Everything that determines an AIS computation's weights, as plain data. */
+export interface AisSpec {
+  model: LatentGpModelSpec;
+  start: AisStart;
+  schedule: ScheduleSpec;
+  transition: LatentGpSamplerSpec;
+  /** Transitions at each intermediate temperature (default 1). */
+  transitionsPerTemperature?: number;
+  /** Number of independent runs R. */
+  runs: number;
+  seed: number;
+}
+
+/** Where one run stood after a temperature. */
+export interface AisPoint {
+  /** Seconds of this run's computing so far. */
+  seconds: number;
+  temperature: number;
+  logWeight: number;
+}
+
+export interface AisRunResult {
+  /** 0-based run index (the Rng stream). */
+  run: number;
+  logWeight: number;
+  /** One point per temperature, beta_0 = 0 first. */
+  points: AisPoint[];
+  /** Mean acceptance rate of the transitions, and their count and divergences. */
+  acceptanceRate: number;
+  transitions: number;
+  divergences: number;
+  seconds: number;
+}
+
+export interface AisProgress {
+  run: number;
+  /** Temperatures done in this run (of `temperatures`). */
+  temperature: number;
+  temperatures: number;
+  beta: number;
+  seconds: number;
+}
+
+export interface AisHooks {
+  /** Called after each temperature of a run. */
+  onProgress?: (p: AisProgress) => void;
+  /** Called with each run's result as it finishes. */
+  onRun?: (r: AisRunResult) => void;
+  /** One-line warnings (jitter added to K; default: stderr). */
+  onWarning?: (message: string) => void;
+}
+
+/**
+ * Deliberately wrong weights for the tests' negative controls:
+ * - "unnormalised-q": h uses log q without its normalising constant (the log Z_q term left out);
+ * - "skip-first-increment": the first increment uses beta_1 - beta_1 = 0 (a wrong temperature difference).
+ * @internal
+ */
+export type BrokenWeight = "unnormalised-q" | "skip-first-increment";
+
+export interface AnnealOptions {
+  /** The B + 1 temperatures 0 = beta_0 < ... < beta_B = 1. */
+  betas: Float64Array;
+  /** Builds the transition kernel at one temperature from the target at that temperature. */
+  kernelAt: (target: AnnealedLatentTarget) => Kernel;
+  transitionsPerTemperature?: number;
+  run?: number;
+  onProgress?: (p: AisProgress) => void;
+  /** @internal */
+  brokenWeight?: BrokenWeight;
+}
+
+/**
+ * x ~ q = N(mu, Sigma) exactly: at beta = 0 the target's metric is G = Sigma^-1 (note eq. 16 with
+ * Lambda = 0), so p ~ N(0, G) and x = mu + G^-1 p has covariance Sigma G Sigma = Sigma (one
+ * factorisation; for the prior, x = K L_K^-T z = L_K z).
+ */
+export function drawFromStart(target: AnnealedLatentTarget, rng: RandomSource): Float64Array {
+  const mu = target.qMean ?? new Float64Array(target.dim);
+  const g = target.withBeta(0).geometry(mu);
+  const p = new Float64Array(target.dim);
+  g.sampleMomentum(rng, p);
+  const x = new Float64Array(target.dim);
+  g.applyInverse(p, x);
+  g.release();
+  for (let i = 0; i < x.length; i++) x[i] += mu[i];
+  return x;
+}
+
+/** h(x) = log p(y | x) + log N(x; 0, K) - log q(x), the derivative of L_beta(x) in beta. */
+function annealingIncrement(target: AnnealedLatentTarget, x: Float64Array, broken?: BrokenWeight): number {
+  const parts = target.logDensityParts(x);
+  let logQ = parts.logQ;
+  if (broken === "unnormalised-q") logQ += 0.5 * x.length * Math.log(2 * Math.PI) + 0.5 * target.logDetSigma;
+  // q the prior: the two Gaussian terms are the same number and cancel exactly
+  return parts.logLikelihood + (parts.logPrior - logQ);
+}
+
+/** One annealing run on `target` (any q) with the given random source. */
+export function anneal(target: AnnealedLatentTarget, rng: RandomSource, options: AnnealOptions): AisRunResult {
+  const betas = options.betas;
+  const B = betas.length - 1;
+  if (B < 1 || betas[0] !== 0 || betas[B] !== 1) throw new RangeError("temperatures must run from 0 to 1");
+  const per = options.transitionsPerTemperature ?? 1;
+  if (!Number.isInteger(per) || per < 1) throw new RangeError(`transitionsPerTemperature must be a whole number >= 1, got ${per}`);
+  const run = options.run ?? 0;
+  const t0 = performance.now();
+  const seconds = () => (performance.now() - t0) / 1000;
+  let x = drawFromStart(target, rng);
+  let logWeight = 0;
+  const points: AisPoint[] = [{ seconds: 0, temperature: 0, logWeight: 0 }];
+  let accepted = 0;
+  let transitions = 0;
+  let divergences = 0;
+  for (let k = 1; k <= B; k++) {
+    const dBeta = options.brokenWeight === "skip-first-increment" && k === 1 ? 0 : betas[k] - betas[k - 1];
+    logWeight += dBeta * annealingIncrement(target, x, options.brokenWeight);
+    if (k < B) {
+      const kernel = options.kernelAt(target.withBeta(betas[k]));
+      let state: SamplerState = kernel.init(x);
+      for (let t = 0; t < per; t++) {
+        const { state: next, info } = kernel.step(state, rng);
+        if (next !== state) releaseState(state);
+        state = next;
+        transitions++;
+        if (info.accepted) accepted++;
+        if (info.divergent) divergences++;
+      }
+      x = Float64Array.from(state.position);
+      releaseState(state);
+    }
+    points.push({ seconds: seconds(), temperature: betas[k], logWeight });
+    options.onProgress?.({ run, temperature: k, temperatures: B, beta: betas[k], seconds: seconds() });
+  }
+  return { run, logWeight, points, acceptanceRate: transitions > 0 ? accepted / transitions : NaN, transitions, divergences, seconds: seconds() };
+}
+
+/** A state's geometry (RMHMC) holds an n x n workspace of the target: give it back. */
+function releaseState(state: SamplerState): void {
+  (state as { geometry?: { release?: () => void } }).geometry?.release?.();
+}
+
+/** The target of `spec` on `data`: K assembled and factorised, q set up. */
+export function aisTarget(data: LatentGpData, spec: AisSpec, onWarning?: (message: string) => void): AnnealedLatentTarget {
+  const q: GaussianApproximation | undefined = spec.start.kind === "q" ? { mean: spec.start.mean, sitePrecisions: spec.start.sitePrecisions } : undefined;
+  return latentGpTarget(data.X, data.y, spec.model, onWarning, q);
+}
+
+/** Run `run` (0-based) of `spec` on an already built target (see aisRun for the plain-data form). */
+export function aisRunOn(target: AnnealedLatentTarget, spec: AisSpec, run: number, hooks: Pick<AisHooks, "onProgress"> = {}): AisRunResult {
+  return anneal(target, new Rng(spec.seed, run), {
+    betas: temperatureSchedule(spec.schedule),
+    kernelAt: (t) => latentGpKernel(t, spec.transition),
+    transitionsPerTemperature: spec.transitionsPerTemperature,
+    run,
+    onProgress: hooks.onProgress,
+  });
+}
+
+/** Run `run` of `spec` from plain data alone (what a worker thread calls). */
+export function aisRun(data: LatentGpData, spec: AisSpec, run: number, hooks: Pick<AisHooks, "onProgress" | "onWarning"> = {}): AisRunResult {
+  return aisRunOn(aisTarget(data, spec, hooks.onWarning), spec, run, hooks);
+}
+
+export interface AisResult extends AisEstimate {
+  runs: AisRunResult[];
+  logWeights: number[];
+  /** Wall-clock seconds of all runs (target set-up excluded). */
+  seconds: number;
+  target: AnnealedLatentTarget;
+}
+
+/**
+ * Calls run(0), ..., run(count - 1) and returns their results in order. The runs are
+ * independent (each owns its Rng stream), so this is the one place to hand them to a pool of
+ * worker threads; here they run one after another in this thread.
+ */
+export function eachRun<T>(count: number, run: (index: number) => T): T[] {
+  const out: T[] = [];
+  for (let r = 0; r < count; r++) out.push(run(r));
+  return out;
+}
+
+/** All R runs of `spec` on `data` (one target shared by the runs) and the estimate of log Z. */
+export function runAis(data: LatentGpData, spec: AisSpec, hooks: AisHooks = {}): AisResult {
+  if (!Number.isInteger(spec.runs) || spec.runs < 1) throw new RangeError(`runs must be a whole number >= 1, got ${spec.runs}`);
+  const target = aisTarget(data, spec, hooks.onWarning);
+  const t0 = performance.now();
+  const runs = eachRun(spec.runs, (r) => {
+    const result = aisRunOn(target, spec, r, hooks);
+    hooks.onRun?.(result);
+    return result;
+  });
+  const logWeights = runs.map((r) => r.logWeight);
+  return { ...aisEstimate(logWeights), runs, logWeights, seconds: (performance.now() - t0) / 1000, target };
+}

@@ -1,0 +1,232 @@
+/**
+ * `gpmcmc ais`: the log marginal likelihood log Z of GP probit classification at fixed kernel
+ * hyperparameters by annealed importance sampling (src/annealing), from the prior (AIS) or from
+ * EP's Gaussian approximation q (the note's AISq), with RMHMC or HMC transitions. Prints log Z,
+ * its delta-method standard error, the runs' log weights and, as references, EP's log Z and its
+ * second-order correction; with --out, writes ais.json (the trace `gpmcmc report` draws) and
+ * summary.json atomically.
+ *
+ * Every option, the output directory and the data are checked before any work (one line and
+ * exit code 2 on bad input, nothing written).
+ */
+import { randomInt } from "node:crypto";
+import type { Command } from "commander";
+import { runAis, SCHEDULES, type AisProgress, type AisSpec, type ScheduleName } from "../annealing/index.js";
+import { epApproximation, epCorrectedLogZ, expectationPropagation, probitSites } from "../approx/index.js";
+import { seKernel } from "../gp/index.js";
+import { AIS_TRACE_FILE, checkAisTrace, type AisTrace } from "../io/ais.js";
+import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
+import { labelKindFor, readDataset } from "../io/dataset.js";
+import { getBackend } from "../linalg/backend.js";
+import { SAMPLER_DEFAULTS, type LatentGpSamplerSpec } from "../run/kernel.js";
+import { VERSION } from "../version.js";
+import type { CommandIO } from "./approx.js";
+import {
+  exclusive,
+  OptionError,
+  parseChoice,
+  parseNonNegativeInteger,
+  parsePath,
+  parsePositiveInteger,
+  parsePositiveNumber,
+  resolveKernelHyperparameters,
+  type FixedPointRule,
+  type RawKernelOptions,
+  type RawSampleOptions,
+} from "./options.js";
+
+export const AIS_STARTS = ["prior", "ep"] as const;
+export const AIS_TRANSITIONS = ["rmhmc", "hmc"] as const;
+
+/** `gpmcmc ais`'s options as Commander gives them. */
+export interface RawAisOptions
+  extends RawKernelOptions,
+    Pick<RawSampleOptions, "data" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress"> {
+  from?: string;
+  transition?: string;
+  temperatures?: string;
+  runs?: string;
+  schedule?: string;
+  betaMin?: string;
+}
+
+/** What `gpmcmc ais --json` prints and summary.json holds. */
+export interface AisReport {
+  command: "ais";
+  gpmcmc: string;
+  backend: string;
+  data: { file: string; n: number; d: number };
+  from: "prior" | "ep";
+  transition: LatentGpSamplerSpec;
+  schedule: ScheduleName;
+  temperatures: number;
+  runs: number;
+  seed: number;
+  logZ: number;
+  /** Delta-method standard error of log Z (null with one run). */
+  standardError: number | null;
+  effectiveSampleSize: number;
+  logWeights: number[];
+  acceptanceRate: number;
+  divergences: number;
+  epLogZ: number;
+  epCorrectedLogZ: number;
+  /** Seconds of the annealing runs (EP and K excluded), and in all. */
+  seconds: number;
+  totalSeconds: number;
+  out: string | null;
+}
+
+const processIO: CommandIO = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) };
+
+/** Runs `gpmcmc ais`. Throws OptionError, DataError, OutputError on bad input (before any work). */
+export function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isTTY = process.stderr.isTTY === true): AisReport {
+  const tStart = performance.now();
+  if (raw.data === undefined) throw new OptionError("--data", "is required: the CSV data set (header line; response column y, labels -1/+1 or 0/1)");
+  const dataPath = parsePath("--data", raw.data);
+  const from = parseChoice("--from", raw.from ?? "ep", AIS_STARTS, "starting distribution");
+  const transitionName = parseChoice("--transition", raw.transition ?? "rmhmc", AIS_TRANSITIONS, "transition");
+  const schedule = parseChoice("--schedule", raw.schedule ?? "geometric", SCHEDULES, "schedule");
+  if (raw.temperatures === undefined) throw new OptionError("--temperatures", "is required: the number B of inverse temperatures (the last is 1)");
+  const temperatures = parsePositiveInteger("--temperatures", raw.temperatures);
+  let betaMin: number | undefined;
+  if (raw.betaMin !== undefined) {
+    betaMin = parsePositiveNumber("--beta-min", raw.betaMin);
+    if (!(betaMin < 1)) throw new OptionError("--beta-min", `must be in (0, 1), got ${JSON.stringify(raw.betaMin)}`);
+    if (schedule !== "geometric") throw new OptionError("--beta-min", `applies only to --schedule geometric, not ${schedule}`);
+  }
+  const runs = parsePositiveInteger("--runs", raw.runs ?? "10");
+  if (runs < 2) throw new OptionError("--runs", `must be at least 2 (the standard error needs two runs), got ${JSON.stringify(raw.runs)}`);
+  exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
+  let fixedPoint: FixedPointRule | undefined;
+  if (raw.fixedPointTolerance !== undefined) fixedPoint = { kind: "tolerance", tolerance: parsePositiveNumber("--fixed-point-tolerance", raw.fixedPointTolerance) };
+  if (raw.fixedPointIterations !== undefined) fixedPoint = { kind: "iterations", iterations: parsePositiveInteger("--fixed-point-iterations", raw.fixedPointIterations) };
+  if (fixedPoint !== undefined && transitionName !== "rmhmc") {
+    throw new OptionError(fixedPoint.kind === "tolerance" ? "--fixed-point-tolerance" : "--fixed-point-iterations", `applies only to --transition rmhmc, not ${transitionName}`);
+  }
+  const defaults = SAMPLER_DEFAULTS[transitionName];
+  const transition: LatentGpSamplerSpec = {
+    sampler: transitionName,
+    stepSize: raw.stepSize === undefined ? defaults.stepSize : parsePositiveNumber("--step-size", raw.stepSize),
+    leapfrogSteps: raw.leapfrogSteps === undefined ? defaults.leapfrogSteps : parsePositiveInteger("--leapfrog-steps", raw.leapfrogSteps),
+    ...(fixedPoint ? { fixedPoint } : {}),
+  };
+  const seed = raw.seed === undefined ? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
+  const outPath = raw.out === undefined ? undefined : parsePath("--out", raw.out);
+  if (outPath !== undefined) checkOutputDir(outPath, { force: raw.force === true });
+  const data = readDataset(dataPath, { labels: labelKindFor("probit"), binaryCoding: "plusMinusOne" });
+  const kernel = resolveKernelHyperparameters(raw, data.d, data.inputNames);
+
+  const warn = (s: string) => io.stderr(s + "\n");
+  const k = seKernel({ logLengthscale: kernel.logLengthscale.length === 1 ? kernel.logLengthscale[0] : Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd }).matrix(data.X);
+  const ep = expectationPropagation(k, probitSites(data.y), { onWarning: warn });
+  const corrected = epCorrectedLogZ(ep, { onWarning: warn });
+  const q = epApproximation(ep);
+  const spec: AisSpec = {
+    model: { likelihood: "probit", logLengthscale: Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd },
+    start: from === "ep" ? { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []), label: "EP" } : { kind: "prior" },
+    schedule: { kind: schedule, temperatures, ...(betaMin !== undefined ? { betaMin } : {}) },
+    transition,
+    runs,
+    seed,
+  };
+  const showProgress = raw.quiet !== true && (raw.progress === true || isTTY);
+  let lastShown = 0;
+  const progress = (p: AisProgress) => {
+    const now = performance.now();
+    if (now - lastShown < 1000 && p.temperature !== p.temperatures) return;
+    lastShown = now;
+    const done = p.run * p.temperatures + p.temperature;
+    const left = p.seconds > 0 ? ((now - tRuns) / 1000 / done) * (runs * p.temperatures - done) : NaN;
+    io.stderr(`ais: run ${p.run + 1}/${runs}, temperature ${p.temperature}/${p.temperatures} (beta ${p.beta.toPrecision(3)}), about ${Number.isFinite(left) ? left.toFixed(0) : "?"} s left\n`);
+  };
+  const tRuns = performance.now();
+  const result = runAis({ X: data.X, y: data.y }, spec, { onWarning: warn, onProgress: showProgress ? progress : undefined });
+  const transitions = result.runs.reduce((s, r) => s + r.transitions, 0);
+  const b = getBackend().describe();
+  const report: AisReport = {
+    command: "ais",
+    gpmcmc: VERSION,
+    backend: `${b.backend} (${b.library}, ${b.threads} thread${b.threads === 1 ? "" : "s"})`,
+    data: { file: dataPath, n: data.n, d: data.d },
+    from, transition, schedule, temperatures, runs, seed,
+    logZ: result.logZ,
+    standardError: Number.isFinite(result.standardError) ? result.standardError : null,
+    effectiveSampleSize: result.effectiveSampleSize,
+    logWeights: result.logWeights,
+    acceptanceRate: transitions > 0 ? result.runs.reduce((s, r) => s + r.acceptanceRate * r.transitions, 0) / transitions : NaN,
+    divergences: result.runs.reduce((s, r) => s + r.divergences, 0),
+    epLogZ: ep.logZ,
+    epCorrectedLogZ: corrected.logZ,
+    seconds: result.seconds,
+    totalSeconds: (performance.now() - tStart) / 1000,
+    out: outPath ?? null,
+  };
+  if (outPath !== undefined) {
+    const out: OutputDir = prepareOutputDir(outPath, { force: raw.force === true });
+    const trace: AisTrace = {
+      logZ: result.logZ,
+      standardError: report.standardError ?? 0,
+      runs: result.runs.map((r) => ({ run: r.run + 1, points: r.points })),
+      references: [{ label: "EP", logZ: ep.logZ }, { label: "EP, corrected", logZ: corrected.logZ }],
+    };
+    out.writeJson(AIS_TRACE_FILE, checkAisTrace(trace, out.file(AIS_TRACE_FILE)));
+    out.writeJson("summary.json", report);
+    out.finish(true);
+  }
+  io.stdout(raw.json === true ? JSON.stringify(report) + "\n" : formatAisReport(report));
+  return report;
+}
+
+function num(x: number | null, digits = 4): string {
+  return x === null || !Number.isFinite(x) ? "n/a" : x.toFixed(digits);
+}
+
+/** The human-readable summary. */
+export function formatAisReport(r: AisReport): string {
+  const t = r.transition;
+  const how = t.sampler === "rmhmc"
+    ? `rmhmc (step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps, ${t.fixedPoint?.kind === "iterations" ? `${t.fixedPoint.iterations} fixed-point iterations` : `fixed points to ${t.fixedPoint?.tolerance ?? 1e-8}`})`
+    : `hmc (M^-1 = K, step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps)`;
+  const lines = [
+    `AIS${r.from === "ep" ? "q (from EP's q)" : " (from the prior)"} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.schedule} schedule, B = ${r.temperatures}, ${r.runs} runs, ${how}, seed ${r.seed}`,
+    `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${r.effectiveSampleSize.toFixed(1)} of ${r.runs})`,
+    `EP log Z         ${num(r.epLogZ)}`,
+    `corrected EP     ${num(r.epCorrectedLogZ)}`,
+    `acceptance rate  ${num(r.acceptanceRate, 3)}, divergences ${r.divergences}`,
+    `time             ${r.seconds.toFixed(2)} s annealing, ${r.totalSeconds.toFixed(2)} s in all`,
+  ];
+  if (r.out !== null) lines.push(`wrote ${r.out}/${AIS_TRACE_FILE}, ${r.out}/summary.json`);
+  return lines.join("\n") + "\n";
+}
+
+/** Adds the `ais` command to the program. */
+export function registerAisCommand(program: Command): Command {
+  return program
+    .command("ais")
+    .description("log marginal likelihood of GP probit classification by annealed importance sampling (from the prior or EP's q)")
+    .option("--data <file>", "CSV data set with a header; column y holds the labels (-1/+1 or 0/1), the others are inputs")
+    .option("--lengthscale <l>", "squared-exponential lengthscale: one value, or one per input column")
+    .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
+    .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
+    .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
+    .option("--from <start>", "starting distribution: ep (EP's q, the note's AISq; default) or prior")
+    .option("--transition <name>", "transition kernel at each temperature: rmhmc (default) or hmc (M^-1 = K)")
+    .option("--temperatures <B>", "number of inverse temperatures (beta_B = 1)")
+    .option("--schedule <name>", `temperature schedule: ${SCHEDULES.join(", ")} (default geometric, from beta_1 = 1e-4)`)
+    .option("--beta-min <b>", "geometric schedule: the first temperature beta_1 (default 1e-4; from the prior with a large signal sd it must be far smaller)")
+    .option("--runs <R>", "independent annealing runs (>= 2; default 10)")
+    .option("--step-size <e>", "leapfrog step size (default 0.1)")
+    .option("--leapfrog-steps <n>", "leapfrog steps per transition (default 10)")
+    .option("--fixed-point-iterations <f>", "rmhmc: exactly f fixed-point iterations (the note's 5)")
+    .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit equations to this tolerance (default 1e-8)")
+    .option("--seed <s>", "random seed; run r uses stream r (default: chosen at random and recorded)")
+    .option("--out <dir>", "output directory for ais.json (the trace gpmcmc report draws) and summary.json")
+    .option("--force", "write into an existing directory that is not a gpmcmc output directory")
+    .option("--json", "print one JSON object instead of text")
+    .option("--progress", "progress on stderr even when it is not a terminal")
+    .option("--quiet", "no progress")
+    .action((opts: RawAisOptions) => {
+      runAisCommand(opts);
+    });
+}

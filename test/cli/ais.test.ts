@@ -1,0 +1,119 @@
+/**
+ * `gpmcmc ais`: the --json fields are the library's numbers for the same seed, --out writes an
+ * ais.json that readAisTrace accepts (and summary.json), and bad input is one line with exit
+ * code 2 and nothing written.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { runAis } from "../../src/annealing/index.js";
+import { epApproximation, epCorrectedLogZ, expectationPropagation, probitSites } from "../../src/approx/index.js";
+import { seKernel } from "../../src/gp/index.js";
+import { readAisTrace } from "../../src/io/ais.js";
+import { readDataset } from "../../src/io/index.js";
+import { fixture, REPO_ROOT, scratchDir } from "../fixtures.js";
+
+const SMALL = fixture("data", "approx_small.csv"); // n = 20, d = 2
+const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
+const BASE = ["ais", "--data", SMALL, "--lengthscale", "0.8", "--signal-sd", "1.5", "--temperatures", "8", "--runs", "3", "--seed", "11", "--fixed-point-iterations", "5"];
+
+function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
+  const stderr = r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, "");
+  return { code: r.status, stdout: r.stdout, stderr };
+}
+
+test("ais --json prints log Z, its standard error, the runs' log weights and EP's references: the library's numbers for the same seed", () => {
+  const r = cli([...BASE, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stderr, "");
+  const j = JSON.parse(r.stdout);
+  const ds = readDataset(SMALL, { labels: "binary", binaryCoding: "plusMinusOne" });
+  const k = seKernel({ lengthscale: 0.8, signalSd: 1.5 }).matrix(ds.X);
+  const ep = expectationPropagation(k, probitSites(ds.y), { onWarning: () => {} });
+  const q = epApproximation(ep);
+  const lib = runAis({ X: ds.X, y: ds.y }, {
+    model: { likelihood: "probit", logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5) },
+    start: { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) },
+    schedule: { kind: "geometric", temperatures: 8 },
+    transition: { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, fixedPoint: { kind: "iterations", iterations: 5 } },
+    runs: 3,
+    seed: 11,
+  });
+  assert.deepEqual(j.logWeights, lib.logWeights);
+  assert.equal(j.logZ, lib.logZ);
+  assert.equal(j.standardError, lib.standardError);
+  assert.equal(j.runs, 3);
+  assert.equal(typeof j.seconds, "number");
+  assert.equal(j.epLogZ, ep.logZ);
+  assert.equal(j.epCorrectedLogZ, epCorrectedLogZ(ep).logZ);
+  assert.equal(j.from, "ep");
+  assert.equal(j.out, null);
+  // from the prior with HMC is another computation
+  const p = cli([...BASE.filter((a) => a !== "--fixed-point-iterations" && a !== "5"), "--from", "prior", "--transition", "hmc", "--json"]);
+  assert.equal(p.code, 0, p.stderr);
+  assert.notDeepEqual(JSON.parse(p.stdout).logWeights, j.logWeights);
+});
+
+test("ais --out writes ais.json that readAisTrace accepts, one trace per run from beta 0 to 1, and summary.json", () => {
+  const s = scratchDir();
+  try {
+    const dir = join(s.dir, "run");
+    const r = cli([...BASE, "--json", "--out", dir]);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    const trace = readAisTrace(join(dir, "ais.json"));
+    assert.equal(trace.logZ, j.logZ);
+    assert.equal(trace.standardError, j.standardError);
+    assert.equal(trace.runs.length, 3);
+    for (const [i, run] of trace.runs.entries()) {
+      assert.equal(run.points.length, 9);
+      assert.equal(run.points[0].temperature, 0);
+      assert.equal(run.points[8].temperature, 1);
+      assert.equal(run.points[8].logWeight, j.logWeights[i]);
+    }
+    assert.deepEqual(trace.references?.map((x) => x.logZ), [j.epLogZ, j.epCorrectedLogZ]);
+    assert.equal(JSON.parse(readFileSync(join(dir, "summary.json"), "utf8")).logZ, j.logZ);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("ais: bad options and data are one line on stderr, exit code 2, and nothing written", () => {
+  const s = scratchDir();
+  try {
+    const dir = join(s.dir, "never");
+    const cases: [string[], RegExp][] = [
+      [["--temperatures", "0"], /--temperatures/],
+      [["--runs", "1"], /--runs/],
+      [["--from", "posterior"], /--from/],
+      [["--transition", "mala"], /--transition/],
+      [["--schedule", "cosine"], /--schedule/],
+      [["--beta-min", "2"], /--beta-min/],
+      [["--step-size", "-1"], /--step-size/],
+      [["--fixed-point-tolerance", "1e-6"], /--fixed-point-tolerance/],
+      [["--lengthscale", "0.8,1,2"], /--lengthscale/],
+    ];
+    for (const [extra, pattern] of cases) {
+      const args = [...BASE, "--out", dir];
+      for (let i = 0; i < extra.length; i += 2) {
+        const at = args.indexOf(extra[i]);
+        if (at >= 0) args.splice(at, 2, extra[i], extra[i + 1]);
+        else args.push(extra[i], extra[i + 1]);
+      }
+      const r = cli(args);
+      assert.equal(r.code, 2, `${extra.join(" ")}: ${r.stderr}`);
+      assert.match(r.stderr, pattern);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.equal(r.stdout, "");
+      assert.equal(existsSync(dir), false, `${extra.join(" ")} wrote ${dir}`);
+    }
+    const missing = cli(["ais", "--data", join(s.dir, "none.csv"), "--lengthscale", "1", "--signal-sd", "1", "--temperatures", "3", "--out", dir]);
+    assert.equal(missing.code, 2);
+    assert.equal(existsSync(dir), false);
+  } finally {
+    s.cleanup();
+  }
+});
