@@ -91,7 +91,7 @@ for (const name of names) {
     runs,
     seed,
   };
-  const r = runAis(data, spec);
+  const r = await runAis(data, spec);
   const transitions = r.runs.reduce((s, x) => s + x.transitions, 0);
   const row: Row = {
     variant: name, label: v.label, temperatures: v.temperatures, runs, logZ: r.logZ, standardError: r.standardError,

@@ -190,36 +190,3 @@ export function aisRunOn(target: AnnealedLatentTarget, spec: AisSpec, run: numbe
 export function aisRun(data: LatentGpData, spec: AisSpec, run: number, hooks: Pick<AisHooks, "onProgress" | "onWarning"> = {}): AisRunResult {
   return aisRunOn(aisTarget(data, spec, hooks.onWarning), spec, run, hooks);
 }
-
-export interface AisResult extends AisEstimate {
-  runs: AisRunResult[];
-  logWeights: number[];
-  /** Wall-clock seconds of all runs (target set-up excluded). */
-  seconds: number;
-  target: AnnealedLatentTarget;
-}
-
-/**
- * Calls run(0), ..., run(count - 1) and returns their results in order. The runs are
- * independent (each owns its Rng stream), so this is the one place to hand them to a pool of
- * worker threads; here they run one after another in this thread.
- */
-export function eachRun<T>(count: number, run: (index: number) => T): T[] {
-  const out: T[] = [];
-  for (let r = 0; r < count; r++) out.push(run(r));
-  return out;
-}
-
-/** All R runs of `spec` on `data` (one target shared by the runs) and the estimate of log Z. */
-export function runAis(data: LatentGpData, spec: AisSpec, hooks: AisHooks = {}): AisResult {
-  if (!Number.isInteger(spec.runs) || spec.runs < 1) throw new RangeError(`runs must be a whole number >= 1, got ${spec.runs}`);
-  const target = aisTarget(data, spec, hooks.onWarning);
-  const t0 = performance.now();
-  const runs = eachRun(spec.runs, (r) => {
-    const result = aisRunOn(target, spec, r, hooks);
-    hooks.onRun?.(result);
-    return result;
-  });
-  const logWeights = runs.map((r) => r.logWeight);
-  return { ...aisEstimate(logWeights), runs, logWeights, seconds: (performance.now() - t0) / 1000, target };
-}

@@ -41,7 +41,7 @@ export const AIS_TRANSITIONS = ["rmhmc", "hmc"] as const;
 /** `gpmcmc ais`'s options as Commander gives them. */
 export interface RawAisOptions
   extends RawKernelOptions,
-    Pick<RawSampleOptions, "data" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress"> {
+    Pick<RawSampleOptions, "data" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress" | "parallel"> {
   from?: string;
   transition?: string;
   temperatures?: string;
@@ -62,6 +62,8 @@ export interface AisReport {
   temperatures: number;
   runs: number;
   seed: number;
+  /** Runs at once, on worker threads with one OpenBLAS thread each. */
+  parallel: number;
   logZ: number;
   /** Delta-method standard error of log Z (null with one run). */
   standardError: number | null;
@@ -80,7 +82,7 @@ export interface AisReport {
 const processIO: CommandIO = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) };
 
 /** Runs `gpmcmc ais`. Throws OptionError, DataError, OutputError on bad input (before any work). */
-export function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isTTY = process.stderr.isTTY === true): AisReport {
+export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isTTY = process.stderr.isTTY === true): Promise<AisReport> {
   const tStart = performance.now();
   if (raw.data === undefined) throw new OptionError("--data", "is required: the CSV data set (header line; response column y, labels -1/+1 or 0/1)");
   const dataPath = parsePath("--data", raw.data);
@@ -97,6 +99,7 @@ export function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isT
   }
   const runs = parsePositiveInteger("--runs", raw.runs ?? "10");
   if (runs < 2) throw new OptionError("--runs", `must be at least 2 (the standard error needs two runs), got ${JSON.stringify(raw.runs)}`);
+  const parallel = raw.parallel === undefined ? undefined : parsePositiveInteger("--parallel", raw.parallel);
   exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
   let fixedPoint: FixedPointRule | undefined;
   if (raw.fixedPointTolerance !== undefined) fixedPoint = { kind: "tolerance", tolerance: parsePositiveNumber("--fixed-point-tolerance", raw.fixedPointTolerance) };
@@ -136,20 +139,23 @@ export function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isT
     const now = performance.now();
     if (now - lastShown < 1000 && p.temperature !== p.temperatures) return;
     lastShown = now;
-    const done = p.run * p.temperatures + p.temperature;
+    // runs proceed at once on worker threads: add up where each one stands
+    reached[p.run] = p.temperature;
+    const done = reached.reduce((a, b) => a + b, 0);
     const left = p.seconds > 0 ? ((now - tRuns) / 1000 / done) * (runs * p.temperatures - done) : NaN;
     io.stderr(`ais: run ${p.run + 1}/${runs}, temperature ${p.temperature}/${p.temperatures} (beta ${p.beta.toPrecision(3)}), about ${Number.isFinite(left) ? left.toFixed(0) : "?"} s left\n`);
   };
+  const reached = new Array<number>(runs).fill(0);
   const tRuns = performance.now();
-  const result = runAis({ X: data.X, y: data.y }, spec, { onWarning: warn, onProgress: showProgress ? progress : undefined });
+  const result = await runAis({ X: data.X, y: data.y }, spec, { parallel, onWarning: warn, onProgress: showProgress ? progress : undefined });
   const transitions = result.runs.reduce((s, r) => s + r.transitions, 0);
   const b = getBackend().describe();
   const report: AisReport = {
     command: "ais",
     gpmcmc: VERSION,
-    backend: `${b.backend} (${b.library}, ${b.threads} thread${b.threads === 1 ? "" : "s"})`,
+    backend: `${b.backend} (${b.library}, 1 thread per run)`,
     data: { file: dataPath, n: data.n, d: data.d },
-    from, transition, schedule, temperatures, runs, seed,
+    from, transition, schedule, temperatures, runs, seed, parallel: result.workers,
     logZ: result.logZ,
     standardError: Number.isFinite(result.standardError) ? result.standardError : null,
     effectiveSampleSize: result.effectiveSampleSize,
@@ -221,12 +227,13 @@ export function registerAisCommand(program: Command): Command {
     .option("--fixed-point-iterations <f>", "rmhmc: exactly f fixed-point iterations (the note's 5)")
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit equations to this tolerance (default 1e-8)")
     .option("--seed <s>", "random seed; run r uses stream r (default: chosen at random and recorded)")
+    .option("--parallel <p>", "runs at once, on worker threads with one BLAS thread each (default: the number of cores, at most --runs); the weights do not depend on it")
     .option("--out <dir>", "output directory for ais.json (the trace gpmcmc report draws) and summary.json")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
     .option("--json", "print one JSON object instead of text")
     .option("--progress", "progress on stderr even when it is not a terminal")
     .option("--quiet", "no progress")
-    .action((opts: RawAisOptions) => {
-      runAisCommand(opts);
+    .action(async (opts: RawAisOptions) => {
+      await runAisCommand(opts);
     });
 }

@@ -9,7 +9,7 @@ import { seKernel } from "../../src/gp/index.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { Rng } from "../../src/random/rng.js";
 
-test("AIS from the prior and from EP's q agree within their standard errors on a synthetic n = 100 probit problem", () => {
+test("AIS from the prior and from EP's q agree within their standard errors on a synthetic n = 100 probit problem", async () => {
   const n = 100;
   const rng = new Rng(42, 0);
   const X = new Matrix(n, 1);
@@ -28,8 +28,8 @@ test("AIS from the prior and from EP's q agree within their standard errors on a
     runs: 12,
     seed: 9,
   };
-  const fromPrior = runAis({ X, y }, { ...base, start: { kind: "prior" }, schedule: { kind: "geometric", temperatures: 600, betaMin: 1e-3 } });
-  const fromQ = runAis({ X, y }, { ...base, start: { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) }, schedule: { kind: "linear", temperatures: 20 } });
+  const fromPrior = await runAis({ X, y }, { ...base, start: { kind: "prior" }, schedule: { kind: "geometric", temperatures: 600, betaMin: 1e-3 } });
+  const fromQ = await runAis({ X, y }, { ...base, start: { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) }, schedule: { kind: "linear", temperatures: 20 } });
   const se = Math.hypot(fromPrior.standardError, fromQ.standardError);
   const msg = `prior ${fromPrior.logZ} +- ${fromPrior.standardError}, q ${fromQ.logZ} +- ${fromQ.standardError}, EP ${ep.logZ}`;
   assert.ok(se > 0 && se < 0.2, msg);

@@ -25,7 +25,7 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
   return { code: r.status, stdout: r.stdout, stderr };
 }
 
-test("ais --json prints log Z, its standard error, the runs' log weights and EP's references: the library's numbers for the same seed", () => {
+test("ais --json prints log Z, its standard error, the runs' log weights and EP's references: the library's numbers for the same seed", async () => {
   const r = cli([...BASE, "--json"]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, "");
@@ -34,7 +34,7 @@ test("ais --json prints log Z, its standard error, the runs' log weights and EP'
   const k = seKernel({ lengthscale: 0.8, signalSd: 1.5 }).matrix(ds.X);
   const ep = expectationPropagation(k, probitSites(ds.y), { onWarning: () => {} });
   const q = epApproximation(ep);
-  const lib = runAis({ X: ds.X, y: ds.y }, {
+  const lib = await runAis({ X: ds.X, y: ds.y }, {
     model: { likelihood: "probit", logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5) },
     start: { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) },
     schedule: { kind: "geometric", temperatures: 8 },
@@ -95,6 +95,7 @@ test("ais: bad options and data are one line on stderr, exit code 2, and nothing
       [["--step-size", "-1"], /--step-size/],
       [["--fixed-point-tolerance", "1e-6"], /--fixed-point-tolerance/],
       [["--lengthscale", "0.8,1,2"], /--lengthscale/],
+      [["--parallel", "0"], /--parallel/],
     ];
     for (const [extra, pattern] of cases) {
       const args = [...BASE, "--out", dir];
