@@ -4,7 +4,7 @@
  * new Rng(seed, r) — the same weights as in any other thread. A worker that runs several runs of
  * one computation builds the target once (keyed by `runKey`).
  */
-import { Matrix } from "../linalg/matrix.js";
+import { fromPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
@@ -16,8 +16,8 @@ export const AIS_RUN_TASK = "ais-run";
 export interface AisRunInput {
   /** The same for every run of one computation (a worker reuses its target across them). */
   runKey: string;
-  /** Inputs, n x d column-major (a Matrix's fields: a Matrix does not survive structured cloning). */
-  X: { rows: number; cols: number; data: Float64Array };
+  /** Inputs, n x d column-major. */
+  X: PlainMatrix;
   y: Float64Array;
   spec: AisSpec;
   run: number;
@@ -30,7 +30,7 @@ export function aisRunTask(input: AisRunInput, context: TaskContext): AisRunResu
   if (cached?.runKey !== input.runKey) {
     cached = undefined; // let the previous computation's target go before building the next
     // The thread that started the computation has already said what there was to say (jitter added).
-    const target = aisTarget({ X: new Matrix(input.X.rows, input.X.cols, input.X.data), y: input.y }, input.spec, () => {});
+    const target = aisTarget({ X: fromPlainMatrix(input.X), y: input.y }, input.spec, () => {});
     cached = { runKey: input.runKey, target };
   }
   return aisRunOn(cached.target, input.spec, input.run, { onProgress: (p: AisProgress) => context.progress(p) });

@@ -4,6 +4,7 @@
  * on the stream new Rng(seed, r), so the weights do not depend on how many run at once.
  */
 import type { LatentGpData } from "../run/chains.js";
+import { toPlainMatrix } from "../linalg/matrix.js";
 import { defaultParallelism, runTasks, type Task } from "../parallel/pool.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { aisTarget, type AisHooks, type AisProgress, type AisRunResult, type AisSpec } from "./ais.js";
@@ -35,7 +36,7 @@ export async function runAis(data: LatentGpData, spec: AisSpec, options: AisRunO
   // K is assembled and factorised here first, so a bad kernel fails before any thread starts.
   const target = aisTarget(data, spec, options.onWarning);
   const runKey = `${process.pid}-ais-${++computations}-${Date.now()}`;
-  const X = { rows: data.X.rows, cols: data.X.cols, data: data.X.data };
+  const X = toPlainMatrix(data.X);
   const tasks: Task<AisRunInput>[] = Array.from({ length: spec.runs }, (_, run) => ({ kind: AIS_RUN_TASK, input: { runKey, X, y: data.y, spec, run } }));
   const parallel = Math.min(options.parallel ?? defaultParallelism(spec.runs), spec.runs);
   const t0 = performance.now();

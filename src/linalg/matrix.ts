@@ -85,3 +85,20 @@ export function assertFinite(a: Matrix, what: string): void {
 export function assertLength(v: ArrayLike<number>, n: number, what: string): void {
   if (v.length !== n) throw new DimensionError(`${what} has length ${v.length}, expected ${n}`);
 }
+
+/** A Matrix's fields as plain data: what survives structured cloning to a worker thread (a Matrix does not). */
+export interface PlainMatrix {
+  rows: number;
+  cols: number;
+  data: Float64Array;
+}
+
+/** The plain-data form of `m` (shares its data). */
+export function toPlainMatrix(m: Matrix): PlainMatrix {
+  return { rows: m.rows, cols: m.cols, data: m.data };
+}
+
+/** A Matrix over the data of a plain-data one (no copy). */
+export function fromPlainMatrix(p: PlainMatrix): Matrix {
+  return new Matrix(p.rows, p.cols, p.data);
+}

@@ -5,7 +5,7 @@
  * draws as in any other thread. A worker that runs several chains of one run builds the target
  * once (keyed by `runKey`).
  */
-import { Matrix } from "../linalg/matrix.js";
+import { fromPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
@@ -20,8 +20,8 @@ export const LATENT_GP_CHAIN_TASK = "latent-gp-chain";
 export interface LatentGpChainInput {
   /** The same for every chain of one run (a worker reuses its target and kernel across them). */
   runKey: string;
-  /** Inputs, n x d column-major (a Matrix's fields: a Matrix does not survive structured cloning). */
-  X: { rows: number; cols: number; data: Float64Array };
+  /** Inputs, n x d column-major. */
+  X: PlainMatrix;
   y: Float64Array;
   spec: LatentGpRunSpec;
   /** The starting point (see initialPoint), computed once for the run. */
@@ -38,7 +38,7 @@ export function latentGpChainTask(input: LatentGpChainInput, context: TaskContex
   if (cached?.runKey !== input.runKey) {
     cached = undefined; // let the previous run's target go before building the next
     // The thread that started the run has already said what there was to say (jitter added).
-    const target = latentGpTarget(new Matrix(input.X.rows, input.X.cols, input.X.data), input.y, input.spec.model, () => {});
+    const target = latentGpTarget(fromPlainMatrix(input.X), input.y, input.spec.model, () => {});
     cached = { runKey: input.runKey, kernel: latentGpKernel(target, input.spec.sampler) };
   }
   return runLatentGpChain(cached.kernel, input.x0, input.spec, input.chain, {

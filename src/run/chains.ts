@@ -9,7 +9,7 @@
  * step size at the start of each chain, so sharing changes no draw).
  */
 import { laplace } from "../approx/laplace.js";
-import type { Matrix } from "../linalg/matrix.js";
+import { toPlainMatrix, type Matrix } from "../linalg/matrix.js";
 import { Rng } from "../random/rng.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
@@ -133,7 +133,7 @@ export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, opt
   const runKey = `${process.pid}-${++runCounter}-${Date.now()}`;
   const tasks: Task<LatentGpChainInput>[] = Array.from({ length: spec.chains }, (_, chain) => ({
     kind: LATENT_GP_CHAIN_TASK,
-    input: { runKey, X: { rows: data.X.rows, cols: data.X.cols, data: data.X.data }, y: data.y, spec, x0, chain, progressInterval: options.progressInterval },
+    input: { runKey, X: toPlainMatrix(data.X), y: data.y, spec, x0, chain, progressInterval: options.progressInterval },
   }));
   const parallel = Math.min(options.parallel ?? defaultParallelism(spec.chains), spec.chains);
   const t0 = performance.now();
