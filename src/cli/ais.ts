@@ -1,7 +1,8 @@
 /**
  * `gpmcmc ais`: the log marginal likelihood log Z of GP probit classification at fixed kernel
  * hyperparameters by annealed importance sampling (src/annealing), from the prior (AIS) or from
- * EP's Gaussian approximation q (the note's AISq), with RMHMC or HMC transitions. Prints log Z,
+ * EP's Gaussian approximation q (the note's AISq), with RMHMC, HMC or (from the prior) elliptical
+ * slice sampling transitions. Prints log Z,
  * its delta-method standard error, the runs' log weights and, as references, EP's log Z and its
  * second-order correction; with --out, writes ais.json (the trace `gpmcmc report` draws) and
  * summary.json atomically.
@@ -18,32 +19,33 @@ import { AIS_TRACE_FILE, checkAisTrace, type AisTrace } from "../io/ais.js";
 import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
 import { labelKindFor, readDataset } from "../io/dataset.js";
 import { getBackend } from "../linalg/backend.js";
-import { SAMPLER_DEFAULTS, type LatentGpSamplerSpec } from "../run/kernel.js";
+import { describeLeapfrogSolve, HMC_MASSES, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerSpec } from "../run/kernel.js";
 import { VERSION } from "../version.js";
 import type { CommandIO } from "./approx.js";
 import {
-  exclusive,
   OptionError,
   parseChoice,
+  parseLeapfrogSolveOptions,
   parseNonNegativeInteger,
   parsePath,
   parsePositiveInteger,
   parsePositiveNumber,
   resolveKernelHyperparameters,
-  type FixedPointRule,
   type RawKernelOptions,
   type RawSampleOptions,
 } from "./options.js";
 
 export const AIS_STARTS = ["prior", "ep"] as const;
-export const AIS_TRANSITIONS = ["rmhmc", "hmc"] as const;
+export const AIS_TRANSITIONS = ["rmhmc", "hmc", "ess"] as const;
 
 /** `gpmcmc ais`'s options as Commander gives them. */
 export interface RawAisOptions
   extends RawKernelOptions,
-    Pick<RawSampleOptions, "data" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress" | "parallel"> {
+    Pick<RawSampleOptions, "data" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "reversibilityTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress" | "parallel"> {
   from?: string;
   transition?: string;
+  transitionsPerTemperature?: string;
+  mass?: string;
   temperatures?: string;
   runs?: string;
   schedule?: string;
@@ -58,6 +60,7 @@ export interface AisReport {
   data: { file: string; n: number; d: number };
   from: "prior" | "ep";
   transition: LatentGpSamplerSpec;
+  transitionsPerTemperature: number;
   schedule: ScheduleName;
   temperatures: number;
   runs: number;
@@ -100,19 +103,27 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   const runs = parsePositiveInteger("--runs", raw.runs ?? "10");
   if (runs < 2) throw new OptionError("--runs", `must be at least 2 (the standard error needs two runs), got ${JSON.stringify(raw.runs)}`);
   const parallel = raw.parallel === undefined ? undefined : parsePositiveInteger("--parallel", raw.parallel);
-  exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
-  let fixedPoint: FixedPointRule | undefined;
-  if (raw.fixedPointTolerance !== undefined) fixedPoint = { kind: "tolerance", tolerance: parsePositiveNumber("--fixed-point-tolerance", raw.fixedPointTolerance) };
-  if (raw.fixedPointIterations !== undefined) fixedPoint = { kind: "iterations", iterations: parsePositiveInteger("--fixed-point-iterations", raw.fixedPointIterations) };
-  if (fixedPoint !== undefined && transitionName !== "rmhmc") {
-    throw new OptionError(fixedPoint.kind === "tolerance" ? "--fixed-point-tolerance" : "--fixed-point-iterations", `applies only to --transition rmhmc, not ${transitionName}`);
+  const solve = parseLeapfrogSolveOptions(raw, transitionName, "--transition");
+  let mass: HmcMassName | undefined;
+  if (raw.mass !== undefined) {
+    mass = parseChoice("--mass", raw.mass, HMC_MASSES, "mass matrix");
+    if (transitionName !== "hmc") throw new OptionError("--mass", `applies only to --transition hmc, not ${transitionName}`);
   }
+  if (transitionName === "ess") {
+    // elliptical slice sampling proposes on ellipses of the prior N(0, K): the start must be the prior
+    if (from !== "prior") throw new OptionError("--transition", "ess moves under the prior N(0, K) and needs --from prior");
+    for (const [name, value] of [["--step-size", raw.stepSize], ["--leapfrog-steps", raw.leapfrogSteps]] as const) {
+      if (value !== undefined) throw new OptionError(name, "does not apply to --transition ess (it has no step size)");
+    }
+  }
+  const perTemperature = parsePositiveInteger("--transitions-per-temperature", raw.transitionsPerTemperature ?? "1");
   const defaults = SAMPLER_DEFAULTS[transitionName];
   const transition: LatentGpSamplerSpec = {
     sampler: transitionName,
     stepSize: raw.stepSize === undefined ? defaults.stepSize : parsePositiveNumber("--step-size", raw.stepSize),
     leapfrogSteps: raw.leapfrogSteps === undefined ? defaults.leapfrogSteps : parsePositiveInteger("--leapfrog-steps", raw.leapfrogSteps),
-    ...(fixedPoint ? { fixedPoint } : {}),
+    ...solve,
+    ...(mass !== undefined ? { mass } : {}),
   };
   const seed = raw.seed === undefined ? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
   const outPath = raw.out === undefined ? undefined : parsePath("--out", raw.out);
@@ -130,6 +141,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     start: from === "ep" ? { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []), label: "EP" } : { kind: "prior" },
     schedule: { kind: schedule, temperatures, ...(betaMin !== undefined ? { betaMin } : {}) },
     transition,
+    transitionsPerTemperature: perTemperature,
     runs,
     seed,
   };
@@ -155,7 +167,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     gpmcmc: VERSION,
     backend: `${b.backend} (${b.library}, 1 thread per run)`,
     data: { file: dataPath, n: data.n, d: data.d },
-    from, transition, schedule, temperatures, runs, seed, parallel: result.workers,
+    from, transition, transitionsPerTemperature: perTemperature, schedule, temperatures, runs, seed, parallel: result.workers,
     logZ: result.logZ,
     standardError: Number.isFinite(result.standardError) ? result.standardError : null,
     effectiveSampleSize: result.effectiveSampleSize,
@@ -191,9 +203,10 @@ function num(x: number | null, digits = 4): string {
 /** The human-readable summary. */
 export function formatAisReport(r: AisReport): string {
   const t = r.transition;
+  const per = r.transitionsPerTemperature > 1 ? `, ${r.transitionsPerTemperature} per temperature` : "";
   const how = t.sampler === "rmhmc"
-    ? `rmhmc (step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps, ${t.fixedPoint?.kind === "iterations" ? `${t.fixedPoint.iterations} fixed-point iterations` : `fixed points to ${t.fixedPoint?.tolerance ?? 1e-8}`})`
-    : `hmc (M^-1 = K, step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps)`;
+    ? `rmhmc (step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps, ${describeLeapfrogSolve(t)}${per})`
+    : t.sampler === "hmc" ? `hmc (${t.mass === "identity" ? "identity mass" : "M^-1 = K"}, step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps${per})` : `elliptical slice sampling${per}`;
   const lines = [
     `AIS${r.from === "ep" ? "q (from EP's q)" : " (from the prior)"} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.schedule} schedule, B = ${r.temperatures}, ${r.runs} runs, ${how}, seed ${r.seed}`,
     `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${r.effectiveSampleSize.toFixed(1)} of ${r.runs})`,
@@ -217,7 +230,9 @@ export function registerAisCommand(program: Command): Command {
     .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
     .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
     .option("--from <start>", "starting distribution: ep (EP's q, the note's AISq; default) or prior")
-    .option("--transition <name>", "transition kernel at each temperature: rmhmc (default) or hmc (M^-1 = K)")
+    .option("--transition <name>", "transition kernel at each temperature: rmhmc (default), hmc, or ess (elliptical slice sampling; --from prior only)")
+    .option("--transitions-per-temperature <k>", "transitions at each intermediate temperature (default 1)")
+    .option("--mass <name>", "hmc: mass matrix prior (M^-1 = K, the default) or identity")
     .option("--temperatures <B>", "number of inverse temperatures (beta_B = 1)")
     .option("--schedule <name>", `temperature schedule: ${SCHEDULES.join(", ")} (default geometric, from beta_1 = 1e-4)`)
     .option("--beta-min <b>", "geometric schedule: the first temperature beta_1 (default 1e-4; from the prior with a large signal sd it must be far smaller)")
@@ -226,6 +241,7 @@ export function registerAisCommand(program: Command): Command {
     .option("--leapfrog-steps <n>", "leapfrog steps per transition (default 10)")
     .option("--fixed-point-iterations <f>", "rmhmc: exactly f fixed-point iterations (the note's 5)")
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit equations to this tolerance (default 1e-8)")
+    .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-6 with a fixed-point tolerance, off with --fixed-point-iterations)")
     .option("--seed <s>", "random seed; run r uses stream r (default: chosen at random and recorded)")
     .option("--parallel <p>", "runs at once, on worker threads with one BLAS thread each (default: the number of cores, at most --runs); the weights do not depend on it")
     .option("--out <dir>", "output directory for ais.json (the trace gpmcmc report draws) and summary.json")

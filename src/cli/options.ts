@@ -195,6 +195,7 @@ export interface RawSampleOptions extends RawKernelOptions {
   leapfrogSteps?: string;
   fixedPointTolerance?: string;
   fixedPointIterations?: string;
+  reversibilityTolerance?: string;
   draws?: string;
   burnIn?: string;
   thin?: string;
@@ -213,6 +214,29 @@ export interface RawSampleOptions extends RawKernelOptions {
 /** How the generalised leapfrog solves its implicit equations. */
 export type FixedPointRule = { kind: "tolerance"; tolerance: number } | { kind: "iterations"; iterations: number };
 
+/**
+ * --fixed-point-tolerance, --fixed-point-iterations and --reversibility-tolerance (a number, or
+ * off), which apply to RMHMC's generalised leapfrog only; `samplerOption` names the option that
+ * chose the sampler (--sampler, --transition) for the error.
+ */
+export function parseLeapfrogSolveOptions(
+  raw: Pick<RawSampleOptions, "fixedPointTolerance" | "fixedPointIterations" | "reversibilityTolerance">,
+  sampler: string,
+  samplerOption: string,
+): { fixedPoint?: FixedPointRule; reversibilityTolerance?: number | false } {
+  exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
+  let fixedPoint: FixedPointRule | undefined;
+  if (raw.fixedPointTolerance !== undefined) fixedPoint = { kind: "tolerance", tolerance: parsePositiveNumber("--fixed-point-tolerance", raw.fixedPointTolerance) };
+  if (raw.fixedPointIterations !== undefined) fixedPoint = { kind: "iterations", iterations: parsePositiveInteger("--fixed-point-iterations", raw.fixedPointIterations) };
+  let reversibilityTolerance: number | false | undefined;
+  if (raw.reversibilityTolerance !== undefined) {
+    reversibilityTolerance = raw.reversibilityTolerance.trim() === "off" ? false : parsePositiveNumber("--reversibility-tolerance", raw.reversibilityTolerance);
+  }
+  const given = fixedPoint ? (fixedPoint.kind === "tolerance" ? "--fixed-point-tolerance" : "--fixed-point-iterations") : reversibilityTolerance !== undefined ? "--reversibility-tolerance" : undefined;
+  if (given !== undefined && sampler !== "rmhmc") throw new OptionError(given, `applies only to ${samplerOption} rmhmc (the generalised leapfrog), not ${sampler}`);
+  return { ...(fixedPoint ? { fixedPoint } : {}), ...(reversibilityTolerance !== undefined ? { reversibilityTolerance } : {}) };
+}
+
 /** `gpmcmc sample`'s options, checked (the kernel hyperparameters need the data: see prepareSampleInputs). */
 export interface SampleOptions {
   data: string;
@@ -222,6 +246,8 @@ export interface SampleOptions {
   stepSize?: number;
   leapfrogSteps?: number;
   fixedPoint?: FixedPointRule;
+  /** RMHMC's reversibility check: a tolerance, or false (off); unset: the sampler's default. */
+  reversibilityTolerance?: number | false;
   draws: number;
   burnIn: number;
   thin: number;
@@ -250,14 +276,7 @@ export function parseSampleOptions(raw: RawSampleOptions, choices: SampleChoices
   const data = parsePath("--data", raw.data);
   const likelihood = parseChoice("--likelihood", raw.likelihood ?? SAMPLE_DEFAULTS.likelihood, choices.likelihoods ?? LIKELIHOODS, "likelihood");
   const sampler = parseChoice("--sampler", raw.sampler ?? SAMPLE_DEFAULTS.sampler, choices.samplers ?? SAMPLERS, "sampler");
-  exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
-  let fixedPoint: FixedPointRule | undefined;
-  if (raw.fixedPointTolerance !== undefined) fixedPoint = { kind: "tolerance", tolerance: parsePositiveNumber("--fixed-point-tolerance", raw.fixedPointTolerance) };
-  if (raw.fixedPointIterations !== undefined) fixedPoint = { kind: "iterations", iterations: parsePositiveInteger("--fixed-point-iterations", raw.fixedPointIterations) };
-  if (fixedPoint !== undefined && sampler !== "rmhmc") {
-    const opt = fixedPoint.kind === "tolerance" ? "--fixed-point-tolerance" : "--fixed-point-iterations";
-    throw new OptionError(opt, `applies only to --sampler rmhmc (the generalised leapfrog), not ${sampler}`);
-  }
+  const { fixedPoint, reversibilityTolerance } = parseLeapfrogSolveOptions(raw, sampler, "--sampler");
   const opt = <T>(v: string | undefined, f: (o: string, r: string) => T, name: string): T | undefined => (v === undefined ? undefined : f(name, v));
   return {
     data,
@@ -266,6 +285,7 @@ export function parseSampleOptions(raw: RawSampleOptions, choices: SampleChoices
     stepSize: opt(raw.stepSize, parsePositiveNumber, "--step-size"),
     leapfrogSteps: opt(raw.leapfrogSteps, parsePositiveInteger, "--leapfrog-steps"),
     fixedPoint,
+    reversibilityTolerance,
     draws: opt(raw.draws, parsePositiveInteger, "--draws") ?? SAMPLE_DEFAULTS.draws,
     burnIn: opt(raw.burnIn, parseNonNegativeInteger, "--burn-in") ?? SAMPLE_DEFAULTS.burnIn,
     thin: opt(raw.thin, parsePositiveInteger, "--thin") ?? SAMPLE_DEFAULTS.thin,

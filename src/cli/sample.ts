@@ -19,7 +19,7 @@ import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import { INITS, runLatentGp, type InitName, type LatentGpRunSpec } from "../run/chains.js";
-import { HMC_MASSES, LATENT_GP_SAMPLERS, randomisesSteps, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
+import { describeLeapfrogSolve, HMC_MASSES, LATENT_GP_SAMPLERS, randomisesSteps, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
 import { writeChainDraws } from "../run/outputs.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
@@ -118,6 +118,7 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
       leapfrogSteps: extras.model.maxLeapfrogSteps ?? o.leapfrogSteps ?? defaults.leapfrogSteps,
       ...(randomisesSteps(sampler) ? { randomiseSteps: true } : {}),
       fixedPoint: o.fixedPoint,
+      ...(o.reversibilityTolerance !== undefined ? { reversibilityTolerance: o.reversibilityTolerance } : {}),
       variant: extras.integrator,
       mass: sampler === "hmc" ? (extras.mass ?? "prior") : undefined,
       ...(sampler === "ess" ? {} : { targetAcceptance }),
@@ -261,7 +262,7 @@ function fmt(x: number | null, digits = 3): string {
 export function formatReport(r: SampleReport): string {
   const s = r.run.sampler;
   const how = s.sampler === "rmhmc"
-    ? `rmhmc (${s.variant ?? "fast"} integrator, ${s.fixedPoint?.kind === "iterations" ? `${s.fixedPoint.iterations} fixed-point iterations` : `fixed points to ${s.fixedPoint?.tolerance ?? 1e-8}`})`
+    ? `rmhmc (${s.variant ?? "fast"} integrator, ${describeLeapfrogSolve(s)})`
     : s.sampler === "hmc" ? `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})` : s.sampler;
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
   const tunable = s.sampler === "mh-v1" || s.sampler === "mh-v2" ? "alpha" : s.sampler === "mh" ? "proposal sd" : "step size";
@@ -308,6 +309,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${SAMPLER_DEFAULTS.mh.stepSize})`)
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
     .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
+    .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-6 with a fixed-point tolerance, off with --fixed-point-iterations)")
     .option("--integrator <name>", "rmhmc: fast (default) or reference (the note's Algorithm 1 as written)")
     .option("--mass <name>", "hmc: mass matrix prior (M^-1 = K, the default) or identity")
     .option("--draws <d>", "draws kept per chain", "1000")

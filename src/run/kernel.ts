@@ -16,7 +16,7 @@ import { hmc } from "../samplers/hmc.js";
 import { identityMass, massFromInverseCholesky, type MassMatrix } from "../samplers/mass-matrix.js";
 import { DEFAULT_MAX_LEAPFROG_STEPS } from "../samplers/hmc-gp.js";
 import { latentSamplerInfo, latentSamplers, type LatentSamplerName } from "../samplers/registry.js";
-import { rmhmc } from "../samplers/rmhmc.js";
+import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "../samplers/rmhmc.js";
 import type { Kernel } from "../samplers/types.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 
@@ -48,6 +48,8 @@ export interface LatentGpSamplerSpec {
   randomiseSteps?: boolean;
   /** RMHMC only; default: to a tolerance of 1e-8 (RmhmcOptions' default). */
   fixedPoint?: FixedPointSpec;
+  /** RMHMC only: the reversibility check's tolerance, or false (off); default: RmhmcOptions' (on with a fixed-point tolerance). */
+  reversibilityTolerance?: number | false;
   /** RMHMC only: "fast" (default) or "reference" (the note's Algorithm 1 as written). */
   variant?: "fast" | "reference";
   /** HMC only; default "prior". */
@@ -90,6 +92,14 @@ export function priorMass(target: AnnealedLatentTarget): MassMatrix {
   return massFromInverseCholesky(target.kernelCholesky);
 }
 
+/** How RMHMC solves and checks its leapfrog steps, in words ("fixed points to 1e-8, reversibility checked to 1e-6"). */
+export function describeLeapfrogSolve(spec: Pick<LatentGpSamplerSpec, "fixedPoint" | "reversibilityTolerance">): string {
+  const fp = spec.fixedPoint;
+  const solve = fp?.kind === "iterations" ? `${fp.iterations} fixed-point iterations` : `fixed points to ${fp?.tolerance ?? DEFAULT_FIXED_POINT_TOLERANCE}`;
+  const check = spec.reversibilityTolerance ?? (fp?.kind === "iterations" ? false : DEFAULT_REVERSIBILITY_TOLERANCE);
+  return `${solve}, ${check === false ? "no reversibility check" : `reversibility checked to ${check}`}`;
+}
+
 /** Builds the kernel a spec describes. */
 export function latentGpKernel(target: AnnealedLatentTarget, spec: LatentGpSamplerSpec): Kernel {
   const common = {
@@ -108,10 +118,13 @@ export function latentGpKernel(target: AnnealedLatentTarget, spec: LatentGpSampl
         variant,
         fixedPointTolerance: fp?.kind === "tolerance" ? fp.tolerance : undefined,
         fixedPointIterations: fp?.kind === "iterations" ? fp.iterations : undefined,
+        reversibilityTolerance: spec.reversibilityTolerance,
       });
     }
     case "hmc": {
-      if (spec.fixedPoint !== undefined || spec.variant !== undefined) throw new RangeError("fixed points and integrator variants apply to rmhmc only");
+      if (spec.fixedPoint !== undefined || spec.variant !== undefined || spec.reversibilityTolerance !== undefined) {
+        throw new RangeError("fixed points, reversibility checks and integrator variants apply to rmhmc only");
+      }
       const mass = (spec.mass ?? "prior") === "prior" ? priorMass(target) : identityMass(target.dim);
       return hmc(target, { ...common, mass });
     }
@@ -122,8 +135,8 @@ export function latentGpKernel(target: AnnealedLatentTarget, spec: LatentGpSampl
     case "hmc-v1":
     case "hmc-v2":
     case "smmala": {
-      if (spec.fixedPoint !== undefined || spec.variant !== undefined || spec.mass !== undefined) {
-        throw new RangeError(`fixed points, integrator variants and mass matrices do not apply to ${spec.sampler}`);
+      if (spec.fixedPoint !== undefined || spec.variant !== undefined || spec.mass !== undefined || spec.reversibilityTolerance !== undefined) {
+        throw new RangeError(`fixed points, reversibility checks, integrator variants and mass matrices do not apply to ${spec.sampler}`);
       }
       const name: LatentSamplerName = spec.sampler;
       // Each factory reads the fields that apply to it (the tunable's initial value under its own name).

@@ -21,6 +21,20 @@
  * instead runs a fixed count (the note's f_max = 5), which reproduces the note's chains but is
  * only approximately reversible.
  *
+ * Reversibility check. Convergence of each solve is not enough: where G(x) changes fast (GP
+ * classification with a large prior scale, where Lambda(x) switches between ~beta and ~0 as a
+ * label goes from misclassified to well classified) the fixed-point iteration from the reverse
+ * end can converge to another root or to none, and accepting such a proposal breaks detailed
+ * balance (Zappa, Holmes-Cerfon & Goodman 2018; Brofos & Lederman 2021). So a proposal that
+ * passes the Metropolis test is integrated back from (x_L, -p_L) with the same number of steps
+ * and accepted only if that returns to (x_0, -p_0) to `reversibilityTolerance` (same relative
+ * max-norm as the fixed points); otherwise the transition is rejected as divergent
+ * ("irreversible"). It costs a second trajectory for each accepted proposal. On by default with a
+ * fixed-point tolerance (1e-6), off by default with a fixed count (the note's chains); `false`
+ * turns it off. Without it, at the note's USPS prior scale (s = exp(5.1)) a transition started
+ * from exact draws of the target moves the mean by many standard errors
+ * (test/integration/gp-invariance-scale.test.ts).
+ *
  * Two variants of the same integrator:
  * - "reference", Algorithm 1 as written: the momentum is drawn through chol(G^-1) of the dense
  *   inverse metric (lines 5-7), and every position fixed-point iteration recomputes the whole
@@ -51,6 +65,15 @@ import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "
 
 export type RmhmcVariant = "fast" | "reference";
 
+/** The default relative tolerance of the fixed-point iterations. */
+export const DEFAULT_FIXED_POINT_TOLERANCE = 1e-8;
+/** The default relative tolerance of the reversibility check (with a fixed-point tolerance). */
+export const DEFAULT_REVERSIBILITY_TOLERANCE = 1e-6;
+
+function releaseGeometry(geometry: LocalGeometry): void {
+  geometry.release?.();
+}
+
 export interface RmhmcOptions {
   /** Leapfrog step size epsilon (adapted during burn-in through `tunable`). */
   stepSize: number;
@@ -70,6 +93,12 @@ export interface RmhmcOptions {
   targetAcceptance?: number;
   /** Energy rise above which a trajectory is rejected as divergent (default 1000). */
   divergenceThreshold?: number;
+  /**
+   * Accept only proposals from which the integrator returns to the start (see the module
+   * comment), to this relative tolerance; `false`: no check. Default 1e-6 with a fixed-point
+   * tolerance, `false` with `fixedPointIterations`.
+   */
+  reversibilityTolerance?: number | false;
 }
 
 export interface RmhmcState extends SamplerState {
@@ -132,7 +161,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   }
   const fixedCount = options.fixedPointIterations;
   if (fixedCount !== undefined) checkPositiveInteger("fixedPointIterations", fixedCount);
-  const tolerance = options.fixedPointTolerance ?? 1e-8;
+  const tolerance = options.fixedPointTolerance ?? DEFAULT_FIXED_POINT_TOLERANCE;
   checkPositive("fixedPointTolerance", tolerance);
   const maxIterations = options.maxFixedPointIterations ?? 50;
   checkPositiveInteger("maxFixedPointIterations", maxIterations);
@@ -140,6 +169,8 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   const iterationCap = fixedCount ?? maxIterations;
   const maxSteps = options.leapfrogSteps;
   const randomise = options.randomiseSteps ?? false;
+  const reversibility = options.reversibilityTolerance ?? (fixedCount === undefined ? DEFAULT_REVERSIBILITY_TOLERANCE : false);
+  if (reversibility !== false) checkPositive("reversibilityTolerance", reversibility);
 
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
 
@@ -342,16 +373,59 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     };
   }
 
+  /**
+   * Whether `steps` leapfrog steps from (end, -pEnd) return to (start, -p0) to the reversibility
+   * tolerance (p0 the initial momentum). Overwrites p and `last`; `cost` gets the work done.
+   */
+  function returnsToStart(start: RmhmcState, p0: Float64Array, end: RmhmcState, pEnd: Float64Array, steps: number, eps: number, cost: Cost): boolean {
+    for (let i = 0; i < n; i++) p[i] = -pEnd[i];
+    run(end, steps, eps);
+    addCost(cost);
+    if (last.divergence || !last.geometry || last.steps !== steps) return false;
+    const x0 = start.position;
+    const xBack = last.position;
+    let worst = 0;
+    for (let i = 0; i < n; i++) {
+      const dx = Math.abs(xBack[i] - x0[i]) / (1 + Math.abs(x0[i]));
+      const dp = Math.abs(p[i] + p0[i]) / (1 + Math.abs(p0[i]));
+      if (!(dx <= worst) || !(dp <= worst)) worst = Math.max(dx, dp, Number.isNaN(dx) || Number.isNaN(dp) ? Infinity : 0);
+    }
+    return worst <= (reversibility as number);
+  }
+
+  interface Cost { steps: number; gradientCalls: number; metricCalls: number; inverseMetricCalls: number; fixedPointIterations: number }
+  function addCost(cost: Cost): void {
+    cost.steps += last.steps;
+    cost.gradientCalls += last.gradientCalls;
+    cost.metricCalls += last.metricCalls;
+    cost.inverseMetricCalls += last.inverseMetricCalls;
+    cost.fixedPointIterations += last.fixedPointIterations;
+  }
+
   function transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number): { state: RmhmcState; info: StepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
     p.set(momentum);
     const h0 = hamiltonianAt(state.geometry, p); // line 8
     run(state, steps, eps); // lines 10-29
+    const cost: Cost = { steps: 0, gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0 };
+    addCost(cost);
+    const forwardSteps = last.steps;
     let h1 = NaN;
+    let proposal: RmhmcState | undefined;
     if (!last.divergence && last.geometry) {
       h1 = hamiltonianAt(last.geometry, p); // line 28
       metropolisDecision(h1 - h0, logUniform, threshold, decision); // lines 30-35
+      if (decision.accepted) {
+        const geometry = last.geometry;
+        proposal = { position: takeFinalPosition(), logDensity: geometry.logDensity, geometry };
+        if (reversibility !== false && !returnsToStart(state, momentum, proposal, p.slice(), steps, eps, cost)) {
+          decision.accepted = false;
+          decision.divergence = "irreversible";
+          releaseGeometry(proposal.geometry);
+          proposal = undefined;
+        }
+      }
     } else {
       decision.accepted = false;
       decision.acceptanceProbability = 0;
@@ -365,15 +439,15 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
       energy: decision.accepted ? h1 : h0,
       energyError: h1 - h0,
       stepSize: eps,
-      leapfrogSteps: last.steps,
-      gradientCalls: last.gradientCalls,
-      metricCalls: last.metricCalls,
-      inverseMetricCalls: last.inverseMetricCalls,
-      fixedPointIterations: last.fixedPointIterations,
+      // the proposal's trajectory; the calls below include the reversibility check's
+      leapfrogSteps: forwardSteps,
+      gradientCalls: cost.gradientCalls,
+      metricCalls: cost.metricCalls,
+      inverseMetricCalls: cost.inverseMetricCalls,
+      fixedPointIterations: cost.fixedPointIterations,
     };
-    if (!decision.accepted) return { state, info };
-    const geometry = last.geometry!;
-    return { state: { position: takeFinalPosition(), logDensity: geometry.logDensity, geometry }, info };
+    if (!proposal) return { state, info };
+    return { state: proposal, info };
   }
 
   function step(state: RmhmcState, rng: RandomSource): { state: RmhmcState; info: StepInfo } {

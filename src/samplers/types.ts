@@ -31,9 +31,11 @@ export interface StepInfo {
  * - "non-finite": the log density, a gradient or the energy was NaN or infinite;
  * - "energy-error": H(proposal) - H(start) exceeded the divergence threshold;
  * - "fixed-point": an implicit step of the generalised leapfrog did not converge to its tolerance;
- * - "numerical-error": the target raised a numerical failure (a metric that is not positive definite, ...).
+ * - "numerical-error": the target raised a numerical failure (a metric that is not positive definite, ...);
+ * - "irreversible": integrating back from the proposal with the momentum negated did not return to
+ *   the start (RMHMC's reversibility check: the implicit solves found another root, or none).
  */
-export type DivergenceReason = "non-finite" | "energy-error" | "fixed-point" | "numerical-error";
+export type DivergenceReason = "non-finite" | "energy-error" | "fixed-point" | "numerical-error" | "irreversible";
 
 /** The state a kernel carries from one transition to the next: a position plus cached quantities. */
 export interface SamplerState {

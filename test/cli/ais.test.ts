@@ -57,6 +57,32 @@ test("ais --json prints log Z, its standard error, the runs' log weights and EP'
   assert.notDeepEqual(JSON.parse(p.stdout).logWeights, j.logWeights);
 });
 
+test("ais --from prior --transition ess --transitions-per-temperature 3, and hmc --mass identity: the library's weights for the same specs", async () => {
+  const ds = readDataset(SMALL, { labels: "binary", binaryCoding: "plusMinusOne" });
+  const noFixedPoints = BASE.filter((a) => a !== "--fixed-point-iterations" && a !== "5");
+  const model = { likelihood: "probit" as const, logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5) };
+  const e = cli([...noFixedPoints, "--from", "prior", "--transition", "ess", "--transitions-per-temperature", "3", "--json"]);
+  assert.equal(e.code, 0, e.stderr);
+  const ej = JSON.parse(e.stdout);
+  assert.equal(ej.transitionsPerTemperature, 3);
+  const ess = await runAis({ X: ds.X, y: ds.y }, {
+    model, start: { kind: "prior" }, schedule: { kind: "geometric", temperatures: 8 },
+    transition: { sampler: "ess", stepSize: 0, leapfrogSteps: 0 }, transitionsPerTemperature: 3, runs: 3, seed: 11,
+  }, { inProcess: true });
+  assert.deepEqual(ej.logWeights, ess.logWeights);
+  assert.equal(ess.runs[0].transitions, 3 * 7);
+  const h = cli([...noFixedPoints, "--transition", "hmc", "--mass", "identity", "--step-size", "0.05", "--json"]);
+  assert.equal(h.code, 0, h.stderr);
+  const hj = JSON.parse(h.stdout);
+  assert.equal(hj.transition.mass, "identity");
+  const q = epApproximation(expectationPropagation(seKernel({ lengthscale: 0.8, signalSd: 1.5 }).matrix(ds.X), probitSites(ds.y), { onWarning: () => {} }));
+  const hmc = await runAis({ X: ds.X, y: ds.y }, {
+    model, start: { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) }, schedule: { kind: "geometric", temperatures: 8 },
+    transition: { sampler: "hmc", stepSize: 0.05, leapfrogSteps: 10, mass: "identity" }, runs: 3, seed: 11,
+  }, { inProcess: true });
+  assert.deepEqual(hj.logWeights, hmc.logWeights);
+});
+
 test("ais --out writes ais.json that readAisTrace accepts, one trace per run from beta 0 to 1, and summary.json", () => {
   const s = scratchDir();
   try {
@@ -85,7 +111,8 @@ test("ais: bad options and data are one line on stderr, exit code 2, and nothing
   const s = scratchDir();
   try {
     const dir = join(s.dir, "never");
-    const cases: [string[], RegExp][] = [
+    const NO_FIXED_POINTS = BASE.filter((a) => a !== "--fixed-point-iterations" && a !== "5");
+    const cases: [string[], RegExp, string[]?][] = [
       [["--temperatures", "0"], /--temperatures/],
       [["--runs", "1"], /--runs/],
       [["--from", "posterior"], /--from/],
@@ -96,9 +123,16 @@ test("ais: bad options and data are one line on stderr, exit code 2, and nothing
       [["--fixed-point-tolerance", "1e-6"], /--fixed-point-tolerance/],
       [["--lengthscale", "0.8,1,2"], /--lengthscale/],
       [["--parallel", "0"], /--parallel/],
+      [["--transition", "ess"], /--transition: ess .*--from prior/, NO_FIXED_POINTS],
+      [["--from", "prior", "--transition", "ess", "--step-size", "0.1"], /--step-size/, NO_FIXED_POINTS],
+      [["--transitions-per-temperature", "0"], /--transitions-per-temperature/],
+      [["--mass", "identity"], /--mass/, NO_FIXED_POINTS],
+      [["--transition", "hmc", "--mass", "diagonal"], /--mass/, NO_FIXED_POINTS],
+      [["--reversibility-tolerance", "-1"], /--reversibility-tolerance/],
+      [["--transition", "hmc", "--reversibility-tolerance", "1e-6"], /--reversibility-tolerance/, NO_FIXED_POINTS],
     ];
-    for (const [extra, pattern] of cases) {
-      const args = [...BASE, "--out", dir];
+    for (const [extra, pattern, base] of cases) {
+      const args = [...(base ?? BASE), "--out", dir];
       for (let i = 0; i < extra.length; i += 2) {
         const at = args.indexOf(extra[i]);
         if (at >= 0) args.splice(at, 2, extra[i], extra[i + 1]);

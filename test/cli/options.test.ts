@@ -142,6 +142,14 @@ test("sample options: defaults, values, and the fixed-point rule only for RMHMC"
     optionError(() => parseSampleOptions({ data: "d.csv", sampler: "hmc", fixedPointIterations: "5" })).message,
     "--fixed-point-iterations: applies only to --sampler rmhmc (the generalised leapfrog), not hmc",
   );
+  assert.equal(parseSampleOptions({ data: "d.csv", reversibilityTolerance: "off" }).reversibilityTolerance, false);
+  assert.equal(parseSampleOptions({ data: "d.csv", reversibilityTolerance: "1e-9" }).reversibilityTolerance, 1e-9);
+  assert.equal(parseSampleOptions({ data: "d.csv" }).reversibilityTolerance, undefined);
+  assert.match(optionError(() => parseSampleOptions({ data: "d.csv", reversibilityTolerance: "none" })).message, /^--reversibility-tolerance: /);
+  assert.equal(
+    optionError(() => parseSampleOptions({ data: "d.csv", sampler: "ess", reversibilityTolerance: "off" })).message,
+    "--reversibility-tolerance: applies only to --sampler rmhmc (the generalised leapfrog), not ess",
+  );
   assert.equal(optionError(() => parseSampleOptions({})).message, "--data: is required: the CSV data set (header line; response column y)");
   assert.equal(parseSampleOptions({ data: "d.csv", likelihood: "poisson" }, { likelihoods: ["probit", "poisson"] }).likelihood, "poisson");
 });
