@@ -8,7 +8,7 @@
  *   aisq-hmc-400                      AISq, HMC (identity mass) eps 0.02, 200 leapfrog steps
  *
  *   node dist/experiments/note-figure2.js [--data FILE] [--n N] [--runs R] [--seed S]
- *        [--variants a,b,...] [--out DIR]
+ *        [--variants a,b,...] [--parallel P] [--out DIR]
  *
  * --n N uses the first N cases. Prints one line per variant and writes DIR/figure2.json and
  * DIR/figure2.svg (default DIR: experiments/out/note-figure2-nN).
@@ -49,6 +49,7 @@ const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transitio
 const file = argValue("--data") ?? "data/usps35_origsplit_train.csv";
 const runs = Number(argValue("--runs") ?? 4);
 const seed = Number(argValue("--seed") ?? 1);
+const parallel = argValue("--parallel") === undefined ? undefined : Number(argValue("--parallel"));
 const names = (argValue("--variants") ?? Object.keys(VARIANTS).join(",")).split(",");
 for (const v of names) if (!(v in VARIANTS)) throw new Error(`unknown variant ${v} (known: ${Object.keys(VARIANTS).join(", ")})`);
 
@@ -68,7 +69,7 @@ const q = epApproximation(ep);
 const backend = getBackend().describe();
 console.log(`USPS 3 vs 5, n = ${n}, backend ${backend.backend} (${backend.threads} thread(s)); EP log Z ${ep.logZ.toFixed(4)}, corrected ${corrected.logZ.toFixed(4)} (${epSeconds.toFixed(1)} s)`);
 
-interface Row { variant: string; label: string; temperatures: number; runs: number; logZ: number; standardError: number; secondsPerRun: number; acceptanceRate: number; divergences: number; logWeights: number[] }
+interface Row { variant: string; label: string; temperatures: number; runs: number; logZ: number; standardError: number; secondsPerRun: number; acceptanceRate: number; divergences: number; logWeights: number[]; runSeconds: number[] }
 const rows: Row[] = [];
 mkdirSync(out, { recursive: true });
 const save = () => {
@@ -91,12 +92,13 @@ for (const name of names) {
     runs,
     seed,
   };
-  const r = await runAis(data, spec);
+  const r = await runAis(data, spec, { parallel });
   const transitions = r.runs.reduce((s, x) => s + x.transitions, 0);
   const row: Row = {
     variant: name, label: v.label, temperatures: v.temperatures, runs, logZ: r.logZ, standardError: r.standardError,
     secondsPerRun: r.seconds / runs, acceptanceRate: r.runs.reduce((s, x) => s + x.acceptanceRate * x.transitions, 0) / transitions,
     divergences: r.runs.reduce((s, x) => s + x.divergences, 0), logWeights: r.logWeights,
+    runSeconds: r.runs.map((x) => x.seconds),
   };
   rows.push(row);
   console.log(`${v.label}: log Z ${row.logZ.toFixed(4)} +- ${row.standardError.toFixed(4)}, ${row.secondsPerRun.toFixed(1)} s per run, acceptance ${row.acceptanceRate.toFixed(3)}, divergences ${row.divergences}, log weights ${row.logWeights.map((w) => w.toFixed(3)).join(" ")}`);

@@ -117,6 +117,10 @@ export function lineFigureOption(spec: LineFigureSpec): EChartsOption {
       see(NaN, r.y - (r.band ?? 0));
       see(NaN, r.y + (r.band ?? 0));
     }
+    // Lines close together (EP and its correction) keep their labels apart: by height, alternately above and below.
+    const byHeight = references.map((r, k) => ({ y: r.y, k })).sort((a, b) => b.y - a.y);
+    const labelAbove = new Array<boolean>(references.length);
+    byHeight.forEach(({ k }, rank) => (labelAbove[k] = rank % 2 === 0));
     const colourOfRef = (r: FigureReferenceLine, k: number) => r.colour ?? REFERENCE_COLOURS[k % REFERENCE_COLOURS.length];
     const bands = references
       .map((r, k) => ({ r, k }))
@@ -144,7 +148,8 @@ export function lineFigureOption(spec: LineFigureSpec): EChartsOption {
           yAxis: forPlot(r.y) as number,
           name: r.label,
           lineStyle: { color: colourOfRef(r, k), type: r.dashed === false ? "solid" : "dashed", width: 1.4 },
-          label: { formatter: "{b}", position: "end", color: colourOfRef(r, k), fontSize: 12 },
+          // inside the plot at the right end: above the line for the highest, below for the next, ...
+          label: { formatter: "{b}", position: labelAbove[k] ? "insideEndTop" : "insideEndBottom", color: colourOfRef(r, k), fontSize: 12 },
         })),
       },
       ...(bands.length > 0 ? { markArea: { silent: true, data: bands as never } } : {}),
@@ -157,10 +162,10 @@ export function lineFigureOption(spec: LineFigureSpec): EChartsOption {
     backgroundColor: "#ffffff",
     textStyle: { ...(base.textStyle as object), fontSize: 12 },
     title: spec.title !== undefined ? { text: spec.title, left: "center", top: 6, textStyle: { fontSize: 14, fontWeight: "bold" } } : undefined,
-    legend: { data: names, bottom: 4, itemWidth: 18, itemHeight: 10, textStyle: { fontSize: 12 } },
+    legend: { data: names, bottom: 4, left: 70, right: 24, itemWidth: 18, itemHeight: 10, itemGap: LEGEND_GAP, textStyle: { fontSize: 12 } },
     tooltip: { trigger: "item" },
-    // Reference labels stand right of the plot area, at the ends of their lines.
-    grid: { left: 70, right: 24 + Math.max(0, ...references.map((r) => 7 * r.label.length)), top: spec.title !== undefined ? 40 : 20, bottom: 74 },
+    // The legend wraps below the axis: room for as many rows as its entries need.
+    grid: { left: 70, right: 24, top: spec.title !== undefined ? 40 : 20, bottom: 56 + 20 * legendRows(names, (spec.width ?? 640) - 94) },
     xAxis: {
       type: spec.xLog ? "log" : "value",
       ...(spec.xLog ? { logBase: 10 } : { scale: true }),
@@ -183,6 +188,23 @@ export function lineFigureOption(spec: LineFigureSpec): EChartsOption {
     },
     series,
   };
+}
+
+const LEGEND_GAP = 22;
+
+/** Rows the legend wraps into across `width` pixels (entries: an 18 px mark, 5 px, about 7 px a character, the gap). */
+function legendRows(names: string[], width: number): number {
+  let rows = names.length > 0 ? 1 : 0;
+  let used = 0;
+  for (const name of names) {
+    const w = 18 + 5 + 7 * name.length + LEGEND_GAP;
+    if (used > 0 && used + w > width) {
+      rows++;
+      used = 0;
+    }
+    used += w;
+  }
+  return rows;
 }
 
 function checkSpec(spec: LineFigureSpec): void {

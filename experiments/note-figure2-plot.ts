@@ -1,0 +1,71 @@
+/**
+ * The note's Figure 2 as one picture: merges the figure2.json files that
+ * `experiments/note-figure2.ts` wrote for the same data (same n, same EP references) and draws
+ * every variant's log Z estimate (+- 2 delta-method standard errors) against seconds per run, with
+ * EP's log Z (dashed) and its second-order correction (solid); prints the table EXPERIMENTS.md
+ * holds: each estimate's distance from EP and from corrected EP, in nats and in its own standard
+ * errors, beside the seconds it took.
+ *
+ *   node dist/experiments/note-figure2-plot.js --out FIGURE.svg [--title T] A/figure2.json B/figure2.json ...
+ *
+ * A variant that appears in several files is taken from the last.
+ */
+import { readFileSync } from "node:fs";
+import { writeFileAtomic } from "../src/io/atomic.js";
+import { svgLineFigure } from "../src/report/figures.js";
+
+interface Row { variant: string; label: string; temperatures: number; runs: number; logZ: number; standardError: number; secondsPerRun: number; acceptanceRate: number; divergences: number; logWeights: number[] }
+interface Figure2 { n: number; epLogZ: number; epCorrectedLogZ: number; variants: Row[] }
+
+const args = process.argv.slice(2);
+const take = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const [, value] = args.splice(i, 2);
+  return value;
+};
+const out = take("--out");
+const title = take("--title");
+if (out === undefined || args.length === 0) {
+  console.error("usage: note-figure2-plot --out FIGURE.svg [--title T] figure2.json ...");
+  process.exit(2);
+}
+
+const files = args.map((path) => ({ path, figure: JSON.parse(readFileSync(path, "utf8")) as Figure2 }));
+const first = files[0].figure;
+for (const { path, figure } of files) {
+  // the references are computed from the data alone: files for other data cannot be merged
+  if (figure.n !== first.n || Math.abs(figure.epLogZ - first.epLogZ) > 1e-6) {
+    console.error(`${path}: n = ${figure.n}, EP log Z ${figure.epLogZ}; ${files[0].path} has n = ${first.n}, EP log Z ${first.epLogZ}`);
+    process.exit(2);
+  }
+}
+const rows = new Map<string, Row>();
+for (const { figure } of files) for (const r of figure.variants) rows.set(r.variant, r);
+const ordered = [...rows.values()].sort((a, b) => a.secondsPerRun - b.secondsPerRun);
+
+writeFileAtomic(out, svgLineFigure({
+  title: title ?? `AIS estimates of log Z against time, USPS 3 vs 5 (n = ${first.n})`,
+  xLabel: "seconds per run (one core)",
+  yLabel: "log Z (+- 2 standard errors)",
+  xLog: true,
+  width: 760,
+  height: 460,
+  series: ordered.map((r) => ({ name: `${r.label} (${r.runs} runs)`, x: [r.secondsPerRun], y: [r.logZ], error: [2 * r.standardError], line: false })),
+  references: [
+    { y: first.epLogZ, label: `EP ${first.epLogZ.toFixed(2)}`, dashed: true },
+    { y: first.epCorrectedLogZ, label: `EP, corrected ${first.epCorrectedLogZ.toFixed(2)}`, dashed: false },
+  ],
+}));
+
+const f = (x: number, d = 3) => x.toFixed(d);
+console.log(`n = ${first.n}: EP log Z ${f(first.epLogZ, 4)}, corrected EP ${f(first.epCorrectedLogZ, 4)}`);
+console.log("");
+console.log("| variant | B | runs | log Z | standard error | s per run | minus EP | minus corrected EP | in standard errors | acceptance | divergences |");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const r of ordered) {
+  const off = r.logZ - first.epCorrectedLogZ;
+  console.log(`| ${r.label} | ${r.temperatures} | ${r.runs} | ${f(r.logZ)} | ${f(r.standardError)} | ${f(r.secondsPerRun, 1)} | ${f(r.logZ - first.epLogZ, 2)} | ${f(off, 2)} | ${f(off / r.standardError, 1)} | ${f(r.acceptanceRate)} | ${r.divergences} |`);
+}
+console.log("");
+console.log(`wrote ${out}`);
