@@ -6,6 +6,9 @@
  *   aisq-rmhmc-12, -120, -240, -540   AISq (from EP's q), RMHMC eps 0.1, 10 leapfrog steps, 5 fixed-point iterations
  *   ais-rmhmc-1200                    AIS from the prior, the same RMHMC
  *   aisq-hmc-400                      AISq, HMC (identity mass) eps 0.02, 200 leapfrog steps
+ *   aisq-rmhmc-checked-120, -240      AISq, RMHMC eps 0.1, 10 steps, fixed points to 1e-8 and the reversibility check
+ *   ais-rmhmc-checked-1200            AIS from the prior, the same checked RMHMC
+ *   ais-ess-20000x10                  AIS from the prior, elliptical slice sampling, 10 transitions per temperature
  *
  *   node dist/experiments/note-figure2.js [--data FILE] [--n N] [--runs R] [--seed S]
  *        [--variants a,b,...] [--parallel P] [--out DIR]
@@ -31,19 +34,30 @@ function argValue(name: string): string | undefined {
 }
 
 const RMHMC: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, fixedPoint: { kind: "iterations", iterations: 5 } };
+// The same RMHMC with its implicit equations solved to 1e-8 and the reversibility check (the
+// library's default): a transition that keeps its target at this prior scale, which the note's
+// 5 fixed-point iterations do not (test/integration/gp-invariance-scale.test.ts).
+const RMHMC_CHECKED: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10 };
+// Elliptical slice sampling: exact for prior x likelihood^beta, no step size, and it moves well
+// while the prior dominates the early path (from the prior only).
+const ESS: LatentGpSamplerSpec = { sampler: "ess", stepSize: 0, leapfrogSteps: 0 };
 // HMC with the identity mass, as plain HMC is in the note (with M^-1 = K, eps = 0.02 diverges at
 // every transition here: K's largest eigenvalues are ~ s^2 n with s = exp(5.1))
 const HMC: LatentGpSamplerSpec = { sampler: "hmc", stepSize: 0.02, leapfrogSteps: 200, mass: "identity" };
 // From the prior, beta_1 must be tiny: a prior draw has sum log Phi(y f) ~ -10^6 here (s = exp(5.1)),
 // so beta_1 = 1e-4 makes the first increment alone ~ -100 (measured: B = 1200 gave log weights
 // from -673 to -125). betaMin = 1e-8 keeps beta_1 |h(x_0)| ~ 0.01.
-const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transition: LatentGpSamplerSpec; label: string; betaMin?: number }> = {
+const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transition: LatentGpSamplerSpec; label: string; betaMin?: number; perTemperature?: number }> = {
   "aisq-rmhmc-12": { fromQ: true, temperatures: 12, transition: RMHMC, label: "AISq-RMHMC B = 12" },
   "aisq-rmhmc-120": { fromQ: true, temperatures: 120, transition: RMHMC, label: "AISq-RMHMC B = 120" },
   "aisq-rmhmc-240": { fromQ: true, temperatures: 240, transition: RMHMC, label: "AISq-RMHMC B = 240" },
   "aisq-rmhmc-540": { fromQ: true, temperatures: 540, transition: RMHMC, label: "AISq-RMHMC B = 540" },
   "ais-rmhmc-1200": { fromQ: false, temperatures: 1200, transition: RMHMC, label: "AIS-RMHMC B = 1200", betaMin: 1e-8 },
   "aisq-hmc-400": { fromQ: true, temperatures: 400, transition: HMC, label: "AISq-HMC B = 400" },
+  "aisq-rmhmc-checked-120": { fromQ: true, temperatures: 120, transition: RMHMC_CHECKED, label: "AISq-RMHMC checked B = 120" },
+  "aisq-rmhmc-checked-240": { fromQ: true, temperatures: 240, transition: RMHMC_CHECKED, label: "AISq-RMHMC checked B = 240" },
+  "ais-rmhmc-checked-1200": { fromQ: false, temperatures: 1200, transition: RMHMC_CHECKED, label: "AIS-RMHMC checked B = 1200", betaMin: 1e-8 },
+  "ais-ess-20000x10": { fromQ: false, temperatures: 20000, perTemperature: 10, transition: ESS, label: "AIS-ESS B = 20000 x 10", betaMin: 1e-8 },
 };
 
 const file = argValue("--data") ?? "data/usps35_origsplit_train.csv";
@@ -89,6 +103,7 @@ for (const name of names) {
     start: v.fromQ ? { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) } : { kind: "prior" },
     schedule: { kind: "geometric", temperatures: v.temperatures, betaMin: v.betaMin },
     transition: v.transition,
+    transitionsPerTemperature: v.perTemperature,
     runs,
     seed,
   };

@@ -118,12 +118,16 @@ function asCholesky(factor: Cholesky | Matrix): Cholesky {
   return ch;
 }
 
-/** x <- L x for lower-triangular L (column-major), in place: row i needs x_0..x_i, so go bottom up. */
+/** x <- L x for lower-triangular L (column-major), in place. */
 export function lowerTimesInPlace(l: Float64Array, n: number, x: Float64Array): void {
-  for (let i = n - 1; i >= 0; i--) {
-    let s = 0;
-    for (let j = 0; j <= i; j++) s += l[i + j * n] * x[j];
-    x[i] = s;
+  // Column by column from the last (L is column-major, so each column is contiguous): x_j is
+  // still the input when column j is reached, since only columns left of i change x_i after
+  // x_i = L_ii x_i is set.
+  for (let j = n - 1; j >= 0; j--) {
+    const xj = x[j];
+    const col = j * n;
+    x[j] = l[j + col] * xj;
+    for (let i = j + 1; i < n; i++) x[i] += l[i + col] * xj;
   }
 }
 
