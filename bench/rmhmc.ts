@@ -12,12 +12,15 @@
  * (d) the two variants draw momenta from different random numbers, so their chains are compared
  *     in distribution: means and second moments of a few latent values from short chains on a
  *     small synthetic problem, as two-sample z-scores with batch-means standard errors (the
- *     rigorous version, against quadrature, is test/integration/gp-invariance.test.ts).
+ *     rigorous version, against quadrature, is test/integration/gp-invariance.test.ts);
+ * (e) n = 300: the cost of the reversibility check: transitions with fixed points to 1e-8, with
+ *     and without the check, from the same states and momenta (step 0.02, where the solves
+ *     converge from the mode), interleaved, median over repetitions, and their ratio.
  *
  * Positions start at the mode of the posterior (Newton's method: for the probit likelihood the
  * note's metric G = K^-1 + Lambda is the negative Hessian of L, so x <- x + G^-1 dL/dx).
  *
- *   npm run bench -- rmhmc [--n 767] [--n-check 100] [--reps 5] [--threads T] [--agree-n 20] [--agree-draws 2000] [--skip-timing] [--json]
+ *   npm run bench -- rmhmc [--n 767] [--n-check 100] [--reps 5] [--threads T] [--agree-n 20] [--agree-draws 2000] [--check-n 300] [--skip-timing] [--json]
  *
  * --threads sets the OpenBLAS thread count (default: the backend's).
  */
@@ -51,6 +54,7 @@ const N_CHECK = option("--n-check", 100);
 const REPS = option("--reps", 5);
 const AGREE_N = option("--agree-n", 20);
 const AGREE_DRAWS = option("--agree-draws", 2000);
+const CHECK_N = option("--check-n", 300);
 const THREADS = args.includes("--threads") ? option("--threads", 1) : undefined;
 const JSON_OUT = args.includes("--json");
 const SKIP_TIMING = args.includes("--skip-timing");
@@ -248,6 +252,39 @@ if (!SKIP_TIMING) {
   for (const r of z) say(`    ${r.name.padEnd(10)} fast ${r.fast.toFixed(4).padStart(9)}  reference ${r.reference.toFixed(4).padStart(9)}  z ${r.z.toFixed(2)}`);
   say(`    max |z| = ${Math.max(...z.map((r) => Math.abs(r.z))).toFixed(2)} over ${z.length} comparisons`);
   report.agreement = { n, draws: AGREE_DRAWS, chains: 2, rows: z };
+}
+
+// ---------- (e) the cost of the reversibility check, n = CHECK_N ----------
+if (!SKIP_TIMING) {
+  const target = uspsTarget(CHECK_N);
+  const { x } = mode(target);
+  const opts: RmhmcOptions = { stepSize: 0.02, leapfrogSteps: 10, fixedPointTolerance: 1e-8 };
+  const kernels = [rmhmc(target, { ...opts, reversibilityTolerance: false }), rmhmc(target, opts)];
+  const reps = Math.max(REPS, 10);
+  const times: number[][] = [[], []];
+  const accepted = [0, 0];
+  const rng = new Rng(8);
+  let state = kernels[0].init(x);
+  const p0 = new Float64Array(CHECK_N);
+  kernels[1].transition(state, (kernels[0].sampleMomentum(state, rng, p0), p0), Math.log(rng.uniform()), 10); // JIT warm-up
+  for (let r = 0; r < reps; r++) {
+    kernels[0].sampleMomentum(state, rng, p0);
+    const logU = Math.log(rng.uniform());
+    let next = state;
+    for (let k = 0; k < 2; k++) {
+      const t0 = performance.now();
+      const out = kernels[k].transition(state, p0, logU, 10);
+      times[k].push((performance.now() - t0) / 1000);
+      if (out.info.accepted) accepted[k]++;
+      if (k === 1) next = out.state;
+    }
+    state = next;
+  }
+  const unchecked = median(times[0]);
+  const checked = median(times[1]);
+  say(`(e) n = ${CHECK_N}, step 0.02, 10 leapfrog steps, fixed points to 1e-8, ${reps} transitions each from the same states and momenta, interleaved:`);
+  say(`    without the check ${unchecked.toFixed(4)} s, with it ${checked.toFixed(4)} s per transition (median): ratio ${(checked / unchecked).toFixed(2)}; accepted ${accepted[0]}/${reps} and ${accepted[1]}/${reps}`);
+  report.reversibilityCheck = { n: CHECK_N, reps, uncheckedSeconds: unchecked, checkedSeconds: checked, ratio: checked / unchecked, accepted };
 }
 
 if (JSON_OUT) console.log(JSON.stringify(report));
