@@ -48,11 +48,11 @@ const HMC: LatentGpSamplerSpec = { sampler: "hmc", stepSize: 0.02, leapfrogSteps
 // so beta_1 = 1e-4 makes the first increment alone ~ -100 (measured: B = 1200 gave log weights
 // from -673 to -125). betaMin = 1e-8 keeps beta_1 |h(x_0)| ~ 0.01.
 const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transition: LatentGpSamplerSpec; label: string; betaMin?: number; perTemperature?: number }> = {
-  "aisq-rmhmc-12": { fromQ: true, temperatures: 12, transition: RMHMC, label: "AISq-RMHMC B = 12" },
-  "aisq-rmhmc-120": { fromQ: true, temperatures: 120, transition: RMHMC, label: "AISq-RMHMC B = 120" },
-  "aisq-rmhmc-240": { fromQ: true, temperatures: 240, transition: RMHMC, label: "AISq-RMHMC B = 240" },
-  "aisq-rmhmc-540": { fromQ: true, temperatures: 540, transition: RMHMC, label: "AISq-RMHMC B = 540" },
-  "ais-rmhmc-1200": { fromQ: false, temperatures: 1200, transition: RMHMC, label: "AIS-RMHMC B = 1200", betaMin: 1e-8 },
+  "aisq-rmhmc-12": { fromQ: true, temperatures: 12, transition: RMHMC, label: "AISq-RMHMC (f = 5) B = 12" },
+  "aisq-rmhmc-120": { fromQ: true, temperatures: 120, transition: RMHMC, label: "AISq-RMHMC (f = 5) B = 120" },
+  "aisq-rmhmc-240": { fromQ: true, temperatures: 240, transition: RMHMC, label: "AISq-RMHMC (f = 5) B = 240" },
+  "aisq-rmhmc-540": { fromQ: true, temperatures: 540, transition: RMHMC, label: "AISq-RMHMC (f = 5) B = 540" },
+  "ais-rmhmc-1200": { fromQ: false, temperatures: 1200, transition: RMHMC, label: "AIS-RMHMC (f = 5) B = 1200", betaMin: 1e-8 },
   "aisq-hmc-400": { fromQ: true, temperatures: 400, transition: HMC, label: "AISq-HMC B = 400" },
   "aisq-rmhmc-checked-120": { fromQ: true, temperatures: 120, transition: RMHMC_CHECKED, label: "AISq-RMHMC checked B = 120" },
   "aisq-rmhmc-checked-240": { fromQ: true, temperatures: 240, transition: RMHMC_CHECKED, label: "AISq-RMHMC checked B = 240" },

@@ -156,16 +156,22 @@ export function lineFigureOption(spec: LineFigureSpec): EChartsOption {
     });
   }
   const names = spec.series.map((s) => s.name);
+  const width = spec.width ?? 640;
   const base = baseOption();
   return {
     ...base,
     backgroundColor: "#ffffff",
     textStyle: { ...(base.textStyle as object), fontSize: 12 },
     title: spec.title !== undefined ? { text: spec.title, left: "center", top: 6, textStyle: { fontSize: 14, fontWeight: "bold" } } : undefined,
-    legend: { data: names, bottom: 4, left: 70, right: 24, itemWidth: 18, itemHeight: 10, itemGap: LEGEND_GAP, textStyle: { fontSize: 12 } },
+    // One legend per row, rows broken here: the renderer's own measure of text on the server (no
+    // fonts) can fall short of what a browser draws, so entries get a wide gap and never wrap on
+    // their own.
+    legend: legendRowsOf(names, width - 94).map((row, r, rows) => ({
+      data: row, bottom: 4 + 20 * (rows.length - 1 - r), left: 70, itemWidth: 18, itemHeight: 10, itemGap: LEGEND_GAP, textStyle: { fontSize: 12 },
+    })),
     tooltip: { trigger: "item" },
     // The legend wraps below the axis: room for as many rows as its entries need.
-    grid: { left: 70, right: 24, top: spec.title !== undefined ? 40 : 20, bottom: 56 + 20 * legendRows(names, (spec.width ?? 640) - 94) },
+    grid: { left: 70, right: 24, top: spec.title !== undefined ? 40 : 20, bottom: 56 + 20 * legendRowsOf(names, width - 94).length },
     xAxis: {
       type: spec.xLog ? "log" : "value",
       ...(spec.xLog ? { logBase: 10 } : { scale: true }),
@@ -190,18 +196,19 @@ export function lineFigureOption(spec: LineFigureSpec): EChartsOption {
   };
 }
 
-const LEGEND_GAP = 22;
+const LEGEND_GAP = 36;
 
-/** Rows the legend wraps into across `width` pixels (entries: an 18 px mark, 5 px, about 7 px a character, the gap). */
-function legendRows(names: string[], width: number): number {
-  let rows = names.length > 0 ? 1 : 0;
+/** The legend's entries in rows across `width` pixels (an entry: an 18 px mark, 5 px, about 7 px a character at 12 px, the gap). */
+function legendRowsOf(names: string[], width: number): string[][] {
+  const rows: string[][] = [];
   let used = 0;
   for (const name of names) {
     const w = 18 + 5 + 7 * name.length + LEGEND_GAP;
-    if (used > 0 && used + w > width) {
-      rows++;
+    if (rows.length === 0 || (used > 0 && used + w > width)) {
+      rows.push([]);
       used = 0;
     }
+    rows[rows.length - 1].push(name);
     used += w;
   }
   return rows;
