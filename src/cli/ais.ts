@@ -241,7 +241,7 @@ export function registerAisCommand(program: Command): Command {
     .option("--leapfrog-steps <n>", "leapfrog steps per transition (default 10)")
     .option("--fixed-point-iterations <f>", "rmhmc: exactly f fixed-point iterations (the note's 5)")
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit equations to this tolerance (default 1e-8)")
-    .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-6 with a fixed-point tolerance, off with --fixed-point-iterations)")
+    .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")
     .option("--seed <s>", "random seed; run r uses stream r (default: chosen at random and recorded)")
     .option("--parallel <p>", "runs at once, on worker threads with one BLAS thread each (default: the number of cores, at most --runs); the weights do not depend on it")
     .option("--out <dir>", "output directory for ais.json (the trace gpmcmc report draws) and summary.json")

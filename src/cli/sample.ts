@@ -309,7 +309,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${SAMPLER_DEFAULTS.mh.stepSize})`)
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
     .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
-    .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-6 with a fixed-point tolerance, off with --fixed-point-iterations)")
+    .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")
     .option("--integrator <name>", "rmhmc: fast (default) or reference (the note's Algorithm 1 as written)")
     .option("--mass <name>", "hmc: mass matrix prior (M^-1 = K, the default) or identity")
     .option("--draws <d>", "draws kept per chain", "1000")

@@ -92,7 +92,7 @@ export function priorMass(target: AnnealedLatentTarget): MassMatrix {
   return massFromInverseCholesky(target.kernelCholesky);
 }
 
-/** How RMHMC solves and checks its leapfrog steps, in words ("fixed points to 1e-8, reversibility checked to 1e-6"). */
+/** How RMHMC solves and checks its leapfrog steps, in words ("fixed points to 1e-8, reversibility checked to 0.01"). */
 export function describeLeapfrogSolve(spec: Pick<LatentGpSamplerSpec, "fixedPoint" | "reversibilityTolerance">): string {
   const fp = spec.fixedPoint;
   const solve = fp?.kind === "iterations" ? `${fp.iterations} fixed-point iterations` : `fixed points to ${fp?.tolerance ?? DEFAULT_FIXED_POINT_TOLERANCE}`;

@@ -95,3 +95,26 @@ test("negative controls: without the reversibility check, and with the note's 5 
   t.diagnostic(`5 iterations: ${describe(fixedCount)}`);
   assert.ok(maxAbs(fixedCount.z) > FAIL_Z, `the fixed-count transition was not caught: ${describe(fixedCount)}`);
 });
+
+test("the check does not reject sound proposals: on an ill-conditioned K (20 inputs 1/3 apart, lengthscale 1) it turns down none of 300", () => {
+  // K's condition number is large here, and the fixed points' own errors (1e-8) come back from
+  // the reverse trajectory amplified (up to ~1e-3 in x, more in p in the Euclidean norm): a check
+  // that measured them as a root change would reject nearly every proposal.
+  const n = 20;
+  const X = new Matrix(n, 1, Float64Array.from({ length: n }, (_, i) => i / 3));
+  const y = Float64Array.from({ length: n }, (_, i) => (Math.sin(i / 3) > 0 ? 1 : -1));
+  const target = annealedLatentTarget({ likelihood: probit, y, kernelMatrix: seKernel({ lengthscale: 1, signalSd: 2 }).matrix(X) });
+  const kernel = rmhmc(target, { stepSize: 0.3, leapfrogSteps: 5 });
+  const rng = new Rng(7, 0);
+  let state = kernel.init(new Float64Array(n));
+  let irreversible = 0;
+  let accepted = 0;
+  for (let t = 0; t < 300; t++) {
+    const out = kernel.step(state, rng);
+    state = out.state;
+    if (out.info.divergence === "irreversible") irreversible++;
+    if (out.info.accepted) accepted++;
+  }
+  assert.equal(irreversible, 0, `${irreversible} of 300 rejected by the check (accepted ${accepted})`);
+  assert.ok(accepted > 200, `accepted ${accepted} of 300`);
+});
