@@ -8,7 +8,8 @@
  *   aisq-hmc-400                      AISq, HMC (identity mass) eps 0.02, 200 leapfrog steps
  *   aisq-rmhmc-checked-120, -240      AISq, RMHMC eps 0.1, 10 steps, fixed points to 1e-8 and the reversibility check
  *   ais-rmhmc-checked-1200            AIS from the prior, the same checked RMHMC
- *   ais-ess-20000x10                  AIS from the prior, elliptical slice sampling, 10 transitions per temperature
+ *   aisq-rmhmc-checked-960            the same, B = 960
+ *   ais-ess-20000x10, -60000x10       AIS from the prior, elliptical slice sampling, 10 transitions per temperature
  *
  *   node dist/experiments/note-figure2.js [--data FILE] [--n N] [--runs R] [--seed S]
  *        [--variants a,b,...] [--parallel P] [--out DIR]
@@ -58,6 +59,8 @@ const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transitio
   "aisq-rmhmc-checked-240": { fromQ: true, temperatures: 240, transition: RMHMC_CHECKED, label: "AISq-RMHMC checked B = 240" },
   "ais-rmhmc-checked-1200": { fromQ: false, temperatures: 1200, transition: RMHMC_CHECKED, label: "AIS-RMHMC checked B = 1200", betaMin: 1e-8 },
   "ais-ess-20000x10": { fromQ: false, temperatures: 20000, perTemperature: 10, transition: ESS, label: "AIS-ESS B = 20000 x 10", betaMin: 1e-8 },
+  "ais-ess-60000x10": { fromQ: false, temperatures: 60000, perTemperature: 10, transition: ESS, label: "AIS-ESS B = 60000 x 10", betaMin: 1e-8 },
+  "aisq-rmhmc-checked-960": { fromQ: true, temperatures: 960, transition: RMHMC_CHECKED, label: "AISq-RMHMC checked B = 960" },
 };
 
 const file = argValue("--data") ?? "data/usps35_origsplit_train.csv";
