@@ -6,7 +6,9 @@
  * holds: each estimate's distance from EP and from corrected EP, in nats and in its own standard
  * errors, beside the seconds it took.
  *
- *   node dist/experiments/note-figure2-plot.js --out FIGURE.svg [--title T] A/figure2.json B/figure2.json ...
+ *   node dist/experiments/note-figure2-plot.js --out FIGURE.svg [--title T] [--zoom W] A/figure2.json B/figure2.json ...
+ *
+ * --zoom W also writes FIGURE-zoom.svg with only the estimates within W nats of corrected EP.
  *
  * A variant that appears in several files is taken from the last.
  */
@@ -26,8 +28,14 @@ const take = (name: string): string | undefined => {
 };
 const out = take("--out");
 const title = take("--title");
+const zoomArg = take("--zoom");
+const zoom = zoomArg === undefined ? undefined : Number(zoomArg);
+if (zoom !== undefined && !(zoom > 0)) {
+  console.error(`--zoom: a positive number of nats, got ${JSON.stringify(zoomArg)}`);
+  process.exit(2);
+}
 if (out === undefined || args.length === 0) {
-  console.error("usage: note-figure2-plot --out FIGURE.svg [--title T] figure2.json ...");
+  console.error("usage: note-figure2-plot --out FIGURE.svg [--title T] [--zoom W] figure2.json ...");
   process.exit(2);
 }
 
@@ -46,19 +54,24 @@ for (const { figure } of files) for (const r of figure.variants) rows.set(r.vari
 for (const r of rows.values()) if (/rmhmc-\d/.test(r.variant) && !r.label.includes("f = 5")) r.label = r.label.replace("RMHMC", "RMHMC (f = 5)");
 const ordered = [...rows.values()].sort((a, b) => a.secondsPerRun - b.secondsPerRun);
 
-writeFileAtomic(out, svgLineFigure({
-  title: title ?? `AIS estimates of log Z against time, USPS 3 vs 5 (n = ${first.n})`,
+const figure = (shown: Row[], heading: string) => svgLineFigure({
+  title: heading,
   xLabel: "seconds per run (one core)",
   yLabel: "log Z (+- 2 standard errors)",
   xLog: true,
   width: 760,
-  height: 460,
-  series: ordered.map((r) => ({ name: `${r.label} (${r.runs} runs)`, x: [r.secondsPerRun], y: [r.logZ], error: [2 * r.standardError], line: false })),
+  height: 480,
+  series: shown.map((r) => ({ name: `${r.label} (${r.runs} runs)`, x: [r.secondsPerRun], y: [r.logZ], error: [2 * r.standardError], line: false })),
   references: [
     { y: first.epLogZ, label: `EP ${first.epLogZ.toFixed(2)}`, dashed: true },
     { y: first.epCorrectedLogZ, label: `EP, corrected ${first.epCorrectedLogZ.toFixed(2)}`, dashed: false },
   ],
-}));
+});
+const heading = title ?? `AIS estimates of log Z against time, USPS 3 vs 5 (n = ${first.n})`;
+writeFileAtomic(out, figure(ordered, heading));
+// --zoom W: a second figure (FIGURE-zoom.svg) with the estimates within W nats of corrected EP
+const zoomed = zoom === undefined ? [] : ordered.filter((r) => Math.abs(r.logZ - first.epCorrectedLogZ) <= zoom);
+if (zoom !== undefined) writeFileAtomic(out.replace(/\.svg$/, "") + "-zoom.svg", figure(zoomed, `${heading}: within ${zoom} of corrected EP`));
 
 const f = (x: number, d = 3) => x.toFixed(d);
 console.log(`n = ${first.n}: EP log Z ${f(first.epLogZ, 4)}, corrected EP ${f(first.epCorrectedLogZ, 4)}`);
@@ -70,4 +83,4 @@ for (const r of ordered) {
   console.log(`| ${r.label} | ${r.temperatures} | ${r.runs} | ${f(r.logZ)} | ${f(r.standardError)} | ${f(r.secondsPerRun, 1)} | ${f(r.logZ - first.epLogZ, 2)} | ${f(off, 2)} | ${f(off / r.standardError, 1)} | ${f(r.acceptanceRate)} | ${r.divergences} |`);
 }
 console.log("");
-console.log(`wrote ${out}`);
+console.log(`wrote ${out}${zoom !== undefined ? ` and the zoomed figure (${zoomed.length} of ${ordered.length} estimates)` : ""}`);
