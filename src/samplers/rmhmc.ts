@@ -187,6 +187,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   const work = new Float64Array(n);
   const drawn = new Float64Array(n);
   const dpBuffer = new Float64Array(n); // the reversibility check's momentum difference
+  const pEnd = new Float64Array(n); // the proposal's momentum, while the check integrates back
   // Positions of successive leapfrog steps alternate between two buffers, so the buffer written by
   // step l + 1 is the one whose geometry (from step l - 1) is no longer used. The final one is
   // handed to the caller and replaced.
@@ -432,7 +433,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
       if (decision.accepted) {
         const geometry = last.geometry;
         proposal = { position: takeFinalPosition(), logDensity: geometry.logDensity, geometry };
-        if (reversibility !== false && !returnsToStart(state, momentum, proposal, p.slice(), steps, eps, cost)) {
+        if (reversibility !== false && !returnsToStart(state, momentum, proposal, (pEnd.set(p), pEnd), steps, eps, cost)) {
           decision.accepted = false;
           decision.divergence = "irreversible";
           releaseGeometry(proposal.geometry);
