@@ -407,9 +407,9 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     return worst <= (reversibility as number);
   }
 
-  interface Cost { steps: number; gradientCalls: number; metricCalls: number; inverseMetricCalls: number; fixedPointIterations: number }
+  /** The work of a transition's trajectories (the reversibility check's included). */
+  interface Cost { gradientCalls: number; metricCalls: number; inverseMetricCalls: number; fixedPointIterations: number }
   function addCost(cost: Cost): void {
-    cost.steps += last.steps;
     cost.gradientCalls += last.gradientCalls;
     cost.metricCalls += last.metricCalls;
     cost.inverseMetricCalls += last.inverseMetricCalls;
@@ -422,7 +422,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     p.set(momentum);
     const h0 = hamiltonianAt(state.geometry, p); // line 8
     run(state, steps, eps); // lines 10-29
-    const cost: Cost = { steps: 0, gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0 };
+    const cost: Cost = { gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0 };
     addCost(cost);
     const forwardSteps = last.steps;
     let h1 = NaN;
