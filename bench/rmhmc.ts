@@ -12,7 +12,7 @@
  * (d) the two variants draw momenta from different random numbers, so their chains are compared
  *     in distribution: means and second moments of a few latent values from short chains on a
  *     small synthetic problem, as two-sample z-scores with batch-means standard errors (the
- *     rigorous version, against quadrature, is test/integration/gp-invariance.test.ts);
+ *     rigorous version, against quadrature, is test/integration/gpInvariance.test.ts);
  * (e) n = 300: the cost of the reversibility check: transitions with fixed points to 1e-8, with
  *     and without the check, from the same states and momenta (step 0.02, where the solves
  *     converge from the mode), interleaved, median over repetitions, and their ratio.

@@ -47,7 +47,7 @@ import { simulateLatentGp, simulateResponses, simulatedKernelMatrix, type Simula
 import { runChain } from "../src/samplers/driver.js";
 import { latentSamplers } from "../src/samplers/registry.js";
 import { annealedLatentTarget } from "../src/targets/annealedLatent.js";
-import { PAPER_MODELS, PAPER_SAMPLER_LABELS, PAPER_SAMPLERS, PAPER_TABLE2, PAPER_SETTINGS, paperEss, type PaperModel, type PaperSampler } from "./table2-paper.js";
+import { PAPER_MODELS, PAPER_SAMPLER_LABELS, PAPER_SAMPLERS, PAPER_TABLE2, PAPER_SETTINGS, paperEss, type PaperModel, type PaperSampler } from "./table2Paper.js";
 
 export interface Table2Config {
   likelihoods: PaperModel[];

@@ -7,7 +7,7 @@
  * for any x: Phi(z) = phi(z) R(-z), 1 - Phi(z) = phi(z) R(z), N(z)/Phi(z) = 1 / R(-z).
  * R is evaluated
  *  - for -1 <= x <= 8 from a table of R at the nodes x_j = -1 + j/8 (50-digit values from
- *    scripts/generate-mills-ratio-nodes.py) and 12 terms of its Taylor series about the nearest
+ *    scripts/generateMillsRatioNodes.py) and 12 terms of its Taylor series about the nearest
  *    node, |h| <= 1/16; the Taylor coefficients follow from R' = x R - 1 and are computed once,
  *    at load. The first omitted term is below 1.2e-18 relative.
  *  - for x > 8 by Laplace's continued fraction R(x) = 1/(x+ 1/(x+ 2/(x+ 3/(x+ ...)))),

@@ -13,8 +13,8 @@
  * kernels.
  */
 import { hmc } from "../samplers/hmc.js";
-import { identityMass, massFromInverseCholesky, type MassMatrix } from "../samplers/mass-matrix.js";
-import { DEFAULT_MAX_LEAPFROG_STEPS } from "../samplers/hmc-gp.js";
+import { identityMass, massFromInverseCholesky, type MassMatrix } from "../samplers/massMatrix.js";
+import { DEFAULT_MAX_LEAPFROG_STEPS } from "../samplers/hmcGp.js";
 import { latentSamplerInfo, latentSamplers, type LatentSamplerName } from "../samplers/registry.js";
 import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "../samplers/rmhmc.js";
 import type { Kernel } from "../samplers/types.js";

@@ -14,7 +14,7 @@
  */
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
-import { identityMass, type MassMatrix } from "./mass-matrix.js";
+import { identityMass, type MassMatrix } from "./massMatrix.js";
 import {
   checkPositive,
   checkPositiveInteger,

@@ -4,12 +4,12 @@
  * the posterior). Every factory takes the same options object and reads the fields that apply to
  * it (`latentSamplerInfo` says which); the others are ignored.
  */
-import { ellipticalSlice } from "./elliptical-slice.js";
+import { ellipticalSlice } from "./ellipticalSlice.js";
 import { hmc } from "./hmc.js";
-import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmc-gp.js";
-import type { LatentGpTarget } from "./latent-target.js";
-import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolis-rw.js";
-import { mhV1, mhV2 } from "./mh-neal.js";
+import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmcGp.js";
+import type { LatentGpTarget } from "./latentTarget.js";
+import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
+import { mhV1, mhV2 } from "./mhNeal.js";
 import { rmhmc } from "./rmhmc.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
 import type { Kernel, SamplerState } from "./types.js";

@@ -37,7 +37,7 @@
  * proposal. On by default with a fixed-point tolerance, off by default with a fixed count (the
  * note's chains); `false` turns it off. Without it, at the note's USPS prior scale (s = exp(5.1)) a transition started
  * from exact draws of the target moves the mean by many standard errors
- * (test/integration/gp-invariance-scale.test.ts).
+ * (test/integration/gpInvarianceScale.test.ts).
  *
  * Two variants of the same integrator:
  * - "reference", Algorithm 1 as written: the momentum is drawn through chol(G^-1) of the dense

@@ -28,7 +28,7 @@
 import { backendFor } from "../linalg/cholesky.js";
 import { opCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
-import { requirePriorSplit, type LatentGpTarget } from "./latent-target.js";
+import { requirePriorSplit, type LatentGpTarget } from "./latentTarget.js";
 import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, type MetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 

@@ -1,5 +1,5 @@
 /**
- * The README's API example is test/api/readme-example.ts verbatim, and it runs: compiled, as a
+ * The README's API example is test/api/readmeExample.ts verbatim, and it runs: compiled, as a
  * user would run it, importing the package by its name.
  */
 import { test } from "node:test";
@@ -9,9 +9,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT } from "../fixtures.js";
 
-const EXAMPLE = join(REPO_ROOT, "test", "api", "readme-example.ts");
+const EXAMPLE = join(REPO_ROOT, "test", "api", "readmeExample.ts");
 
-test("README: the API section's example is test/api/readme-example.ts, verbatim", () => {
+test("README: the API section's example is test/api/readmeExample.ts, verbatim", () => {
   const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
   const api = readme.slice(readme.indexOf("\n## API\n"));
   const block = /```ts\n([\s\S]*?)```/.exec(api);
@@ -20,7 +20,7 @@ test("README: the API section's example is test/api/readme-example.ts, verbatim"
 });
 
 test("README: the API example runs and prints its figures", () => {
-  const r = spawnSync(process.execPath, [join(REPO_ROOT, "dist", "test", "api", "readme-example.js")], {
+  const r = spawnSync(process.execPath, [join(REPO_ROOT, "dist", "test", "api", "readmeExample.js")], {
     encoding: "utf8",
     env: { ...process.env, GPMCMC_BACKEND: "js" },
   });

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { rhatCode } from "../../src/diagnostics/convergence.js";
 import { formatTable2, parseTable2Args, QUICK_CONFIG, runTable2, scaledCheckpoints } from "../../experiments/table2.js";
-import { PAPER_MODELS, PAPER_SAMPLERS, PAPER_TABLE2, paperEss } from "../../experiments/table2-paper.js";
+import { PAPER_MODELS, PAPER_SAMPLERS, PAPER_TABLE2, paperEss } from "../../experiments/table2Paper.js";
 
 test("table2 --quick: all 24 cells, codes from the median R-hat, the table with the paper's figures", () => {
   const { config } = parseTable2Args(["--quick"]);

@@ -5,7 +5,7 @@ import { Cholesky } from "../../src/linalg/cholesky.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { Rng } from "../../src/random/rng.js";
 import { hmc } from "../../src/samplers/hmc.js";
-import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/mass-matrix.js";
+import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/massMatrix.js";
 import { cholDense, cholInverse, GAUSS_COV, GAUSS_MEAN, gaussianTarget, toColumnMajor } from "./fixtures.js";
 
 const M = toColumnMajor([[2, 0.5, -0.3], [0.5, 1, 0.2], [-0.3, 0.2, 0.7]]);

@@ -7,7 +7,7 @@ import { Cholesky } from "../../src/linalg/cholesky.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { sample } from "../../src/samplers/driver.js";
 import { hmc, type HmcOptions } from "../../src/samplers/hmc.js";
-import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/mass-matrix.js";
+import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/massMatrix.js";
 import { rmhmc, type RmhmcOptions } from "../../src/samplers/rmhmc.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
 import {

@@ -19,10 +19,10 @@
  * the prior term.
  */
 import type { RandomSource } from "../random/types.js";
-import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latent-target.js";
-import { lowerTimesInPlace } from "./mass-matrix.js";
+import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latentTarget.js";
+import { lowerTimesInPlace } from "./massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, type MetropolisOutcome } from "./metropolis.js";
-import { MH_TARGET_ACCEPTANCE } from "./metropolis-rw.js";
+import { MH_TARGET_ACCEPTANCE } from "./metropolisRw.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
 export interface NealMhOptions {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs every compiled test file (dist/test/**/*.test.js) with node's built-in test runner.
-// Usage: node scripts/run-tests.mjs [substring ...]  -- only files whose path contains a substring.
+// Usage: node scripts/runTests.mjs [substring ...]  -- only files whose path contains a substring.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -19,7 +19,7 @@ const filters = process.argv.slice(2);
 let files = collect("dist/test").sort();
 if (filters.length > 0) files = files.filter((f) => filters.some((s) => f.includes(s)));
 if (files.length === 0) {
-  console.error("run-tests: no test files matched");
+  console.error("runTests: no test files matched");
   process.exit(1);
 }
 const r = spawnSync(process.execPath, ["--test", "--test-concurrency=2", ...files], { stdio: "inherit" });

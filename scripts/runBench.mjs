@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs a benchmark: node scripts/run-bench.mjs <name> [args ...] runs dist/bench/<name>.js with
+// Runs a benchmark: node scripts/runBench.mjs <name> [args ...] runs dist/bench/<name>.js with
 // the args (npm run bench -- <name> ... compiles the TypeScript first). C yardsticks in bench/
 // (bench/*.c) are compiled first, against OpenBLAS, when their source is newer than the binary;
 // without a C compiler or OpenBLAS the benchmark runs without them and says so.
@@ -20,7 +20,7 @@ for (const src of readdirSync("bench").filter((f) => f.endsWith(".c"))) {
   if (existsSync(bin) && statSync(bin).mtimeMs >= statSync(`bench/${src}`).mtimeMs) continue;
   const cc = process.env.CC || "cc";
   const r = spawnSync(cc, ["-O2", `bench/${src}`, "-o", bin, "-lopenblas", "-lm"], { stdio: ["ignore", "inherit", "inherit"] });
-  if (r.status !== 0) console.error(`run-bench: could not compile bench/${src} (${cc}, -lopenblas); running without it`);
+  if (r.status !== 0) console.error(`runBench: could not compile bench/${src} (${cc}, -lopenblas); running without it`);
 }
 
 const r = spawnSync(process.execPath, [`dist/bench/${name}.js`, ...args], { stdio: "inherit" });

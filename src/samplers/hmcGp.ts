@@ -34,8 +34,8 @@ import { backendFor, Cholesky, cholesky } from "../linalg/cholesky.js";
 import { opCounts } from "../linalg/counters.js";
 import { Matrix } from "../linalg/matrix.js";
 import { hmc, type HmcKernel } from "./hmc.js";
-import type { LatentGpTarget } from "./latent-target.js";
-import { massFromInverseCholesky } from "./mass-matrix.js";
+import type { LatentGpTarget } from "./latentTarget.js";
+import { massFromInverseCholesky } from "./massMatrix.js";
 
 /** Default lambda_max (comparison paper, Section 4.1: "a maximum of 10 leapfrog steps"). */
 export const DEFAULT_MAX_LEAPFROG_STEPS = 10;

@@ -4,14 +4,14 @@
 //      (none for v2, one for v1 when built) a leapfrog step is O(n^2), so 4x the points should
 //      cost about 16x the time;
 //   2. time per transition of each sampler at n = 400 (registry defaults, no adaptation).
-//   node dist/bench/latent-samplers.js [--sizes 100,400,1600] [--n 400]
+//   node dist/bench/latentSamplers.js [--sizes 100,400,1600] [--n 400]
 import { seKernel } from "../src/gp/index.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { Cholesky } from "../src/linalg/cholesky.js";
 import { Matrix } from "../src/linalg/matrix.js";
 import { probit } from "../src/likelihoods/probit.js";
 import { Rng } from "../src/random/rng.js";
-import { hmcV1, hmcV2 } from "../src/samplers/hmc-gp.js";
+import { hmcV1, hmcV2 } from "../src/samplers/hmcGp.js";
 import { LATENT_SAMPLER_NAMES, latentSamplers } from "../src/samplers/registry.js";
 import type { Kernel, SamplerState } from "../src/samplers/types.js";
 import { annealedLatentTarget, type AnnealedLatentTarget } from "../src/targets/annealedLatent.js";

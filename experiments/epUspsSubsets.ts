@@ -5,7 +5,7 @@
  * 0.9 N(mu, Sigma) + 0.1 t_4(mu, Sigma) around EP's q (bounded weights), with its
  * delta-method standard error, against log Z_EP and the corrected values.
  *
- *   node dist/experiments/ep-usps-subsets.js [--data FILE] [--rows 20] [--blocks 5] [--draws 200000] [--seed 1]
+ *   node dist/experiments/epUspsSubsets.js [--data FILE] [--rows 20] [--blocks 5] [--draws 200000] [--seed 1]
  *
  * K gets 1e-6 s^2 on its diagonal (in EP and in the weights alike): without it K, whose
  * correlations are all above 0.99, does not factorise in double precision.

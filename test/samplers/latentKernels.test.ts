@@ -16,15 +16,15 @@ import { likelihoodByName } from "../../src/likelihoods/registry.js";
 import { Rng } from "../../src/random/rng.js";
 import type { RandomSource } from "../../src/random/types.js";
 import { runChain, sample } from "../../src/samplers/driver.js";
-import { ellipticalSlice } from "../../src/samplers/elliptical-slice.js";
-import { hmcV1, hmcV2, priorPlusDiagonalInverseCholesky } from "../../src/samplers/hmc-gp.js";
-import { mhV2 } from "../../src/samplers/mh-neal.js";
+import { ellipticalSlice } from "../../src/samplers/ellipticalSlice.js";
+import { hmcV1, hmcV2, priorPlusDiagonalInverseCholesky } from "../../src/samplers/hmcGp.js";
+import { mhV2 } from "../../src/samplers/mhNeal.js";
 import { isLatentSamplerName, LATENT_SAMPLER_NAMES, latentSamplerInfo, latentSamplers } from "../../src/samplers/registry.js";
 import { smmala } from "../../src/samplers/smmala.js";
 import type { Kernel, SamplerState, StepInfo } from "../../src/samplers/types.js";
 import { annealedLatentTarget, type AnnealedLatentTarget } from "../../src/targets/annealedLatent.js";
 import { cholDense, cholInverse } from "./fixtures.js";
-import { gaussianLikelihood, probitProblem, REG_K, REG_SD, REG_Y } from "./latent-fixtures.js";
+import { gaussianLikelihood, probitProblem, REG_K, REG_SD, REG_Y } from "./latentFixtures.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
 
 // ---------- helpers ----------

@@ -1,12 +1,12 @@
 /**
  * The note's Figure 2 as one picture: merges the figure2.json files that
- * `experiments/note-figure2.ts` wrote for the same data (same n, same EP references) and draws
+ * `experiments/noteFigure2.ts` wrote for the same data (same n, same EP references) and draws
  * every variant's log Z estimate (+- 2 delta-method standard errors) against seconds per run, with
  * EP's log Z (dashed) and its second-order correction (solid); prints the table EXPERIMENTS.md
  * holds: each estimate's distance from EP and from corrected EP, in nats and in its own standard
  * errors, beside the seconds it took.
  *
- *   node dist/experiments/note-figure2-plot.js --out FIGURE.svg [--title T] [--zoom W] A/figure2.json B/figure2.json ...
+ *   node dist/experiments/noteFigure2Plot.js --out FIGURE.svg [--title T] [--zoom W] A/figure2.json B/figure2.json ...
  *
  * --zoom W also writes FIGURE-zoom.svg with only the estimates within W nats of corrected EP.
  *
@@ -35,7 +35,7 @@ if (zoom !== undefined && !(zoom > 0)) {
   process.exit(2);
 }
 if (out === undefined || args.length === 0) {
-  console.error("usage: note-figure2-plot --out FIGURE.svg [--title T] [--zoom W] figure2.json ...");
+  console.error("usage: noteFigure2Plot --out FIGURE.svg [--title T] [--zoom W] figure2.json ...");
   process.exit(2);
 }
 

@@ -11,7 +11,7 @@
  *   aisq-rmhmc-checked-960            the same, B = 960
  *   ais-ess-20000x10, -60000x10       AIS from the prior, elliptical slice sampling, 10 transitions per temperature
  *
- *   node dist/experiments/note-figure2.js [--data FILE] [--n N] [--runs R] [--seed S]
+ *   node dist/experiments/noteFigure2.js [--data FILE] [--n N] [--runs R] [--seed S]
  *        [--variants a,b,...] [--parallel P] [--out DIR]
  *
  * --n N uses the first N cases. Prints one line per variant and writes DIR/figure2.json and
@@ -37,7 +37,7 @@ function argValue(name: string): string | undefined {
 const RMHMC: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, fixedPoint: { kind: "iterations", iterations: 5 } };
 // The same RMHMC with its implicit equations solved to 1e-8 and the reversibility check (the
 // library's default): a transition that keeps its target at this prior scale, which the note's
-// 5 fixed-point iterations do not (test/integration/gp-invariance-scale.test.ts).
+// 5 fixed-point iterations do not (test/integration/gpInvarianceScale.test.ts).
 const RMHMC_CHECKED: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10 };
 // Elliptical slice sampling: exact for prior x likelihood^beta, no step size, and it moves well
 // while the prior dominates the early path (from the prior only).

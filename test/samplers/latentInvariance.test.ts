@@ -7,16 +7,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sample } from "../../src/samplers/driver.js";
-import { ellipticalSlice } from "../../src/samplers/elliptical-slice.js";
+import { ellipticalSlice } from "../../src/samplers/ellipticalSlice.js";
 import { hmc } from "../../src/samplers/hmc.js";
-import { hmcV1, hmcV2 } from "../../src/samplers/hmc-gp.js";
-import { lowerTimesInPlace, type MassMatrix } from "../../src/samplers/mass-matrix.js";
-import { randomWalkMetropolis } from "../../src/samplers/metropolis-rw.js";
-import { mhV1, mhV2 } from "../../src/samplers/mh-neal.js";
+import { hmcV1, hmcV2 } from "../../src/samplers/hmcGp.js";
+import { lowerTimesInPlace, type MassMatrix } from "../../src/samplers/massMatrix.js";
+import { randomWalkMetropolis } from "../../src/samplers/metropolisRw.js";
+import { mhV1, mhV2 } from "../../src/samplers/mhNeal.js";
 import { smmala } from "../../src/samplers/smmala.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
-import { poissonProblem, probitProblem, regressionProblem, type KnownPosterior } from "./latent-fixtures.js";
+import { poissonProblem, probitProblem, regressionProblem, type KnownPosterior } from "./latentFixtures.js";
 
 /** A correct chain must keep every |z| below this (9 z-scores for n = 3, 5 for n = 2). */
 const PASS_Z = 4;

@@ -21,7 +21,7 @@ import { probit } from "../../src/likelihoods/probit.js";
 import { logPhi } from "../../src/math/normal.js";
 import { sample } from "../../src/samplers/driver.js";
 import { hmc } from "../../src/samplers/hmc.js";
-import { massFromInverseCholesky } from "../../src/samplers/mass-matrix.js";
+import { massFromInverseCholesky } from "../../src/samplers/massMatrix.js";
 import { rmhmc, type RmhmcOptions } from "../../src/samplers/rmhmc.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
 import { annealedLatentTarget, type AnnealedLatentGeometry, type AnnealedLatentTarget } from "../../src/targets/annealedLatent.js";

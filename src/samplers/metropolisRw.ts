@@ -13,7 +13,7 @@ import { Cholesky } from "../linalg/cholesky.js";
 import type { Matrix } from "../linalg/matrix.js";
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
-import { lowerTimesInPlace } from "./mass-matrix.js";
+import { lowerTimesInPlace } from "./massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, type MetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 

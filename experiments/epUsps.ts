@@ -3,7 +3,7 @@
  * USPS 3 vs 5 (original split, 1214 training cases) with the note's hardest setting:
  * K = s^2 exp(-|a - b|^2 / (2 l^2)), l = exp(4.85), s = exp(5.1), probit likelihood.
  *
- *   node dist/experiments/ep-usps.js [--data FILE] [--rows N] [--parallel] [--json]
+ *   node dist/experiments/epUsps.js [--data FILE] [--rows N] [--parallel] [--json]
  *
  * (default data: data/usps35_origsplit_train.csv, labels +1 = digit 3, -1 = digit 5)
  *

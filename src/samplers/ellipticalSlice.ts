@@ -25,8 +25,8 @@
  * of the reported log density (n^2 flops). The shrinkage loop allocates nothing.
  */
 import type { RandomSource } from "../random/types.js";
-import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latent-target.js";
-import { lowerTimesInPlace } from "./mass-matrix.js";
+import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latentTarget.js";
+import { lowerTimesInPlace } from "./massMatrix.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
 
 /**

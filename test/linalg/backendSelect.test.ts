@@ -98,7 +98,7 @@ test("the install script never fails the install when the addon cannot be built"
     // node-gyp failing as it does when OpenBLAS is missing (the link step finds no -lopenblas).
     const fakeGyp = join(dir, "fake-node-gyp.mjs");
     writeFileSync(fakeGyp, "console.error('ld: cannot find -lopenblas'); process.exit(1);\n");
-    const script = join(root, "scripts/build-native.mjs");
+    const script = join(root, "scripts/buildNative.mjs");
     const failed = run([script], { npm_config_node_gyp: fakeGyp }, dir);
     assert.equal(failed.status, 0);
     assert.match(failed.stderr, /could not be built; the pure TypeScript backend will be used/);
