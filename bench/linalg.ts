@@ -2,7 +2,7 @@
  * Linear-algebra benchmark: Cholesky (dpotrf L, n^3/3 flops), triangular solve with n
  * right-hand sides (dtrsm L,L,N,N, n^3 flops) and the symmetric product A'A (dsyrk L,T, n^3
  * flops), on the native backend with 1 and 2 OpenBLAS threads, on the js backend, and through
- * OpenBLAS called directly from C (bench/blas_direct.c, the yardstick for the addon's
+ * OpenBLAS called directly from C (bench/blasDirect.c, the yardstick for the addon's
  * overhead).
  *
  * Native and C calls alternate one by one (the C program serves single calls over a pipe), so
@@ -40,10 +40,10 @@ const withJs = !process.argv.includes("--no-js");
 const jsonOut = option("json", "");
 
 const root = fileURLToPath(new URL("../../", import.meta.url)); // dist/bench -> package root
-const cBinary = `${root}bench/blas_direct`;
+const cBinary = `${root}bench/blasDirect`;
 const native = loadNativeBackend();
 
-/** The matrices blas_direct.c builds: SE kernel + 0.1 I, its lower factor, LCG entries. */
+/** The matrices blasDirect.c builds: SE kernel + 0.1 I, its lower factor, LCG entries. */
 function inputs(n: number) {
   const spd = new Float64Array(n * n);
   const rhs = new Float64Array(n * n);
@@ -80,7 +80,7 @@ function callOnce(be: LinalgBackend, op: Op, n: number, m: Inputs): number {
   return (performance.now() - t0) / 1e3;
 }
 
-/** bench/blas_direct run as a server: one call per request, its time as the answer. */
+/** bench/blasDirect run as a server: one call per request, its time as the answer. */
 class CServer {
   private readonly proc: ChildProcessWithoutNullStreams;
   private buffer = "";
@@ -101,7 +101,7 @@ class CServer {
     let stderr = "";
     this.proc.stderr.on("data", (d) => (stderr += String(d)));
     this.proc.on("exit", (code) => {
-      for (const w of this.waiting.splice(0)) w.reject(new Error(`blas_direct exited (${code}): ${stderr}`));
+      for (const w of this.waiting.splice(0)) w.reject(new Error(`blasDirect exited (${code}): ${stderr}`));
     });
   }
 
@@ -169,7 +169,7 @@ const haveC = existsSync(cBinary);
 console.log(`# linalg benchmark, ${new Date().toISOString().slice(0, 10)}`);
 console.log(`# CPU: ${cpuModel}, ${cpus().length} cores; node ${process.version}; load average at start ${loadavg()[0].toFixed(2)} (other processes share these cores)`);
 console.log(native ? `# native: ${native.describe().config}` : `# native: unavailable (${nativeUnavailableReason()})`);
-console.log(haveC ? "# C reference: bench/blas_direct" : "# C reference: unavailable (bench/blas_direct not built)");
+console.log(haveC ? "# C reference: bench/blasDirect" : "# C reference: unavailable (bench/blasDirect not built)");
 console.log(`# time: fastest call (native and C alternating, >= ${MIN_CALLS} calls and ${budget} s each; js >= 1 s of calls, one call at n = 1500); ` +
   "GFLOP/s from potrf n^3/3, trsm n^3, syrk n^3");
 console.log("");

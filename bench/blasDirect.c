@@ -4,11 +4,11 @@
  * on the same matrices, timed the same way (fresh input copied in before each call, outside
  * the timer).
  *
- * Usage: blas_direct N THREADS, then one operation name per line on stdin (potrf, trsm or
+ * Usage: blasDirect N THREADS, then one operation name per line on stdin (potrf, trsm or
  * syrk); each is run once and its time in seconds printed on a line of its own. The benchmark
  * alternates single calls here with single calls through the addon, so that load from other
  * processes on a shared machine falls on both alike.
- * Built by scripts/run-bench.mjs: cc -O2 bench/blas_direct.c -o bench/blas_direct -lopenblas -lm
+ * Built by scripts/runBench.mjs: cc -O2 bench/blasDirect.c -o bench/blasDirect -lopenblas -lm
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +49,7 @@ static void compute(int op) {
     case POTRF:
       dpotrf_("L", &n, work, &ld, &info, 1);
       if (info != 0) {
-        fprintf(stderr, "blas_direct: dpotrf failed (info %d)\n", info);
+        fprintf(stderr, "blasDirect: dpotrf failed (info %d)\n", info);
         exit(1);
       }
       break;
@@ -64,7 +64,7 @@ static void compute(int op) {
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    fprintf(stderr, "usage: blas_direct N THREADS  (then potrf, trsm or syrk, one per line, on stdin)\n");
+    fprintf(stderr, "usage: blasDirect N THREADS  (then potrf, trsm or syrk, one per line, on stdin)\n");
     return 2;
   }
   n = atoi(argv[1]);
@@ -100,7 +100,7 @@ int main(int argc, char** argv) {
     int op = strncmp(line, "potrf", 5) == 0 ? POTRF : strncmp(line, "trsm", 4) == 0 ? TRSM
            : strncmp(line, "syrk", 4) == 0 ? SYRK : -1;
     if (op < 0) {
-      fprintf(stderr, "blas_direct: unknown operation %s", line);
+      fprintf(stderr, "blasDirect: unknown operation %s", line);
       return 2;
     }
     prepare(op);
