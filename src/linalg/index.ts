@@ -9,3 +9,4 @@ export { matmul, matvec, symmetricMatvecInto, crossprod, tcrossprod, hadamardOut
 export { opCounts, resetOpCounts, snapshotOpCounts } from "./counters.js";
 export type { OpCounts } from "./counters.js";
 export { invertLowerTriangularInPlace } from "./triangular.js";
+export { choleskyDerivative } from "./choleskyDerivative.js";
