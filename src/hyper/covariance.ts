@@ -1,0 +1,103 @@
+/**
+ * The kernel hyperparameters as the samplers of theta see them (Filippone, Zhong & Girolami,
+ * eq. 1 and Section 4.1): an ARD squared-exponential kernel
+ *
+ *   k(x, x') = sigma exp(-1/2 sum_r (x_r - x'_r)^2 / exp(psi_r)^2),
+ *
+ * in the coordinates t = (psi_1, ..., psi_d, log sigma): the log lengthscales and the log signal
+ * variance. (Output files name them log_lengthscale.r and log_signal_sd = log(sigma) / 2.)
+ *
+ * Jitter is part of the model: K = sigma (C + j I) with C the unit-variance correlation matrix and
+ * j the relative jitter (default 1e-6), so that the target is one fixed density whatever theta
+ * is, and f | sigma stays conjugate to an inverse-Gamma prior on sigma (the exact Gibbs step of
+ * the SA scheme). Then dK/dlog sigma = K, and dK/dpsi_r = sigma dC/dpsi_r.
+ */
+import { seKernel } from "../gp/squaredExponential.js";
+import type { PositivePrior } from "../gp/hyperpriors.js";
+import { cholesky, type Cholesky } from "../linalg/cholesky.js";
+import { DimensionError } from "../linalg/errors.js";
+import { Matrix } from "../linalg/matrix.js";
+
+/** The relative jitter j of K = sigma (C + j I) unless the user chooses another. */
+export const DEFAULT_RELATIVE_JITTER = 1e-6;
+
+export interface HyperSpace {
+  /** Training inputs, n x d. */
+  x: Matrix;
+  /** One prior per input column, on the lengthscale exp(psi_r). */
+  lengthscalePriors: readonly PositivePrior[];
+  /** The prior on the signal variance sigma. */
+  variancePrior: PositivePrior;
+  /** j in K = sigma (C + j I). */
+  relativeJitter: number;
+}
+
+/** K(t) with its factor, and dK/dt_k on demand. */
+export interface KernelAt {
+  readonly t: Float64Array;
+  readonly K: Matrix;
+  readonly chol: Cholesky;
+  /** dK/dt_k, k = 0..d (the last is dK/dlog sigma = K). */
+  derivative(k: number): Matrix;
+}
+
+export function hyperDimension(space: HyperSpace): number {
+  return space.x.cols + 1;
+}
+
+function checkT(space: HyperSpace, t: ArrayLike<number>): void {
+  const m = hyperDimension(space);
+  if (t.length !== m) throw new DimensionError(`theta has ${t.length} entries, expected ${m} (${space.x.cols} log lengthscales and the log signal variance)`);
+  if (space.lengthscalePriors.length !== space.x.cols) throw new DimensionError(`${space.lengthscalePriors.length} lengthscale priors for ${space.x.cols} input columns`);
+}
+
+/** The correlation part sigma = 1 of the kernel, i.e. C(t), and the kernel object for derivatives. */
+function seAt(space: HyperSpace, t: ArrayLike<number>) {
+  const d = space.x.cols;
+  return seKernel({ logLengthscale: Array.from({ length: d }, (_, r) => t[r]!), logSignalSd: 0.5 * t[d]! });
+}
+
+export function kernelAt(space: HyperSpace, t: ArrayLike<number>): KernelAt {
+  checkT(space, t);
+  const tt = Float64Array.from(t);
+  const d = space.x.cols;
+  const n = space.x.rows;
+  const kernel = seAt(space, tt);
+  const K = kernel.matrix(space.x);
+  const sigma = Math.exp(tt[d]!);
+  for (let i = 0; i < n; i++) K.data[i + i * n] += space.relativeJitter * sigma;
+  const chol = cholesky(K);
+  const cache = new Map<number, Matrix>();
+  return {
+    t: tt,
+    K,
+    chol,
+    derivative(k) {
+      if (!Number.isInteger(k) || k < 0 || k > d) throw new DimensionError(`hyperparameter index ${k} out of range 0..${d}`);
+      let m = cache.get(k);
+      if (!m) {
+        // The jitter sigma j I does not depend on psi; dK/dlog sigma = K, jitter included.
+        m = k === d ? K.clone() : kernel.derivative(space.x, k, undefined, K);
+        cache.set(k, m);
+      }
+      return m;
+    },
+  };
+}
+
+/** log p(t) (Jacobians of the log transforms included), its gradient and the diagonal of its Hessian. */
+export function hyperLogPrior(space: HyperSpace, t: ArrayLike<number>): { value: number; gradient: Float64Array; hessianDiagonal: Float64Array } {
+  checkT(space, t);
+  const m = hyperDimension(space);
+  const gradient = new Float64Array(m);
+  const hessianDiagonal = new Float64Array(m);
+  let value = 0;
+  for (let k = 0; k < m; k++) {
+    const prior = k < m - 1 ? space.lengthscalePriors[k]! : space.variancePrior;
+    const p = prior.logDensityOfLog(t[k]!);
+    value += p.value;
+    gradient[k] = p.gradient;
+    hessianDiagonal[k] = p.hessian;
+  }
+  return { value, gradient, hessianDiagonal };
+}
