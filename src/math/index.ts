@@ -3,3 +3,4 @@ export { logPhiDerivativesToOrder } from "./logPhiDerivativesToOrder.js";
 export { log1pExp, logistic, logSumExp } from "./log1pExp.js";
 export { logFactorial, logGamma } from "./logGamma.js";
 export { regularizedGammaP, regularizedGammaQ } from "./incompleteGamma.js";
+export { gaussHermite, normalExpectation, type GaussHermiteRule } from "./gaussHermite.js";
