@@ -69,3 +69,22 @@ export function checkThreads(n: unknown): void {
     throw new RangeError("setThreads: the thread count must be an integer between 1 and 1024");
   }
 }
+
+/** The two scalars of an update C <- alpha (...) + beta C. */
+export function checkScalars(routine: string, alpha: unknown, beta: unknown): void {
+  checkNumber(routine, "alpha", alpha);
+  checkNumber(routine, "beta", beta);
+}
+
+/** A matrix argument: its leading dimension's name and value, its name, the array, its rows and columns. */
+export type MatrixOperand = readonly [ldName: string, ld: unknown, name: string, array: unknown, rows: number, cols: number];
+
+/**
+ * The matrix arguments of one call: every leading dimension first, then every array's length,
+ * the order in which the native addon checks them, so that a call with two faults is refused
+ * with the same message by both backends.
+ */
+export function checkMatrices(routine: string, operands: readonly MatrixOperand[]): void {
+  for (const [ldName, ld, , , rows] of operands) checkLd(routine, ldName, ld, rows);
+  for (const [, ld, name, v, rows, cols] of operands) checkMatrix(routine, name, v, rows, cols, ld as number);
+}
