@@ -19,9 +19,10 @@ import { summarize, type VariableSummary } from "../diagnostics/summary.js";
 import { OUTPUT_MARKER, readOutputMarker } from "./atomic.js";
 import { findDrawsFiles, readCmdStanCsv, type CmdStanCsv } from "./cmdstan.js";
 import { DataError, quoteCell } from "./errors.js";
-import { ESS_PER_CHAIN, RHAT_THRESHOLD, warningsFor } from "./diagnosisWarnings.js";
+import { ESS_PER_CHAIN, RHAT_THRESHOLD, warningsFor, type DiagnosisFlags } from "./diagnosisWarnings.js";
 
 export { ESS_PER_CHAIN, formatRhat, RHAT_THRESHOLD } from "./diagnosisWarnings.js";
+export type { DiagnosisFlags } from "./diagnosisWarnings.js";
 
 /** The summary of one column of the draws files. */
 export interface DiagnosisRow extends VariableSummary {
@@ -45,18 +46,6 @@ export interface ChainFileInfo {
   incomplete: boolean;
   /** Seconds of sampling (after burn-in), from the file's timing block. */
   samplingSeconds: number | null;
-}
-
-/** Which quantities crossed a threshold, worst first. */
-export interface DiagnosisFlags {
-  /** Rank-normalised R-hat > RHAT_THRESHOLD. */
-  rhat: string[];
-  /** R-hat, bulk or tail ESS not computable (constant or non-finite draws, or too few draws). */
-  notComputable: string[];
-  /** Bulk ESS < thresholds.ess. */
-  essBulk: string[];
-  /** Tail ESS < thresholds.ess. */
-  essTail: string[];
 }
 
 export interface Diagnosis {

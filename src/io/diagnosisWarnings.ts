@@ -7,12 +7,37 @@
  *   recommend requiring that the rank-normalized ESS is greater than 400"), rstan's warnings
  *   (`ess_bulk < 100 * chains`), and https://mc-stan.org/misc/warnings.html#bulk-ess.
  */
-import type { Diagnosis, DiagnosisRow } from "./diagnosis.js";
+import type { VariableSummary } from "../diagnostics/summary.js";
 
 /** R-hat above this is flagged. */
 export const RHAT_THRESHOLD = 1.01;
 /** Bulk or tail ESS below this many per chain is flagged (times the number of chains). */
 export const ESS_PER_CHAIN = 100;
+
+/** Which quantities crossed a threshold, worst first. */
+export interface DiagnosisFlags {
+  /** Rank-normalised R-hat > RHAT_THRESHOLD. */
+  rhat: string[];
+  /** R-hat, bulk or tail ESS not computable (constant or non-finite draws, or too few draws). */
+  notComputable: string[];
+  /** Bulk ESS < thresholds.ess. */
+  essBulk: string[];
+  /** Tail ESS < thresholds.ess. */
+  essTail: string[];
+}
+
+/** What the warnings read of a diagnosis (io/diagnosis.ts's Diagnosis holds all of it). */
+export interface FlaggedRun {
+  rows: readonly (Pick<VariableSummary, "rhat" | "essBulk" | "essTail"> & { readonly name: string })[];
+  files: readonly { path: string; draws: number; expectedDraws: number | null; divergences: number | null; incomplete: boolean }[];
+  chains: number;
+  draws: number;
+  truncated: boolean;
+  divergences: number | null;
+  transitions: number;
+  thresholds: { rhat: number; ess: number };
+  flags: DiagnosisFlags;
+}
 
 /**
  * R-hat to three decimals (so 1.01 is told from 1.004), or four where three would show a
@@ -27,11 +52,12 @@ export function formatRhat(x: number): string {
 const WORST_NAMED = 5;
 
 /** One line per problem found, worst first within each kind, naming at most WORST_NAMED quantities. */
-export function warningsFor(d: Diagnosis, nChecked: number, lengths: number[], declaredChains: number | null): string[] {
+export function warningsFor(d: FlaggedRun, nChecked: number, lengths: number[], declaredChains: number | null): string[] {
   const out: string[] = [];
   const rowOf = new Map(d.rows.map((r) => [r.name, r]));
-  const named = (names: string[], value: (r: DiagnosisRow) => string) => {
-    const shown = names.slice(0, WORST_NAMED).map((n) => `${n} (${value(rowOf.get(n) as DiagnosisRow)})`);
+  type Row = FlaggedRun["rows"][number];
+  const named = (names: string[], value: (r: Row) => string) => {
+    const shown = names.slice(0, WORST_NAMED).map((n) => `${n} (${value(rowOf.get(n) as Row)})`);
     return shown.join(", ") + (names.length > WORST_NAMED ? `, and ${names.length - WORST_NAMED} more` : "");
   };
   const of = (k: number) => `${k} of ${nChecked} ${nChecked === 1 ? "quantity" : "quantities"}`;
