@@ -76,15 +76,8 @@ export function checkScalars(routine: string, alpha: unknown, beta: unknown): vo
   checkNumber(routine, "beta", beta);
 }
 
-/** A matrix argument: its leading dimension's name and value, its name, the array, its rows and columns. */
-export type MatrixOperand = readonly [ldName: string, ld: unknown, name: string, array: unknown, rows: number, cols: number];
-
-/**
- * The matrix arguments of one call: every leading dimension first, then every array's length,
- * the order in which the native addon checks them, so that a call with two faults is refused
- * with the same message by both backends.
- */
-export function checkMatrices(routine: string, operands: readonly MatrixOperand[]): void {
-  for (const [ldName, ld, , , rows] of operands) checkLd(routine, ldName, ld, rows);
-  for (const [, ld, name, v, rows, cols] of operands) checkMatrix(routine, name, v, rows, cols, ld as number);
+/** A matrix argument: its leading dimension (>= its rows), then its length for rows x cols. */
+export function checkMatrixArg(routine: string, ldName: string, ld: unknown, name: string, v: unknown, rows: number, cols: number): void {
+  checkLd(routine, ldName, ld, rows);
+  checkMatrix(routine, name, v, rows, cols, ld as number);
 }

@@ -15,7 +15,7 @@
  * results agree with the plain loops to rounding (the tests check both against naive loops).
  */
 import {
-  checkArgCount, checkDim, checkFlag, checkMatrices, checkNumber, checkScalars, checkThreads, checkVector,
+  checkArgCount, checkDim, checkFlag, checkLd, checkMatrix, checkMatrixArg, checkNumber, checkScalars, checkThreads, checkVector,
 } from "./checks.js";
 import { potf2Lower, potf2Upper, potrfBlocked } from "./jsCholesky.js";
 import { gemmAcc, jsTuning, syrkAcc } from "./jsProducts.js";
@@ -42,7 +42,7 @@ function potrf(uplo: Uplo, n: number, a: Float64Array, lda: number): number {
   checkArgCount("potrf", arguments.length, 4);
   checkFlag("potrf", "uplo", uplo, "LU");
   checkDim("potrf", "n", n);
-  checkMatrices("potrf", [["lda", lda, "a", a, n, n]]);
+  checkMatrixArg("potrf", "lda", lda, "a", a, n, n);
   if (n < jsTuning.blockedFrom) return uplo === "L" ? potf2Lower(n, a, 0, lda) : potf2Upper(n, a, 0, lda);
   return potrfBlocked(uplo, n, a, lda);
 }
@@ -58,7 +58,10 @@ function trsm(side: Side, uplo: Uplo, transA: Trans, diag: Diag, m: number, n: n
   checkDim("trsm", "n", n);
   checkNumber("trsm", "alpha", alpha);
   const k = side === "L" ? m : n;
-  checkMatrices("trsm", [["lda", lda, "a", a, k, k], ["ldb", ldb, "b", b, m, n]]);
+  checkLd("trsm", "lda", lda, k);
+  checkLd("trsm", "ldb", ldb, m);
+  checkMatrix("trsm", "a", a, k, k, lda);
+  checkMatrix("trsm", "b", b, m, n, ldb);
   if (m === 0 || n === 0) return;
   // alpha = 0 sets B to zero without reading A, as BLAS specifies.
   scale(m, n, alpha, b, ldb);
@@ -72,7 +75,7 @@ function trsv(uplo: Uplo, trans: Trans, diag: Diag, n: number, a: Float64Array, 
   checkFlag("trsv", "trans", trans, "NT");
   checkFlag("trsv", "diag", diag, "NU");
   checkDim("trsv", "n", n);
-  checkMatrices("trsv", [["lda", lda, "a", a, n, n]]);
+  checkMatrixArg("trsv", "lda", lda, "a", a, n, n);
   checkVector("trsv", "x", x, n);
   trsvPlain(uplo, trans, diag, n, a, 0, lda, x, 0);
 }
@@ -87,7 +90,10 @@ function syrk(uplo: Uplo, trans: Trans, n: number, k: number, alpha: number, a: 
   checkScalars("syrk", alpha, beta);
   const rows = trans === "N" ? n : k;
   const cols = trans === "N" ? k : n;
-  checkMatrices("syrk", [["lda", lda, "a", a, rows, cols], ["ldc", ldc, "c", c, n, n]]);
+  checkLd("syrk", "lda", lda, rows);
+  checkLd("syrk", "ldc", ldc, n);
+  checkMatrix("syrk", "a", a, rows, cols, lda);
+  checkMatrix("syrk", "c", c, n, n, ldc);
   if (beta !== 1) {
     for (let j = 0; j < n; j++) {
       const i0 = uplo === "L" ? j : 0;
@@ -113,7 +119,12 @@ function gemm(transA: Trans, transB: Trans, m: number, n: number, k: number, alp
   const acols = transA === "N" ? k : m;
   const brows = transB === "N" ? k : n;
   const bcols = transB === "N" ? n : k;
-  checkMatrices("gemm", [["lda", lda, "a", a, arows, acols], ["ldb", ldb, "b", b, brows, bcols], ["ldc", ldc, "c", c, m, n]]);
+  checkLd("gemm", "lda", lda, arows);
+  checkLd("gemm", "ldb", ldb, brows);
+  checkLd("gemm", "ldc", ldc, m);
+  checkMatrix("gemm", "a", a, arows, acols, lda);
+  checkMatrix("gemm", "b", b, brows, bcols, ldb);
+  checkMatrix("gemm", "c", c, m, n, ldc);
   scale(m, n, beta, c, ldc);
   gemmAcc(transA, transB, m, n, k, alpha, a, 0, lda, b, 0, ldb, c, 0, ldc);
 }
@@ -125,7 +136,7 @@ function gemv(trans: Trans, m: number, n: number, alpha: number, a: Float64Array
   checkDim("gemv", "m", m);
   checkDim("gemv", "n", n);
   checkScalars("gemv", alpha, beta);
-  checkMatrices("gemv", [["lda", lda, "a", a, m, n]]);
+  checkMatrixArg("gemv", "lda", lda, "a", a, m, n);
   checkVector("gemv", "x", x, trans === "N" ? n : m);
   checkVector("gemv", "y", y, trans === "N" ? m : n);
   if (trans === "N") {
@@ -155,7 +166,7 @@ function symv(uplo: Uplo, n: number, alpha: number, a: Float64Array, lda: number
   checkFlag("symv", "uplo", uplo, "LU");
   checkDim("symv", "n", n);
   checkScalars("symv", alpha, beta);
-  checkMatrices("symv", [["lda", lda, "a", a, n, n]]);
+  checkMatrixArg("symv", "lda", lda, "a", a, n, n);
   checkVector("symv", "x", x, n);
   checkVector("symv", "y", y, n);
   scale(n, 1, beta, y, Math.max(1, n));

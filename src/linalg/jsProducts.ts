@@ -75,7 +75,9 @@ function packPanels(dst: Float64Array, w: number, count: number, kc: number, alp
         continue;
       }
       let p = x0 + (ir + r) * lineStride;
-      for (let l = 0; l < kc; l++, p += kStride) dst[base + l * w + r] = alpha * x[p];
+      // A copy when alpha = 1 (always for op(B)): the same values, without a multiply per entry.
+      if (alpha === 1) for (let l = 0; l < kc; l++, p += kStride) dst[base + l * w + r] = x[p];
+      else for (let l = 0; l < kc; l++, p += kStride) dst[base + l * w + r] = alpha * x[p];
     }
   }
 }
@@ -89,7 +91,7 @@ function packOpA(tA: Trans, mc: number, kc: number, alpha: number, a: Float64Arr
 
 /** Packs op(B)[l0:l0+kc, j0:j0+nc] into column panels of NR: packB[q*NR*kc + l*NR + s]. */
 function packOpB(tB: Trans, kc: number, nc: number, b: Float64Array, bo: number, ldb: number, l0: number, j0: number): void {
-  // op(B)[l, j] is B[l, j] (N) or B[j, l] (T); alpha = 1 copies exactly (1 * x === x, NaN and -0 included).
+  // op(B)[l, j] is B[l, j] (N) or B[j, l] (T).
   if (tB === "N") packPanels(packB, NR, nc, kc, 1, b, bo + l0 + j0 * ldb, ldb, 1);
   else packPanels(packB, NR, nc, kc, 1, b, bo + j0 + l0 * ldb, 1, ldb);
 }
