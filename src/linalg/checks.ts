@@ -69,3 +69,15 @@ export function checkThreads(n: unknown): void {
     throw new RangeError("setThreads: the thread count must be an integer between 1 and 1024");
   }
 }
+
+/** The two scalars of an update C <- alpha (...) + beta C. */
+export function checkScalars(routine: string, alpha: unknown, beta: unknown): void {
+  checkNumber(routine, "alpha", alpha);
+  checkNumber(routine, "beta", beta);
+}
+
+/** A matrix argument: its leading dimension (>= its rows), then its length for rows x cols. */
+export function checkMatrixArg(routine: string, ldName: string, ld: unknown, name: string, v: unknown, rows: number, cols: number): void {
+  checkLd(routine, ldName, ld, rows);
+  checkMatrix(routine, name, v, rows, cols, ld as number);
+}

@@ -1,35 +1,31 @@
+/** An error whose `name` is its class's name, so that messages and logs say which kind it is. */
+class LinalgError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
 /** Raised when a Cholesky factorisation meets a non-positive pivot. */
-export class NotPositiveDefiniteError extends Error {
-  /** 0-based index of the failing pivot. */
-  readonly pivotIndex: number;
-  /** The value the pivot had when it failed (<= 0, or NaN or Inf when the input held one). */
-  readonly pivotValue: number;
-  constructor(pivotIndex: number, pivotValue: number, what = "matrix") {
+export class NotPositiveDefiniteError extends LinalgError {
+  constructor(
+    /** 0-based index of the failing pivot. */
+    readonly pivotIndex: number,
+    /** The value the pivot had when it failed (<= 0, or NaN or Inf when the input held one). */
+    readonly pivotValue: number,
+    what = "matrix",
+  ) {
     super(`${what} is not positive definite: pivot ${pivotIndex} (0-based) is ${pivotValue}`);
-    this.name = "NotPositiveDefiniteError";
-    this.pivotIndex = pivotIndex;
-    this.pivotValue = pivotValue;
   }
 }
 
 /** Raised when operand shapes do not fit together. */
-export class DimensionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DimensionError";
-  }
-}
+export class DimensionError extends LinalgError {}
 
-/** Raised when an input holds NaN or an infinite value. */
-export class NonFiniteError extends Error {
-  /** 0-based (row, column) of the first non-finite entry. */
-  readonly row: number;
-  readonly col: number;
-  constructor(what: string, row: number, col: number, value: number) {
+/** Raised when an input holds NaN or an infinite value; row and col are 0-based, of the first such entry. */
+export class NonFiniteError extends LinalgError {
+  constructor(what: string, readonly row: number, readonly col: number, value: number) {
     super(`${what} has a non-finite entry ${value} at row ${row}, column ${col} (0-based)`);
-    this.name = "NonFiniteError";
-    this.row = row;
-    this.col = col;
   }
 }
 
@@ -37,9 +33,4 @@ export class NonFiniteError extends Error {
  * Raised when the linear-algebra backend asked for cannot be used: GPMCMC_BACKEND holds
  * something other than "js" or "native", or names native when the addon is not available.
  */
-export class BackendError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "BackendError";
-  }
-}
+export class BackendError extends LinalgError {}

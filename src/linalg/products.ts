@@ -50,21 +50,22 @@ function symmetrise(c: Matrix): Matrix {
 
 /** A'A (both triangles filled). */
 export function crossprod(a: Matrix): Matrix {
-  const n = a.cols;
-  const c = new Matrix(n, n);
-  opCounts.symmetricProduct++;
-  opCounts.flops += n * n * a.rows;
-  backendFor(Math.max(n, a.rows)).syrk("L", "T", n, a.rows, 1, a.data, a.rows, 0, c.data, n);
-  return symmetrise(c);
+  return symmetricProduct(a, "T");
 }
 
 /** A A' (both triangles filled). */
 export function tcrossprod(a: Matrix): Matrix {
-  const n = a.rows;
+  return symmetricProduct(a, "N");
+}
+
+/** op(A) op(A)' with op(A) = A' (trans T) or A (trans N), by syrk on the lower triangle, then mirrored. */
+function symmetricProduct(a: Matrix, trans: "N" | "T"): Matrix {
+  const n = trans === "T" ? a.cols : a.rows;
+  const k = trans === "T" ? a.rows : a.cols;
   const c = new Matrix(n, n);
   opCounts.symmetricProduct++;
-  opCounts.flops += n * n * a.cols;
-  backendFor(Math.max(n, a.cols)).syrk("L", "N", n, a.cols, 1, a.data, a.rows, 0, c.data, n);
+  opCounts.flops += n * n * k;
+  backendFor(Math.max(n, k)).syrk("L", trans, n, k, 1, a.data, a.rows, 0, c.data, n);
   return symmetrise(c);
 }
 

@@ -172,27 +172,23 @@ export function lineFigureOption(spec: LineFigureSpec): EChartsOption {
     tooltip: { trigger: "item" },
     // The legend wraps below the axis: room for as many rows as its entries need.
     grid: { left: 70, right: 24, top: spec.title !== undefined ? 40 : 20, bottom: 56 + 20 * legendRowsOf(names, width - 94).length },
-    xAxis: {
-      type: spec.xLog ? "log" : "value",
-      ...(spec.xLog ? { logBase: 10 } : { scale: true }),
-      name: spec.xLabel,
-      nameLocation: "middle",
-      nameGap: 28,
-      nameTextStyle: { fontSize: 13 },
-      splitLine: { show: true, lineStyle: { color: "#eeeeee" } },
-      axisLine: { onZero: false },
-    },
-    yAxis: {
-      type: spec.yLog ? "log" : "value",
-      ...(spec.yLog ? { logBase: 10 } : { scale: true }),
-      name: spec.yLabel,
-      nameLocation: "middle",
-      nameGap: 52,
-      nameTextStyle: { fontSize: 13 },
-      splitLine: { show: true, lineStyle: { color: "#eeeeee" } },
-      axisLine: { onZero: false },
-    },
+    xAxis: axisOption(spec.xLog, spec.xLabel, 28),
+    yAxis: axisOption(spec.yLog, spec.yLabel, 52),
     series,
+  };
+}
+
+/** A value axis, linear or base-10 logarithmic; `nameGap` leaves room for the tick labels. */
+function axisOption(log: boolean | undefined, name: string, nameGap: number) {
+  return {
+    type: log ? ("log" as const) : ("value" as const),
+    ...(log ? { logBase: 10 } : { scale: true }),
+    name,
+    nameLocation: "middle" as const,
+    nameGap,
+    nameTextStyle: { fontSize: 13 },
+    splitLine: { show: true, lineStyle: { color: "#eeeeee" } },
+    axisLine: { onZero: false },
   };
 }
 

@@ -35,6 +35,10 @@ const badCalls: [string, (be: LinalgBackend) => unknown, new (...a: never[]) => 
   ["gemm transA T: A is k x m", (be) => be.gemm("T", "N", 2, 2, 3, 1, f(5), 3, f(6), 3, 0, f(4), 2), DimensionError, /gemm: a has 5 entries, needs at least 6 \(3 x 2/],
   ["gemm lda < rows of A", (be) => be.gemm("N", "N", 2, 2, 3, 1, f(6), 1, f(6), 3, 0, f(4), 2), DimensionError, /gemm: lda must be an integer >= 2, got 1/],
   ["gemm c too short for ldc", (be) => be.gemm("N", "N", 2, 2, 3, 1, f(6), 2, f(6), 3, 0, f(4), 3), DimensionError, /gemm: c has 4 entries, needs at least 5/],
+  // Two faults: every leading dimension is checked before any array's length, on both backends.
+  ["gemm short a and bad ldc: ldc first", (be) => be.gemm("N", "N", 2, 2, 3, 1, f(5), 2, f(6), 3, 0, f(4), 1), DimensionError, /gemm: ldc must be an integer >= 2, got 1/],
+  ["syrk short a and bad ldc: ldc first", (be) => be.syrk("L", "N", 3, 2, 1, f(5), 3, 0, f(9), 2), DimensionError, /syrk: ldc must be an integer >= 3, got 2/],
+  ["trsm short a and bad ldb: ldb first", (be) => be.trsm("L", "L", "N", "N", 4, 3, 1, f(15), 4, f(12), 3), DimensionError, /trsm: ldb must be an integer >= 4, got 3/],
   ["gemv trans T: x has m entries", (be) => be.gemv("T", 3, 2, 1, f(6), 3, f(2), 0, f(2)), DimensionError, /gemv: x has 2 entries, needs at least 3/],
   ["gemv y too short", (be) => be.gemv("N", 3, 2, 1, f(6), 3, f(2), 0, f(2)), DimensionError, /gemv: y has 2 entries, needs at least 3/],
   ["symv y too short", (be) => be.symv("L", 3, 1, f(9), 3, f(3), 0, f(2)), DimensionError, /symv: y has 2 entries, needs at least 3/],
@@ -49,6 +53,7 @@ for (const { name, be, skip } of backends) {
         assert.throws(() => call(be!), (e: unknown) => {
           assert.ok(e instanceof cls, `${label}: got ${(e as Error)?.constructor?.name}: ${(e as Error)?.message}`);
           assert.match((e as Error).message, pattern, label);
+          assert.equal((e as Error).name, cls.name, `${label}: the error's name`);
           return true;
         });
       }

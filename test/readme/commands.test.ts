@@ -1,0 +1,192 @@
+/**
+ * The README's commands run, and its example outputs are what they print.
+ *
+ * Every command of every ```sh block runs, in the order the README gives them, in one scratch
+ * directory holding a link to the repository's data/ (so `head -n 101 data/...` works as it does
+ * in a clone), with `npx gpmcmc` meaning the built command (dist/src/cli/main.js), as it does
+ * in the repository. Each must exit 0. An output block after a shell block is compared with the
+ * output of the command its "$ " line names, by the rule in readmeBlocks.ts (every line the same
+ * but timing lines and "..." lines). The README's error messages, an output block of their own,
+ * are produced from a bad file and a bad option built here, and compared line for line.
+ *
+ * Not run, each for the reason given in NOT_RUN: commands that install or build, the test
+ * suite itself, and commands with placeholders (d.csv, DIR, [options]). A command that is
+ * neither run nor listed there fails the test, and so does a listed one the README no longer has.
+ * SLOW commands run only when GPMCMC_README_SLOW=1 (the test says when it skips them).
+ * ```ts blocks are not shell: the API example is run by test/api/readme.test.ts.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
+import { compareOutput, outputParts, readmeBlocks, shellCommands, type Block } from "./readmeBlocks.js";
+
+const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
+
+/** Commands not run, by their start, with the reason. */
+const NOT_RUN: { start: string; why: string }[] = [
+  { start: "apt-get update", why: "installs system packages" },
+  { start: "npm ci", why: "installs and builds the package this test runs" },
+  { start: "npm test", why: "runs the test suite this test is part of" },
+  { start: "npx gpmcmc report DIR", why: "DIR is a placeholder" },
+  { start: "npx gpmcmc laplace --data d.csv", why: "d.csv is a placeholder" },
+  { start: "npx gpmcmc ep --data d.csv", why: "d.csv is a placeholder; [options] are alternatives" },
+  { start: "npx gpmcmc ais --data d.csv", why: "d.csv is a placeholder; [options] are alternatives" },
+];
+
+/** Commands that take a minute or more; run with GPMCMC_README_SLOW=1. */
+const SLOW: { start: string; why: string }[] = [
+  { start: "npx gpmcmc sample --data usps200.csv", why: "RMHMC on 200 cases: about a minute on two cores" },
+];
+
+const startsWithAny = (command: string, list: { start: string; why: string }[]) => list.find((x) => command.startsWith(x.start));
+
+/** A scratch directory like a clone's root: data/ linked, `npx gpmcmc` running the built command. */
+function workspace(): { dir: string; env: NodeJS.ProcessEnv; cleanup: () => void } {
+  const s = scratchDir();
+  symlinkSync(join(REPO_ROOT, "data"), join(s.dir, "data"));
+  const bin = join(s.dir, ".bin");
+  mkdirSync(bin);
+  const shim = join(bin, "npx");
+  writeFileSync(shim, `#!/bin/sh\n[ "$1" = gpmcmc ] || { echo "npx: only gpmcmc here" >&2; exit 127; }\nshift\nexec "${process.execPath}" "${CLI}" "$@"\n`);
+  chmodSync(shim, 0o755);
+  return { dir: s.dir, env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` }, cleanup: s.cleanup };
+}
+
+function run(command: string, ws: { dir: string; env: NodeJS.ProcessEnv }) {
+  return spawnSync("/bin/sh", ["-c", command], { cwd: ws.dir, env: ws.env, encoding: "utf8", timeout: 300_000 });
+}
+
+/** Each shell block with the output block that follows it, if any (in the same section). */
+function shellBlocks(): { shell: Block; output?: Block }[] {
+  const blocks = readmeBlocks(README);
+  const out: { shell: Block; output?: Block }[] = [];
+  blocks.forEach((b, k) => {
+    if (b.lang !== "sh") return;
+    const next = blocks[k + 1];
+    out.push({ shell: b, output: next !== undefined && next.lang === "" && next.section === b.section ? next : undefined });
+  });
+  return out;
+}
+
+test("README: the lists of commands not run name only commands the README has", () => {
+  const commands = shellBlocks().flatMap((b) => shellCommands(b.shell));
+  assert.ok(commands.length >= 8, `only ${commands.length} shell commands found`);
+  const run = commands.filter((c) => !startsWithAny(c, NOT_RUN) && !startsWithAny(c, SLOW));
+  assert.ok(run.some((c) => c.startsWith("npx gpmcmc diagnose ")), "the diagnose example is not among the commands run");
+  for (const x of [...NOT_RUN, ...SLOW]) {
+    assert.ok(commands.some((c) => c.startsWith(x.start)), `the list names ${JSON.stringify(x.start)}, which the README no longer has`);
+  }
+});
+
+test("README: the shell commands run, and each shown output is what its command prints", async (t) => {
+  const ws = workspace();
+  try {
+    let compared = 0;
+    for (const { shell, output } of shellBlocks()) {
+      const printed = new Map<string, string>();
+      for (const command of shellCommands(shell)) {
+        if (startsWithAny(command, NOT_RUN)) continue;
+        const slow = startsWithAny(command, SLOW);
+        if (slow !== undefined && process.env.GPMCMC_README_SLOW !== "1") {
+          t.diagnostic(`not run (set GPMCMC_README_SLOW=1): ${command} (${slow.why})`);
+          continue;
+        }
+        const r = run(command, ws);
+        assert.equal(r.status, 0, `README line ${shell.line} (${shell.section}): ${command}\n${r.stderr}`);
+        printed.set(command, r.stdout);
+      }
+      if (output === undefined) continue;
+      for (const part of outputParts(output)) {
+        assert.ok(part.command !== "", `README line ${output.line}: an output block after a shell block starts with "$ command"`);
+        const actual = printed.get(part.command);
+        assert.ok(actual !== undefined, `README line ${output.line}: "$ ${part.command}" is not a command of the block above it`);
+        const mismatch = compareOutput(part.expected, actual);
+        assert.equal(mismatch, "", `README line ${output.line}, "$ ${part.command}": ${mismatch}\n--- printed now:\n${actual}`);
+        compared++;
+      }
+    }
+    assert.ok(compared >= 1, "no shown output was compared");
+  } finally {
+    ws.cleanup();
+  }
+});
+
+/** The README's error messages, each from a real bad input: the data file or options, and the command. */
+const ERROR_EXAMPLES: { readme: RegExp; files: Record<string, string>; command: string }[] = [
+  {
+    readme: /^gpmcmc: data\.csv:7:3: /,
+    // Line 7 of the file, column 3 (x2), holds "abc".
+    files: { "data.csv": "y,x1,x2\n1,0.1,0.2\n-1,0.3,0.4\n1,0.5,0.6\n-1,0.7,0.8\n1,0.9,1.0\n-1,0.5,abc\n" },
+    command: "npx gpmcmc sample --data data.csv --lengthscale 1 --signal-sd 1 --out run",
+  },
+  {
+    readme: /^gpmcmc: --lengthscale: /,
+    files: {},
+    command: "head -n 11 data/usps35_origsplit_train.csv > usps10.csv && npx gpmcmc sample --data usps10.csv --lengthscale 1,2,3 --signal-sd 1 --out run",
+  },
+];
+
+/** The README's output blocks that follow no shell block: its error messages. */
+function errorLines(): string[] {
+  const shown = new Set(shellBlocks().flatMap((b) => (b.output ? [b.output.line] : [])));
+  return readmeBlocks(README)
+    .filter((b) => b.lang === "" && !shown.has(b.line))
+    .flatMap((b) => b.text.split("\n"))
+    .filter((l) => l.startsWith("gpmcmc: "));
+}
+
+test("README: its error messages are what gpmcmc prints for a bad file and a bad option, and nothing is written", () => {
+  const lines = errorLines();
+  assert.ok(lines.length >= 2, `only ${lines.length} error lines found in the README`);
+  for (const line of lines) {
+    const example = ERROR_EXAMPLES.find((x) => x.readme.test(line));
+    assert.ok(example !== undefined, `README error line with no bad input to produce it here: ${line}`);
+    const ws = workspace();
+    try {
+      for (const [name, text] of Object.entries(example.files)) writeFileSync(join(ws.dir, name), text);
+      const r = run(example.command, ws);
+      assert.equal(r.status, 2, `${example.command}: exit ${r.status}\n${r.stderr}`);
+      assert.equal(r.stdout, "");
+      assert.equal(compareOutput(line, r.stderr), "", `README: ${line}\nprinted: ${r.stderr}`);
+      assert.equal(existsSync(join(ws.dir, "run")), false, "an output directory was written");
+    } finally {
+      ws.cleanup();
+    }
+  }
+});
+
+// Negative controls: the comparison must tell a changed output from the shown one.
+test("README comparison: a changed figure, a missing or extra row, a changed error line, each is a mismatch", () => {
+  const shown = [
+    "Inference for gp_probit: 4 chains of 500 draws (2000 in all)",
+    "f.1            -1.42  0.290   0.934",
+    "... 11 rows",
+    "f.17           -3.64  0.804    1.73",
+    "Sampling took 0.616 s (chains added up): 3.52 min-ESS per second",
+    "",
+    "Warnings:",
+  ].join("\n");
+  assert.equal(compareOutput(shown, shown), "");
+  // Timings and their wording may change.
+  assert.equal(compareOutput(shown, shown.replace(/Sampling took .*/, "time: 0.7 s sampling, 0.9 s in all\nmin ESS per second of sampling 3.1")), "");
+  assert.notEqual(compareOutput(shown, shown.replace("-3.64", "-3.65")), "");
+  assert.notEqual(compareOutput(shown, shown.replace("... 11 rows\n", "")), "");
+  assert.notEqual(compareOutput(shown, shown.replace("Warnings:", "Warnings:\n  R_hat > 1.01 for 1 of 101 quantities")), "");
+  assert.notEqual(compareOutput(shown, shown.replace(/Sampling took .*\n/, "")), "");
+  // "..." stands for lines left out, and only there.
+  assert.equal(compareOutput("a\n...\nd", "a\nb\nc\nd"), "");
+  assert.notEqual(compareOutput("a\n...\nd", "a\nb\nc\ne"), "");
+  const error = 'gpmcmc: data.csv:7:3: cell "abc" in column "x2" is not a number';
+  assert.notEqual(compareOutput(error, error.replace("7:3", "7:2")), "");
+  // The README's own diagnose example, altered, no longer matches what it showed.
+  const block = shellBlocks().find((b) => b.output !== undefined)?.output;
+  assert.ok(block !== undefined);
+  const part = outputParts(block)[0];
+  const altered = part.expected.replace(/^(f\.1\s+)\S+/m, "$1123");
+  assert.notEqual(altered, part.expected);
+  assert.notEqual(compareOutput(altered, part.expected), "");
+});

@@ -1,0 +1,123 @@
+/**
+ * The README's fenced blocks, and the rule by which a shown output is compared with what its
+ * command prints now.
+ *
+ * A block is a shell block (```sh), an output block (``` with no language), or other (```ts,
+ * ...). A shell block's commands are its lines, with a trailing backslash joining a line to the
+ * next. An output block's lines that start with "$ " name the command whose output follows
+ * them; an output block without such a line stands alone (the README's error messages).
+ *
+ * Comparison (`compareOutput`), line by line after trailing blanks are dropped:
+ * - a line that is exactly "..." in the README stands for any number of lines left out;
+ * - a run of timing lines (a duration in seconds, or a rate per second) matches a run of timing
+ *   lines, whatever their wording and figures: times differ from run to run and machine to
+ *   machine, and their wording is the least settled part of the output;
+ * - every other line must be the same to the character: with a fixed seed the draws, and so
+ *   every figure computed from them, are the same on every run and either backend.
+ */
+
+export interface Block {
+  /** "sh", "" (output), or another language. */
+  lang: string;
+  /** 1-based line of the opening fence in the README. */
+  line: number;
+  /** The `## ` or `### ` heading the block sits under. */
+  section: string;
+  text: string;
+}
+
+export function readmeBlocks(markdown: string): Block[] {
+  const lines = markdown.split("\n");
+  const blocks: Block[] = [];
+  let section = "";
+  for (let i = 0; i < lines.length; i++) {
+    const heading = /^#{2,3} (.*)$/.exec(lines[i]);
+    if (heading) section = heading[1];
+    const fence = /^```(\S*)\s*$/.exec(lines[i]);
+    if (!fence) continue;
+    const start = i;
+    const body: string[] = [];
+    for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
+    if (i >= lines.length) throw new Error(`README line ${start + 1}: the block is never closed`);
+    blocks.push({ lang: fence[1], line: start + 1, section, text: body.join("\n") });
+  }
+  return blocks;
+}
+
+/** A shell block's commands: one per line, a trailing backslash continuing it on the next. */
+export function shellCommands(block: Block): string[] {
+  const out: string[] = [];
+  let pending = "";
+  for (const raw of block.text.split("\n")) {
+    const l = raw.trimEnd();
+    if (l.endsWith("\\")) {
+      pending += l.slice(0, -1).trim() + " ";
+      continue;
+    }
+    const command = (pending + l.trim()).trim();
+    pending = "";
+    if (command !== "") out.push(command);
+  }
+  return out;
+}
+
+/** The parts of an output block: the command each part is the output of ("" for none), and its lines. */
+export function outputParts(block: Block): { command: string; expected: string }[] {
+  const parts: { command: string; lines: string[] }[] = [];
+  for (const l of block.text.split("\n")) {
+    if (l.startsWith("$ ")) parts.push({ command: l.slice(2).trim(), lines: [] });
+    else if (parts.length === 0) parts.push({ command: "", lines: [l] });
+    else parts[parts.length - 1].lines.push(l);
+  }
+  return parts.map((p) => ({ command: p.command, expected: p.lines.join("\n") }));
+}
+
+/** A line that reports a duration or a rate per second. */
+export function isTimingLine(line: string): boolean {
+  return /\b\d+(?:\.\d+)?(?:e[-+]?\d+)?\s*(?:s|ms|seconds?)\b/.test(line) || /per second/.test(line);
+}
+
+const TIMING = "\u0000timing";
+const ANY = "\u0000any";
+
+/** Lines to compare: trailing blanks dropped, "..." as a wildcard, each run of timing lines as one. */
+function normalise(text: string, withWildcards: boolean): string[] {
+  const lines = text.split("\n").map((l) => l.trimEnd());
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const out: string[] = [];
+  for (const l of lines) {
+    if (withWildcards && l === "...") out.push(ANY);
+    else if (isTimingLine(l)) {
+      if (out[out.length - 1] !== TIMING) out.push(TIMING);
+    } else out.push(l);
+  }
+  return out;
+}
+
+/**
+ * Compares a shown output with what the command printed; returns "" when they match, else a
+ * message naming the first line that does not.
+ */
+export function compareOutput(expected: string, actual: string): string {
+  const e = normalise(expected, true);
+  const a = normalise(actual, false);
+  // match[i][j]: e[i..] matches a[j..]; filled from the end (a glob match, "..." the star).
+  const match: boolean[][] = Array.from({ length: e.length + 1 }, () => new Array<boolean>(a.length + 1).fill(false));
+  match[e.length][a.length] = true;
+  for (let i = e.length - 1; i >= 0; i--) {
+    for (let j = a.length; j >= 0; j--) {
+      if (e[i] === ANY) match[i][j] = match[i + 1][j] || (j < a.length && match[i][j + 1]);
+      else match[i][j] = j < a.length && e[i] === a[j] && match[i + 1][j + 1];
+    }
+  }
+  if (match[0][0]) return "";
+  // The first line where the two part: the longest matching prefix outside wildcards.
+  let i = 0;
+  let j = 0;
+  while (i < e.length && j < a.length && e[i] !== ANY && e[i] === a[j]) {
+    i++;
+    j++;
+  }
+  const show = (x: string | undefined) => (x === undefined ? "(end of output)" : x === TIMING ? "(a timing line)" : x === ANY ? "..." : JSON.stringify(x));
+  return `line ${i + 1} of the shown output: README has ${show(e[i])}, the command printed ${show(a[j])}`;
+}
