@@ -19,7 +19,7 @@ import { AIS_TRACE_FILE, checkAisTrace, type AisTrace } from "../io/ais.js";
 import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
 import { labelKindFor, readDataset } from "../io/dataset.js";
 import { getBackend } from "../linalg/backend.js";
-import { describeLeapfrogSolve, HMC_MASSES, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerSpec } from "../run/kernel.js";
+import { describeLeapfrogSolve, HMC_MASSES, latentSamplerInfo, type HmcMassName, type LatentSamplerSpec } from "../samplers/registry.js";
 import { VERSION } from "../version.js";
 import type { CommandIO } from "./approx.js";
 import {
@@ -59,7 +59,7 @@ export interface AisReport {
   backend: string;
   data: { file: string; n: number; d: number };
   from: "prior" | "ep";
-  transition: LatentGpSamplerSpec;
+  transition: LatentSamplerSpec;
   transitionsPerTemperature: number;
   schedule: ScheduleName;
   temperatures: number;
@@ -117,14 +117,16 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     }
   }
   const perTemperature = parsePositiveInteger("--transitions-per-temperature", raw.transitionsPerTemperature ?? "1");
-  const defaults = SAMPLER_DEFAULTS[transitionName];
-  const transition: LatentGpSamplerSpec = {
-    sampler: transitionName,
-    stepSize: raw.stepSize === undefined ? defaults.stepSize : parsePositiveNumber("--step-size", raw.stepSize),
-    leapfrogSteps: raw.leapfrogSteps === undefined ? defaults.leapfrogSteps : parsePositiveInteger("--leapfrog-steps", raw.leapfrogSteps),
-    ...solve,
-    ...(mass !== undefined ? { mass } : {}),
-  };
+  // AIS does not adapt: a transition is its step size and leapfrog steps (the registry's defaults unless given).
+  let transition: LatentSamplerSpec = { sampler: "ess" };
+  if (transitionName !== "ess") {
+    const defaults = latentSamplerInfo[transitionName].defaults;
+    const stepSize = raw.stepSize === undefined ? defaults.stepSize : parsePositiveNumber("--step-size", raw.stepSize);
+    const leapfrogSteps = raw.leapfrogSteps === undefined ? defaults.leapfrogSteps : parsePositiveInteger("--leapfrog-steps", raw.leapfrogSteps);
+    transition = transitionName === "rmhmc"
+      ? { sampler: "rmhmc", stepSize, leapfrogSteps, ...solve }
+      : { sampler: "hmc", stepSize, leapfrogSteps, ...(mass !== undefined ? { mass } : {}) };
+  }
   const seed = raw.seed === undefined ? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
   const outPath = raw.out === undefined ? undefined : parsePath("--out", raw.out);
   if (outPath !== undefined) checkOutputDir(outPath, { force: raw.force === true });
@@ -237,8 +239,8 @@ export function registerAisCommand(program: Command): Command {
     .option("--schedule <name>", `temperature schedule: ${SCHEDULES.join(", ")} (default geometric, from beta_1 = 1e-4)`)
     .option("--beta-min <b>", "geometric schedule: the first temperature beta_1 (default 1e-4; from the prior with a large signal sd it must be far smaller)")
     .option("--runs <R>", "independent annealing runs (>= 2; default 10)")
-    .option("--step-size <e>", "leapfrog step size (default 0.1)")
-    .option("--leapfrog-steps <n>", "leapfrog steps per transition (default 10)")
+    .option("--step-size <e>", `leapfrog step size (default ${latentSamplerInfo.rmhmc.defaults.stepSize})`)
+    .option("--leapfrog-steps <n>", `leapfrog steps per transition (default ${latentSamplerInfo.rmhmc.defaults.leapfrogSteps})`)
     .option("--fixed-point-iterations <f>", "rmhmc: exactly f fixed-point iterations (the note's 5)")
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit equations to this tolerance (default 1e-8)")
     .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")

@@ -7,7 +7,7 @@ import { readNumber } from "../io/numbers.js";
 import { readDataset, labelKindFor, takeInputColumn, type Dataset, type BinaryCoding } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { checkOutputDir, type OutputDirCheck } from "../io/atomic.js";
-import { LATENT_GP_SAMPLERS } from "../run/kernel.js";
+import { LATENT_SAMPLER_NAMES } from "../samplers/registry.js";
 
 /** A command-line option with a bad, missing or conflicting value. */
 export class OptionError extends Error {
@@ -171,8 +171,8 @@ export function resolveKernelHyperparameters(raw: RawKernelOptions, d: number, i
 // ---------------------------------------------------------------------------------------------
 // The `sample` command's options
 
-/** Samplers `gpmcmc sample` knows (src/run/kernel.ts builds them). */
-export const SAMPLERS = LATENT_GP_SAMPLERS;
+/** Samplers `gpmcmc sample` knows (src/samplers/registry.ts builds them). */
+export const SAMPLERS = LATENT_SAMPLER_NAMES;
 /** Likelihoods `gpmcmc sample` knows (src/likelihoods/registry.ts). */
 export const LIKELIHOODS = ["probit", "logistic", "poisson", "volatility", "ordinal"] as const;
 

@@ -18,8 +18,21 @@ import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
-import { INITS, runLatentGp, type InitName, type LatentGpRunSpec } from "../run/chains.js";
-import { describeLeapfrogSolve, HMC_MASSES, LATENT_GP_SAMPLERS, randomisesSteps, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
+import { runLatentGp } from "../run/chains.js";
+import { INITS, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
+import {
+  defaultTargetAcceptance,
+  describeLeapfrogSolve,
+  HMC_MASSES,
+  LATENT_SAMPLER_NAMES,
+  latentSamplerInfo,
+  latentSamplerSpec,
+  leapfrogSteps,
+  tunableValue,
+  type HmcMassName,
+  type LatentSamplerName,
+  type LatentSamplerSpecInput,
+} from "../samplers/registry.js";
 import { writeChainDraws } from "../run/outputs.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
@@ -98,11 +111,24 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
 /** The plain-data description of the run the checked inputs ask for. */
 export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: number): LatentGpRunSpec {
   const o = inputs.options;
-  const sampler = o.sampler as LatentGpSamplerName;
-  const defaults = SAMPLER_DEFAULTS[sampler];
-  const targetAcceptance = extras.targetAcceptance ?? defaults.targetAcceptance;
+  const sampler = o.sampler as LatentSamplerName;
+  const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
   // Elliptical slice sampling has nothing to adapt.
   const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" ? { method: "dual-averaging", targetAcceptance } : undefined;
+  // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSampleModelExtras.
+  const given = {
+    sampler,
+    stepSize: o.stepSize,
+    leapfrogSteps: o.leapfrogSteps,
+    maxLeapfrogSteps: extras.model.maxLeapfrogSteps,
+    alpha: extras.model.alpha,
+    proposalSd: extras.model.scale,
+    fixedPoint: o.fixedPoint,
+    reversibilityTolerance: o.reversibilityTolerance,
+    variant: extras.integrator,
+    mass: extras.mass,
+    targetAcceptance: extras.targetAcceptance,
+  } as LatentSamplerSpecInput;
   return {
     model: {
       likelihood: o.likelihood,
@@ -112,17 +138,7 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
       logSignalSd: inputs.kernel.logSignalSd,
       jitter: extras.jitter,
     },
-    sampler: {
-      sampler,
-      stepSize: extras.model.alpha ?? extras.model.scale ?? o.stepSize ?? defaults.stepSize,
-      leapfrogSteps: extras.model.maxLeapfrogSteps ?? o.leapfrogSteps ?? defaults.leapfrogSteps,
-      ...(randomisesSteps(sampler) ? { randomiseSteps: true } : {}),
-      fixedPoint: o.fixedPoint,
-      ...(o.reversibilityTolerance !== undefined ? { reversibilityTolerance: o.reversibilityTolerance } : {}),
-      variant: extras.integrator,
-      mass: sampler === "hmc" ? (extras.mass ?? "prior") : undefined,
-      ...(sampler === "ess" ? {} : { targetAcceptance }),
-    },
+    sampler: latentSamplerSpec(given),
     draws: o.draws,
     burnIn: o.burnIn,
     thin: o.thin,
@@ -258,6 +274,8 @@ function fmt(x: number | null, digits = 3): string {
   return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(digits);
 }
 
+const TUNABLE_WORDS = { alpha: "alpha", proposalSd: "proposal sd", stepSize: "step size" } as const;
+
 /** The human-readable summary. */
 export function formatReport(r: SampleReport): string {
   const s = r.run.sampler;
@@ -265,9 +283,11 @@ export function formatReport(r: SampleReport): string {
     ? `rmhmc (${s.variant ?? "fast"} integrator, ${describeLeapfrogSolve(s)})`
     : s.sampler === "hmc" ? `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})` : s.sampler;
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
-  const tunable = s.sampler === "mh-v1" || s.sampler === "mh-v2" ? "alpha" : s.sampler === "mh" ? "proposal sd" : "step size";
-  const moves = s.sampler === "ess" ? "no tunable"
-    : `${s.leapfrogSteps > 0 ? `${s.randomiseSteps ? "up to " : ""}${s.leapfrogSteps} leapfrog steps, ` : ""}${tunable} ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}`;
+  const tunable = TUNABLE_WORDS[latentSamplerInfo[s.sampler].tunable ?? "stepSize"];
+  const leapfrog = leapfrogSteps(s);
+  const initial = tunableValue(s);
+  const moves = initial === undefined ? "no tunable"
+    : `${leapfrog ? `${leapfrog.randomised ? "up to " : ""}${leapfrog.steps} leapfrog steps, ` : ""}${tunable} ${r.run.adapt ? `adapted from ${initial} to ${steps}` : initial}`;
   const lik = r.run.model.likelihoodOptions?.thresholds
     ? `${r.run.model.likelihood} likelihood (thresholds ${r.run.model.likelihoodOptions.thresholds.join(",")}, noise sd ${r.run.model.likelihoodOptions.noiseSd ?? 1})`
     : `${r.run.model.likelihood} likelihood`;
@@ -287,7 +307,8 @@ export function formatReport(r: SampleReport): string {
 
 /** Adds the `sample` command to the program. */
 export function registerSampleCommand(program: Command): Command {
-  const d = SAMPLER_DEFAULTS.rmhmc;
+  const d = latentSamplerInfo.rmhmc.defaults;
+  const D = <N extends LatentSamplerName>(name: N) => latentSamplerInfo[name].defaults;
   return program
     .command("sample")
     .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)")
@@ -301,12 +322,12 @@ export function registerSampleCommand(program: Command): Command {
     .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
     .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
     .option("--jitter <j>", "add j (a number, or auto) to the diagonal of K")
-    .option("--sampler <name>", `${LATENT_GP_SAMPLERS.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
-    .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${SAMPLER_DEFAULTS.smmala.stepSize} for smmala; the initial value when adapting)`)
+    .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
+    .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
-    .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${SAMPLER_DEFAULTS["hmc-v2"].leapfrogSteps})`)
-    .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${SAMPLER_DEFAULTS["mh-v1"].stepSize})`)
-    .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${SAMPLER_DEFAULTS.mh.stepSize})`)
+    .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
+    .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${D("mh-v1").alpha})`)
+    .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${D("mh").proposalSd})`)
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
     .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
     .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")
@@ -320,7 +341,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--init <where>", "starting point of every chain: zero (the prior mean) or laplace (the posterior mode)", "zero")
     .option("--adapt", "adapt the step size (alpha for mh-v1, mh-v2; proposal sd for mh) during burn-in by dual averaging (the default when there is a burn-in)")
     .option("--no-adapt", "keep the step size as given")
-    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${SAMPLER_DEFAULTS.hmc.targetAcceptance} for the HMC variants, ${SAMPLER_DEFAULTS.smmala.targetAcceptance} for smmala, ${SAMPLER_DEFAULTS.mh.targetAcceptance} for the MH variants)`)
+    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${D("hmc").targetAcceptance} for the HMC variants, ${D("smmala").targetAcceptance} for smmala, ${D("mh").targetAcceptance} for the MH variants)`)
     .option("--out <dir>", "output directory for draws_1.csv, ... and summary.json (default: write nothing)")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
     .option("--parallel <p>", "chains run at once, on worker threads with one BLAS thread each (default: the number of cores, at most --chains); the draws do not depend on it")

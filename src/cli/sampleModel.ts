@@ -9,7 +9,7 @@ import { DataError } from "../io/errors.js";
 import type { Dataset } from "../io/dataset.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
-import type { LatentGpLikelihoodOptions } from "../run/model.js";
+import type { LatentGpLikelihoodOptions } from "../targets/latentGpModel.js";
 import { OptionError, parseNumberList, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 /** The options as Commander gives them. */
