@@ -3,7 +3,7 @@
  * by RMHMC (the note's metric, eq. 16) or HMC (mass matrix M^-1 = K by default), writes one
  * CmdStan-layout draws file per chain and a summary.json, and prints a summary (min/median/max
  * ESS over f by Geyer's initial monotone sequence, classic R-hat, acceptance rate, divergences,
- * seconds, min ESS per second of sampling) as text or, with --json, as one JSON object.
+ * seconds, min ESS per chain-second of sampling) as text or, with --json, as one JSON object.
  *
  * Everything that can be checked before sampling is checked first (options, output directory,
  * data, kernel), so a bad input stops the command with one line and exit code 2 and writes
@@ -299,7 +299,9 @@ export function formatReport(r: SampleReport): string {
     `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
-    `time: ${fmt(r.samplingSeconds)} s sampling, ${fmt(r.seconds)} s in all; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
+    // ESS per second is per chain-second (ESS_PER_SECOND_BASIS): it does not depend on how many chains ran at once.
+    `time: ${fmt(r.samplingSeconds)} s of sampling summed over ${r.chains} chain${r.chains === 1 ? "" : "s"}, ${fmt(r.seconds)} s wall-clock with burn-in; ` +
+      `min ESS per second of sampling (per chain-second) ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
   return lines.join("\n") + "\n";

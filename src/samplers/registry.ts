@@ -116,8 +116,6 @@ export interface LatentSamplerInfo<N extends LatentSamplerName = LatentSamplerNa
 
 /** HMC's default target acceptance (hmc.ts; Beskos et al. 2013's 0.651). */
 const HMC_TARGET_ACCEPTANCE = 0.65;
-const HMC_GP_FIELDS = ["stepSize", "maxLeapfrogSteps", "targetAcceptance"] as const;
-const MH_NEAL_FIELDS = ["alpha", "targetAcceptance"] as const;
 
 /**
  * Step size 0.1 and 10 leapfrog steps are the note's USPS setting (Section 5). RMHMC adapts
@@ -127,61 +125,40 @@ const MH_NEAL_FIELDS = ["alpha", "targetAcceptance"] as const;
  * gave 23% / 7% / 1% divergent transitions and min ESS per second 21 / 77 / 295).
  */
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
-  "rmhmc": {
-    defaults: { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 },
-    tunable: "stepSize",
-    fields: ["stepSize", "leapfrogSteps", "randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant", "targetAcceptance"],
-    description: "Riemannian manifold HMC with the target's metric (generalised leapfrog)",
-  },
-  "hmc": {
-    defaults: { sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE },
-    tunable: "stepSize",
-    fields: ["stepSize", "leapfrogSteps", "randomiseSteps", "mass", "targetAcceptance"],
-    description: "HMC with the prior mass M^-1 = K (mass identity: the identity), fixed trajectory length",
-  },
-  "mh": {
-    defaults: { sampler: "mh", proposalSd: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE },
-    tunable: "proposalSd",
-    fields: ["proposalSd", "targetAcceptance"],
-    description: "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)",
-  },
-  "mh-v1": {
-    defaults: { sampler: "mh-v1", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE },
-    tunable: "alpha",
-    fields: MH_NEAL_FIELDS,
-    description: "Neal's MH v1, f' = f + alpha z, z ~ N(0, K) (Section 3.5, eq. 11)",
-  },
-  "mh-v2": {
-    defaults: { sampler: "mh-v2", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE },
-    tunable: "alpha",
-    fields: MH_NEAL_FIELDS,
-    description: "Neal's MH v2, f' = sqrt(1 - alpha^2) f + alpha z, likelihood-ratio acceptance (Section 3.5, eq. 12)",
-  },
-  "ess": {
-    defaults: { sampler: "ess" },
-    tunable: undefined,
-    fields: [],
-    description: "elliptical slice sampling (Section 3.4, Algorithm 3)",
-  },
-  "hmc-v1": {
-    defaults: { sampler: "hmc-v1", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE },
-    tunable: "stepSize",
-    fields: HMC_GP_FIELDS,
-    description: "HMC v1, M^-1 = (K^-1 + C)^-1, C the Fisher information at f = 0, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)",
-  },
-  "hmc-v2": {
-    defaults: { sampler: "hmc-v2", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE },
-    tunable: "stepSize",
-    fields: HMC_GP_FIELDS,
-    description: "HMC v2, M^-1 = K, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)",
-  },
-  "smmala": {
-    defaults: { sampler: "smmala", stepSize: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE },
-    tunable: "stepSize",
-    fields: ["stepSize", "targetAcceptance"],
-    description: "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)",
-  },
+  "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
+    "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
+  "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
+    "HMC with the prior mass M^-1 = K (mass identity: the identity), fixed trajectory length", ["randomiseSteps"]),
+  "mh": entry({ sampler: "mh", proposalSd: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "proposalSd",
+    "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)"),
+  "mh-v1": entry({ sampler: "mh-v1", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "alpha",
+    "Neal's MH v1, f' = f + alpha z, z ~ N(0, K) (Section 3.5, eq. 11)"),
+  "mh-v2": entry({ sampler: "mh-v2", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "alpha",
+    "Neal's MH v2, f' = sqrt(1 - alpha^2) f + alpha z, likelihood-ratio acceptance (Section 3.5, eq. 12)"),
+  "ess": entry({ sampler: "ess" }, undefined, "elliptical slice sampling (Section 3.4, Algorithm 3)"),
+  "hmc-v1": entry({ sampler: "hmc-v1", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
+    "HMC v1, M^-1 = (K^-1 + C)^-1, C the Fisher information at f = 0, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
+  "hmc-v2": entry({ sampler: "hmc-v2", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
+    "HMC v2, M^-1 = K, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
+  "smmala": entry({ sampler: "smmala", stepSize: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE }, "stepSize",
+    "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)"),
 };
+
+/**
+ * A registry entry. Its fields are those of `defaults`, then the `optional` ones (no default:
+ * unset means off, or the kernel's own default), with targetAcceptance last: the order a spec's
+ * fields are written in.
+ */
+function entry<N extends LatentSamplerName>(
+  defaults: LatentSamplerSpecOf<N>,
+  tunable: LatentSamplerInfo["tunable"],
+  description: string,
+  optional: readonly string[] = [],
+): LatentSamplerInfo<N> {
+  const named = Object.keys(defaults).filter((k) => k !== "sampler" && k !== "targetAcceptance");
+  const fields = [...named, ...optional, ...("targetAcceptance" in defaults ? ["targetAcceptance"] : [])];
+  return { defaults, tunable, fields, description };
+}
 
 /** Whether `name` is one of LATENT_SAMPLER_NAMES. */
 export function isLatentSamplerName(name: string): name is LatentSamplerName {
