@@ -36,7 +36,7 @@ import { firstRows, latentGpTarget } from "../src/targets/latentGpModel.js";
 import { sample } from "../src/samplers/driver.js";
 import { rmhmc, type RmhmcKernel, type RmhmcOptions } from "../src/samplers/rmhmc.js";
 import type { AnnealedLatentTarget } from "../src/targets/annealedLatent.js";
-import { batchMeans, transform } from "../test/samplers/mcse.js";
+import { batchMeans, transform } from "../src/diagnostics/batchMeans.js";
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {
