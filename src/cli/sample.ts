@@ -37,28 +37,24 @@ import { writeChainDraws } from "../run/outputs.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { ProgressDisplay } from "./progress.js";
+import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
+import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
-  exclusive,
-  LIKELIHOODS,
-  OptionError,
-  parseChoice,
-  parsePositiveNumber,
+  parseSamplerOptions,
   prepareSampleInputs,
-  SAMPLE_DEFAULTS,
   SAMPLERS,
   type RawSampleOptions,
+  type RawSamplerOptions,
   type SampleInputs,
-} from "./options.js";
-import { checkSampleResponses, parseSampleModelExtras, type RawSampleModelOptions, type SampleModelExtras } from "./sampleModel.js";
+  type SamplerOptions,
+} from "./sampleOptions.js";
 
 /** `gpmcmc sample`'s options as Commander gives them: the shared ones plus this command's own. */
-export interface RawSampleCommandOptions extends RawSampleOptions, RawSampleModelOptions {
+export interface RawSampleCommandOptions extends RawSampleOptions, RawSamplerOptions {
   /** --adapt / --no-adapt (undefined: not given). */
   adapt?: boolean;
-  targetAcceptance?: string;
   mass?: string;
   integrator?: string;
-  jitter?: string;
   init?: string;
 }
 
@@ -69,10 +65,9 @@ export interface SampleExtras {
   targetAcceptance?: number;
   mass?: HmcMassName;
   integrator?: "fast" | "reference";
-  jitter?: number | "auto";
   init: InitName;
-  /** The sampler- and likelihood-specific options (src/cli/sampleModel.ts). */
-  model: SampleModelExtras;
+  /** The sampler-specific options (sampleOptions.ts). */
+  sampler: SamplerOptions;
 }
 
 export const INTEGRATORS = ["fast", "reference"] as const;
@@ -96,16 +91,10 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
     integrator = parseChoice("--integrator", raw.integrator, INTEGRATORS, "integrator");
     if (sampler !== "rmhmc") throw new OptionError("--integrator", `applies only to --sampler rmhmc, not ${sampler}`);
   }
-  let jitter: number | "auto" | undefined;
-  if (raw.jitter !== undefined) jitter = raw.jitter.trim() === "auto" ? "auto" : parsePositiveNumber("--jitter", raw.jitter);
   const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
   exclusive({ "--quiet": raw.quiet, "--progress": raw.progress });
-  const model = parseSampleModelExtras(
-    raw,
-    parseChoice("--sampler", sampler, SAMPLERS, "sampler"),
-    parseChoice("--likelihood", raw.likelihood ?? SAMPLE_DEFAULTS.likelihood, LIKELIHOODS, "likelihood"),
-  );
-  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter, init, model };
+  const samplerOptions = parseSamplerOptions(raw, parseChoice("--sampler", sampler, SAMPLERS, "sampler"));
+  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, init, sampler: samplerOptions };
 }
 
 /** The plain-data description of the run the checked inputs ask for. */
@@ -115,14 +104,14 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
   const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
   // Elliptical slice sampling has nothing to adapt.
   const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" ? { method: "dual-averaging", targetAcceptance } : undefined;
-  // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSampleModelExtras.
+  // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSamplerOptions.
   const given = {
     sampler,
     stepSize: o.stepSize,
     leapfrogSteps: o.leapfrogSteps,
-    maxLeapfrogSteps: extras.model.maxLeapfrogSteps,
-    alpha: extras.model.alpha,
-    proposalSd: extras.model.scale,
+    maxLeapfrogSteps: extras.sampler.maxLeapfrogSteps,
+    alpha: extras.sampler.alpha,
+    proposalSd: extras.sampler.scale,
     fixedPoint: o.fixedPoint,
     reversibilityTolerance: o.reversibilityTolerance,
     variant: extras.integrator,
@@ -130,14 +119,7 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
     targetAcceptance: extras.targetAcceptance,
   } as LatentSamplerSpecInput;
   return {
-    model: {
-      likelihood: o.likelihood,
-      ...(extras.model.likelihoodOptions ? { likelihoodOptions: extras.model.likelihoodOptions } : {}),
-      ...(inputs.exposure ? { likelihoodOptions: { exposure: Array.from(inputs.exposure) } } : {}),
-      logLengthscale: Array.from(inputs.kernel.logLengthscale),
-      logSignalSd: inputs.kernel.logSignalSd,
-      jitter: extras.jitter,
-    },
+    model: latentGpModelSpec(o.model, inputs),
     sampler: latentSamplerSpec(given),
     draws: o.draws,
     burnIn: o.burnIn,
@@ -191,9 +173,8 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const extras = parseSampleExtras(raw);
-  // Logistic takes 0/1 internally; the file may hold -1/+1 or 0/1.
-  const inputs = prepareSampleInputs(raw, {}, raw.likelihood?.trim() === "logistic" ? "zeroOne" : "plusMinusOne");
-  checkSampleResponses(inputs.data, inputs.options.likelihood, extras.model.likelihoodOptions);
+  // Logistic takes 0/1 internally (readModelData's default); the file may hold -1/+1 or 0/1.
+  const inputs = prepareSampleInputs(raw);
   const o = inputs.options;
   const seed = o.seed ?? randomInt(0, 2 ** 31);
   const spec = runSpecFor(inputs, extras, seed);
@@ -307,23 +288,16 @@ export function formatReport(r: SampleReport): string {
   return lines.join("\n") + "\n";
 }
 
+const SAMPLE_LIKELIHOOD_HELP = "probit, logistic (labels -1/+1 or 0/1), poisson (counts), volatility (y ~ N(0, exp(f)^2)) or ordinal (categories 1..r; needs --thresholds)";
+
 /** Adds the `sample` command to the program. */
 export function registerSampleCommand(program: Command): Command {
   const d = latentSamplerInfo.rmhmc.defaults;
   const D = <N extends LatentSamplerName>(name: N) => latentSamplerInfo[name].defaults;
-  return program
+  const command = program
     .command("sample")
-    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)")
-    .requiredOption("--data <file>", "CSV data set with a header; column y holds the responses (labels -1/+1 or 0/1, counts, ordinal categories 1..r, or returns), the others are inputs")
-    .option("--likelihood <name>", "probit, logistic (labels -1/+1 or 0/1), poisson (counts), volatility (y ~ N(0, exp(f)^2)) or ordinal (categories 1..r; needs --thresholds)", "probit")
-    .option("--thresholds <b>", "ordinal: the r - 1 increasing thresholds between the r categories, comma-separated")
-    .option("--noise-sd <s>", "ordinal: sd of the latent noise (default 1)")
-    .option("--exposure-column <name>", "poisson: the input column holding each case's exposure m (rate m exp(f)); it is not an input of the kernel")
-    .option("--lengthscale <l>", "squared-exponential lengthscale: one value, or one per input column (comma-separated)")
-    .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
-    .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
-    .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
-    .option("--jitter <j>", "add j (a number, or auto) to the diagonal of K")
+    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)");
+  return addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true })
     .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
     .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
