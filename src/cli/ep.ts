@@ -5,30 +5,15 @@
  * approxCommon.ts).
  */
 import type { Command } from "commander";
-import { APPROXIMATION_FILE_FORMAT, APPROXIMATION_FILE_VERSION, siteMeansOf, type ApproximationFile } from "../approx/approximationFile.js";
+import { siteMeansOf, type ApproximationFile } from "../approx/approximationFile.js";
 import { expectationPropagation, type EpOptions } from "../approx/ep.js";
 import { epCorrectedLogZ } from "../approx/epCorrection.js";
 import { probitSites } from "../approx/sites.js";
 import { VERSION } from "../version.js";
-import {
-  addOutputOptions,
-  dataPart,
-  EXIT_HELP,
-  finish,
-  kernelPart,
-  lengthscaleText,
-  loadProblem,
-  optional,
-  parseCommon,
-  short,
-  yesNo,
-  type CommandOutcome,
-  type RawApproxOptions,
-} from "./approxCommon.js";
+import { fileHeader, finish, loadProblem, optional, parseCommon, problemFields, problemRows, registerApproxCommand, short, type ApproxSummary, type CommandOutcome, type RawApproxOptions } from "./approxCommon.js";
 import { processIO, type CommandIO } from "./commandIO.js";
 import { LAPLACE_LIKELIHOODS } from "./laplace.js";
-import { addModelOptions, type ModelScope } from "./modelOptions.js";
-import { checkOutputFile } from "./outputFile.js";
+import type { ModelScope } from "./modelOptions.js";
 import { OptionError, parseChoice, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 /** EP's sites are implemented for probit only. */
@@ -52,34 +37,21 @@ export interface RawEpOptions extends RawApproxOptions {
   correctionOrder?: string;
 }
 
-/** What `gpmcmc ep --json` prints. */
-export interface EpSummary {
+/** What `gpmcmc ep --json` prints (logZ: log Z_EP; seconds: kernel matrix, EP and the correction). */
+export interface EpSummary extends ApproxSummary {
   command: "ep";
-  data: string;
-  n: number;
-  d: number;
   likelihood: "probit";
-  lengthscale: number[];
-  signalSd: number;
   schedule: "sequential" | "parallel";
   damping: number;
-  /** log Z_EP. */
-  logZ: number;
   /** log Z_EP + correction. */
   logZCorrected: number;
   /** The second-order term R2. */
   correction: number;
   correctionForm: "cumulant" | "pairwise";
   correctionOrder: number;
-  /** Sweeps over the sites. */
-  iterations: number;
-  converged: boolean;
   siteChange: number;
   logZChange: number;
   clampedSites: number;
-  /** Kernel matrix, EP and the correction (reading the data excluded). */
-  seconds: number;
-  out: string | null;
 }
 
 /** Runs `gpmcmc ep` with the given options. Throws OptionError, DataError, OutputError on bad input. */
@@ -101,23 +73,20 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
     logZTolerance: optional(raw.logzTolerance, "--logz-tolerance", parsePositiveNumber),
     onWarning: warn,
   };
-  if (common.out !== undefined) checkOutputFile(common.out, common.force);
   const p = loadProblem(common);
   const t0 = performance.now();
   const ep = expectationPropagation(p.k, probitSites(p.dataset.y), options);
   const corr = epCorrectedLogZ(ep, { form, maxOrder: order, onWarning: warn });
   const seconds = p.kernelSeconds + (performance.now() - t0) / 1000;
   const summary: EpSummary = {
-    command: "ep", data: common.data, n: p.dataset.n, d: p.dataset.d, likelihood,
-    lengthscale: Array.from(p.kernel.logLengthscale, Math.exp), signalSd: Math.exp(p.kernel.logSignalSd),
+    command: "ep", ...problemFields(common, p), likelihood,
     schedule: ep.schedule, damping: ep.damping,
     logZ: ep.logZ, logZCorrected: corr.logZ, correction: corr.correction, correctionForm: corr.form, correctionOrder: corr.maxOrder,
     iterations: ep.sweeps, converged: ep.converged, siteChange: ep.siteChange, logZChange: ep.logZChange, clampedSites: ep.clampedSites,
     seconds, out: null,
   };
   const file: ApproximationFile = {
-    format: APPROXIMATION_FILE_FORMAT, version: APPROXIMATION_FILE_VERSION, method: "ep", likelihood,
-    data: dataPart(common, p.dataset), kernel: kernelPart(p.kernel),
+    ...fileHeader("ep", common, p),
     logZ: ep.logZ, logZCorrected: corr.logZ,
     correction: { form: corr.form, maxOrder: corr.maxOrder, value: corr.correction, termsByOrder: Array.from(corr.termsByOrder) },
     iterations: ep.sweeps, converged: ep.converged,
@@ -130,26 +99,18 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
     gpmcmcVersion: VERSION,
   };
   const human: [string, string][] = [
-    ["method", `EP (probit likelihood), ${ep.schedule} updates, damping ${short(ep.damping)}`],
-    ["data", `${common.data}: n = ${p.dataset.n}, d = ${p.dataset.d}`],
-    ["lengthscale", lengthscaleText(p.kernel)],
-    ["signal sd", `${short(summary.signalSd)} (log ${short(p.kernel.logSignalSd)})`],
+    ...problemRows(`EP (probit likelihood), ${ep.schedule} updates, damping ${short(ep.damping)}`, common, p),
     ["log Z_EP", ep.logZ.toFixed(6)],
     ["corrected log Z", corr.logZ.toFixed(6)],
     ["R2", `${corr.correction.toExponential(4)} (${corr.form}, orders 3 to ${corr.maxOrder})`],
     ["sweeps", String(ep.sweeps)],
-    ["converged", yesNo(ep.converged)],
-    ["seconds", seconds.toFixed(2)],
   ];
   return finish("EP", common, summary, file, human, io);
 }
 
 /** Adds `ep` to the program. */
 export function registerEpCommand(program: Command): void {
-  const ep = program
-    .command("ep")
-    .description("expectation propagation for GP probit classification: print log Z_EP and its second-order correction");
-  addModelOptions(ep, "likelihood: probit only (the default)")
+  const own = (cmd: Command) => cmd
     .option("--schedule <s>", "site updates: sequential (default) or parallel")
     .option("--damping <d>", "damping in (0, 1] on the site parameters (default 1 sequential, 0.5 parallel)")
     .option("--max-sweeps <n>", "at most this many sweeps over the sites (default 100)")
@@ -157,8 +118,5 @@ export function registerEpCommand(program: Command): void {
     .option("--logz-tolerance <t>", "... and log Z_EP changed by less than this (default 1e-8)")
     .option("--correction <form>", "cumulant (default: orders 3..4 of the cumulant expansion) or pairwise (the pair expectations' Hermite series)")
     .option("--correction-order <l>", "highest order kept in the correction, 3 to 60 (default 4 cumulant, 20 pairwise)");
-  addOutputOptions(ep).addHelpText("after", EXIT_HELP).action((opts: RawEpOptions) => {
-    const { exitCode } = runEp(opts);
-    if (exitCode !== 0) process.exitCode = exitCode;
-  });
+  registerApproxCommand(program, ["ep", "expectation propagation for GP probit classification: print log Z_EP and its second-order correction", "likelihood: probit only (the default)"], own, (raw: RawEpOptions) => runEp(raw));
 }

@@ -4,29 +4,14 @@
  * as an ApproximationFile (exit codes: approxCommon.ts).
  */
 import type { Command } from "commander";
-import { APPROXIMATION_FILE_FORMAT, APPROXIMATION_FILE_VERSION, siteMeansOf, type ApproximationFile } from "../approx/approximationFile.js";
+import { siteMeansOf, type ApproximationFile } from "../approx/approximationFile.js";
 import { laplace, NotLogConcaveError, type LaplaceOptions } from "../approx/laplace.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import { VERSION } from "../version.js";
-import {
-  addOutputOptions,
-  dataPart,
-  EXIT_HELP,
-  finish,
-  kernelPart,
-  lengthscaleText,
-  loadProblem,
-  optional,
-  parseCommon,
-  short,
-  yesNo,
-  type CommandOutcome,
-  type RawApproxOptions,
-} from "./approxCommon.js";
+import { fileHeader, finish, loadProblem, optional, parseCommon, problemFields, problemRows, registerApproxCommand, type ApproxSummary, type CommandOutcome, type RawApproxOptions } from "./approxCommon.js";
 import { processIO, type CommandIO } from "./commandIO.js";
 import { registerUserError } from "./errors.js";
-import { addModelOptions, type ModelScope } from "./modelOptions.js";
-import { checkOutputFile } from "./outputFile.js";
+import type { ModelScope } from "./modelOptions.js";
 import { parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 registerUserError(NotLogConcaveError);
@@ -46,23 +31,10 @@ export interface RawLaplaceOptions extends RawApproxOptions {
   tolerance?: string;
 }
 
-/** What `gpmcmc laplace --json` prints. */
-export interface LaplaceSummary {
+/** What `gpmcmc laplace --json` prints (seconds: kernel matrix and Newton iteration). */
+export interface LaplaceSummary extends ApproxSummary {
   command: "laplace";
-  data: string;
-  n: number;
-  d: number;
-  likelihood: string;
-  lengthscale: number[];
-  signalSd: number;
-  logZ: number;
-  iterations: number;
-  converged: boolean;
   gradientNorm: number;
-  /** Kernel matrix and Newton iteration (reading the data excluded). */
-  seconds: number;
-  /** The file written, or null. */
-  out: string | null;
 }
 
 /** Runs `gpmcmc laplace` with the given options. Throws OptionError, DataError, OutputError on bad input. */
@@ -74,7 +46,6 @@ export function runLaplace(raw: RawLaplaceOptions, io: CommandIO = processIO): C
     gradientTolerance: optional(raw.tolerance, "--tolerance", parsePositiveNumber),
     onWarning: (s) => io.stderr(s + "\n"),
   };
-  if (common.out !== undefined) checkOutputFile(common.out, common.force);
   const p = loadProblem(common);
   const t0 = performance.now();
   const r = laplace(p.k, p.dataset.y, likelihoodByName(likelihood), options);
@@ -83,41 +54,28 @@ export function runLaplace(raw: RawLaplaceOptions, io: CommandIO = processIO): C
   const nu = new Float64Array(n);
   for (let i = 0; i < n; i++) nu[i] = r.w[i] * r.mode[i] + r.alpha[i];
   const summary: LaplaceSummary = {
-    command: "laplace", data: common.data, n, d: p.dataset.d, likelihood,
-    lengthscale: Array.from(p.kernel.logLengthscale, Math.exp), signalSd: Math.exp(p.kernel.logSignalSd),
+    command: "laplace", ...problemFields(common, p),
     logZ: r.logZ, iterations: r.iterations, converged: r.converged, gradientNorm: r.gradientNorm, seconds, out: null,
   };
   const file: ApproximationFile = {
-    format: APPROXIMATION_FILE_FORMAT, version: APPROXIMATION_FILE_VERSION, method: "laplace", likelihood,
-    data: dataPart(common, p.dataset), kernel: kernelPart(p.kernel),
+    ...fileHeader("laplace", common, p),
     logZ: r.logZ, iterations: r.iterations, converged: r.converged,
     mean: Array.from(r.mode), sitePrecisions: Array.from(r.w), siteNaturalMeans: Array.from(nu), siteMeans: siteMeansOf(r.w, nu),
     details: { gradientNorm: r.gradientNorm, halvings: r.halvings, logLikelihood: r.logLikelihood, objective: r.objective },
     gpmcmcVersion: VERSION,
   };
   const human: [string, string][] = [
-    ["method", `Laplace (${likelihood} likelihood)`],
-    ["data", `${common.data}: n = ${n}, d = ${p.dataset.d}`],
-    ["lengthscale", lengthscaleText(p.kernel)],
-    ["signal sd", `${short(summary.signalSd)} (log ${short(p.kernel.logSignalSd)})`],
+    ...problemRows(`Laplace (${likelihood} likelihood)`, common, p),
     ["log Z", r.logZ.toFixed(6)],
     ["Newton steps", String(r.iterations)],
-    ["converged", yesNo(r.converged)],
-    ["seconds", seconds.toFixed(2)],
   ];
   return finish("Laplace's Newton iteration", common, summary, file, human, io);
 }
 
 /** Adds `laplace` to the program. */
 export function registerLaplaceCommand(program: Command): void {
-  const lap = program
-    .command("laplace")
-    .description("Laplace's approximation at fixed kernel hyperparameters: print its log marginal likelihood log Z");
-  addModelOptions(lap, `likelihood: ${LAPLACE_LIKELIHOODS.join(", ")} (logistic takes labels -1/+1 or 0/1, poisson counts with exposure 1)`)
+  const own = (cmd: Command) => cmd
     .option("--max-iterations <n>", "at most this many Newton steps (default 100)")
     .option("--tolerance <t>", "converged when max_i |d Psi / d f_i| is below this (default 1e-9)");
-  addOutputOptions(lap).addHelpText("after", EXIT_HELP).action((opts: RawLaplaceOptions) => {
-    const { exitCode } = runLaplace(opts);
-    if (exitCode !== 0) process.exitCode = exitCode;
-  });
+  registerApproxCommand(program, ["laplace", "Laplace's approximation at fixed kernel hyperparameters: print its log marginal likelihood log Z", `likelihood: ${LAPLACE_LIKELIHOODS.join(", ")} (logistic takes labels -1/+1 or 0/1, poisson counts with exposure 1)`], own, (raw: RawLaplaceOptions) => runLaplace(raw));
 }
