@@ -128,7 +128,7 @@ export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSampl
   "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
     "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
-    "HMC with the prior mass M^-1 = K (mass identity: the identity), fixed trajectory length", ["randomiseSteps"]),
+    "HMC with the prior mass M^-1 = K (or mass \"identity\"), a fixed number of leapfrog steps", ["randomiseSteps"]),
   "mh": entry({ sampler: "mh", proposalSd: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "proposalSd",
     "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)"),
   "mh-v1": entry({ sampler: "mh-v1", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "alpha",

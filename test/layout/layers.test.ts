@@ -20,6 +20,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/samplers"],
   ["src/io"],
   ["src/approx", "src/annealing"],
+  ["src/hyper", "src/predict"],
   ["src/run", "src/report"],
   ["src/cli"],
   ["src/index.ts"],
