@@ -224,7 +224,7 @@ export function registerAisCommand(program: Command): Command {
   const command = program
     .command("ais")
     .description("log marginal likelihood of a latent GP model by annealed importance sampling (from the prior, or for probit from EP's q)");
-  return addModelOptions(command, "probit (the default), or with --from prior: logistic, poisson, volatility or ordinal (as gpmcmc sample)")
+  return addModelOptions(command, "probit, or with --from prior: logistic, poisson, volatility or ordinal (as gpmcmc sample)")
     .option("--from <start>", "starting distribution: ep (EP's q, the note's AISq; default) or prior")
     .option("--transition <name>", "transition kernel at each temperature: rmhmc (default), hmc, or ess (elliptical slice sampling; --from prior only)")
     .option("--transitions-per-temperature <k>", "transitions at each intermediate temperature (default 1)")

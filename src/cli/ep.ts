@@ -118,5 +118,5 @@ export function registerEpCommand(program: Command): void {
     .option("--logz-tolerance <t>", "... and log Z_EP changed by less than this (default 1e-8)")
     .option("--correction <form>", "cumulant (default: orders 3..4 of the cumulant expansion) or pairwise (the pair expectations' Hermite series)")
     .option("--correction-order <l>", "highest order kept in the correction, 3 to 60 (default 4 cumulant, 20 pairwise)");
-  registerApproxCommand(program, ["ep", "expectation propagation for GP probit classification: print log Z_EP and its second-order correction", "likelihood: probit only (the default)"], own, (raw: RawEpOptions) => runEp(raw));
+  registerApproxCommand(program, ["ep", "expectation propagation for GP probit classification: print log Z_EP and its second-order correction", "likelihood: probit only"], own, (raw: RawEpOptions) => runEp(raw));
 }
