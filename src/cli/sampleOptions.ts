@@ -8,7 +8,7 @@
  */
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck } from "../io/atomic.js";
-import { LATENT_SAMPLER_NAMES } from "../samplers/registry.js";
+import { LATENT_SAMPLER_NAMES, latentSamplerInfo } from "../samplers/registry.js";
 import { MODEL_LIKELIHOODS, parseModelOptions, readModelData, type ModelOptions, type RawModelOptions } from "./modelOptions.js";
 import {
   exclusive,
@@ -184,15 +184,23 @@ export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoice
   return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}) };
 }
 
-/** Which samplers each sampler-specific option applies to. */
-export const SAMPLER_OPTION_SCOPE: Readonly<Record<string, readonly string[]>> = {
-  "--step-size": ["rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala"],
-  "--leapfrog-steps": ["rmhmc", "hmc"],
-  "--max-leapfrog-steps": ["hmc-v1", "hmc-v2"],
-  "--alpha": ["mh-v1", "mh-v2"],
-  "--scale": ["mh"],
-  "--target-acceptance": ["rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2"],
-};
+/** The registry's spec field each sampler-specific option sets. */
+const OPTION_FIELDS = {
+  "--step-size": "stepSize",
+  "--leapfrog-steps": "leapfrogSteps",
+  "--max-leapfrog-steps": "maxLeapfrogSteps",
+  "--alpha": "alpha",
+  "--scale": "proposalSd",
+  "--target-acceptance": "targetAcceptance",
+} as const;
+
+/** The order messages list samplers in: the leapfrog and Langevin samplers, then the MH ones. */
+const MESSAGE_ORDER = ["rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2", "ess"] as const;
+
+/** Which samplers each sampler-specific option applies to: those whose registry spec has its field. */
+export const SAMPLER_OPTION_SCOPE: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(OPTION_FIELDS).map(([option, field]) => [option, MESSAGE_ORDER.filter((name) => latentSamplerInfo[name].fields.includes(field))]),
+);
 
 /** What to use instead, where a sampler has its own name for the option. */
 const INSTEAD: Readonly<Record<string, string>> = {
