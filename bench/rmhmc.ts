@@ -32,11 +32,11 @@ import { Matrix } from "../src/linalg/matrix.js";
 import { opCounts, resetOpCounts } from "../src/linalg/counters.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { Rng } from "../src/random/rng.js";
-import { firstRows, latentGpTarget } from "../src/run/model.js";
+import { firstRows, latentGpTarget } from "../src/targets/latentGpModel.js";
 import { sample } from "../src/samplers/driver.js";
 import { rmhmc, type RmhmcKernel, type RmhmcOptions } from "../src/samplers/rmhmc.js";
 import type { AnnealedLatentTarget } from "../src/targets/annealedLatent.js";
-import { batchMeans, transform } from "../test/samplers/mcse.js";
+import { batchMeans, transform } from "../src/diagnostics/batchMeans.js";
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {

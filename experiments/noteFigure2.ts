@@ -26,29 +26,29 @@ import { readDataset } from "../src/io/index.js";
 import { writeFileAtomic, writeJsonAtomic } from "../src/io/atomic.js";
 import { getBackend } from "../src/linalg/index.js";
 import { svgLineFigure } from "../src/report/figures.js";
-import { firstRows } from "../src/run/model.js";
-import type { LatentGpSamplerSpec } from "../src/run/kernel.js";
+import type { LatentSamplerSpec } from "../src/samplers/registry.js";
+import { firstRows } from "../src/targets/latentGpModel.js";
 
 function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-const RMHMC: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, fixedPoint: { kind: "iterations", iterations: 5 } };
+const RMHMC: LatentSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, fixedPoint: { kind: "iterations", iterations: 5 } };
 // The same RMHMC with its implicit equations solved to 1e-8 and the reversibility check (the
 // library's default): a transition that keeps its target at this prior scale, which the note's
 // 5 fixed-point iterations do not (test/integration/gpInvarianceScale.test.ts).
-const RMHMC_CHECKED: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10 };
+const RMHMC_CHECKED: LatentSamplerSpec = { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10 };
 // Elliptical slice sampling: exact for prior x likelihood^beta, no step size, and it moves well
 // while the prior dominates the early path (from the prior only).
-const ESS: LatentGpSamplerSpec = { sampler: "ess", stepSize: 0, leapfrogSteps: 0 };
+const ESS: LatentSamplerSpec = { sampler: "ess" };
 // HMC with the identity mass, as plain HMC is in the note (with M^-1 = K, eps = 0.02 diverges at
 // every transition here: K's largest eigenvalues are ~ s^2 n with s = exp(5.1))
-const HMC: LatentGpSamplerSpec = { sampler: "hmc", stepSize: 0.02, leapfrogSteps: 200, mass: "identity" };
+const HMC: LatentSamplerSpec = { sampler: "hmc", stepSize: 0.02, leapfrogSteps: 200, mass: "identity" };
 // From the prior, beta_1 must be tiny: a prior draw has sum log Phi(y f) ~ -10^6 here (s = exp(5.1)),
 // so beta_1 = 1e-4 makes the first increment alone ~ -100 (measured: B = 1200 gave log weights
 // from -673 to -125). betaMin = 1e-8 keeps beta_1 |h(x_0)| ~ 0.01.
-const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transition: LatentGpSamplerSpec; label: string; betaMin?: number; perTemperature?: number }> = {
+const VARIANTS: Record<string, { fromQ: boolean; temperatures: number; transition: LatentSamplerSpec; label: string; betaMin?: number; perTemperature?: number }> = {
   "aisq-rmhmc-12": { fromQ: true, temperatures: 12, transition: RMHMC, label: "AISq-RMHMC (f = 5) B = 12" },
   "aisq-rmhmc-120": { fromQ: true, temperatures: 120, transition: RMHMC, label: "AISq-RMHMC (f = 5) B = 120" },
   "aisq-rmhmc-240": { fromQ: true, temperatures: 240, transition: RMHMC, label: "AISq-RMHMC (f = 5) B = 240" },

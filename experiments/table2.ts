@@ -45,7 +45,7 @@ import { likelihoodByName } from "../src/likelihoods/registry.js";
 import { Rng } from "../src/random/rng.js";
 import { simulateLatentGp, simulateResponses, simulatedKernelMatrix, type SimulationLikelihood } from "../src/run/simulate.js";
 import { runChain } from "../src/samplers/driver.js";
-import { latentSamplers } from "../src/samplers/registry.js";
+import { latentSampler } from "../src/samplers/registry.js";
 import { annealedLatentTarget } from "../src/targets/annealedLatent.js";
 import { PAPER_MODELS, PAPER_SAMPLER_LABELS, PAPER_SAMPLERS, PAPER_TABLE2, PAPER_SETTINGS, paperEss, type PaperModel, type PaperSampler } from "./table2Paper.js";
 
@@ -146,7 +146,7 @@ export function runTable2(config: Table2Config, onCell?: (cell: Table2Cell) => v
         for (let s = 0; s < config.dataSets; s++) {
           const data = simulateResponses(latents[s], likelihood as SimulationLikelihood);
           const target = annealedLatentTarget({ likelihood: likelihoodByName(likelihood, data.likelihoodOptions), y: data.y, kernelMatrix: kernels[s] });
-          const kernel = latentSamplers[sampler](target, {});
+          const kernel = latentSampler(target, sampler);
           const all = new Float64Array(config.chains * config.draws * n);
           for (let c = 0; c < config.chains; c++) {
             // Chain c starts from the c-th prior draw of the data set, whatever the sampler.

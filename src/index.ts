@@ -8,6 +8,8 @@ export * from "./gp/index.js";
 export * from "./likelihoods/index.js";
 export { annealedLatentTarget, AnnealedLatentTarget, AnnealedLatentGeometry } from "./targets/annealedLatent.js";
 export type { AnnealedLatentOptions, GaussianApproximation, LogDensityParts } from "./targets/annealedLatent.js";
+export { firstRows, latentGpTarget } from "./targets/latentGpModel.js";
+export type { LatentGpData, LatentGpLikelihoodOptions, LatentGpModelSpec } from "./targets/latentGpModel.js";
 export { NoteGeometry } from "./targets/noteMetric.js";
 export { IndefiniteMetricError, StaleGeometryError, TargetOptionError } from "./targets/errors.js";
 export * from "./io/index.js";

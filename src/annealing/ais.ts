@@ -14,13 +14,12 @@
  * One run depends only on plain data (the data, an AisSpec and the run index): run r draws from
  * the stream new Rng(seed, r), so any thread that rebuilds the target gets the same weights.
  */
-import type { LatentGpData } from "../run/chains.js";
-import { latentGpKernel, type LatentGpSamplerSpec } from "../run/kernel.js";
-import { latentGpTarget, type LatentGpModelSpec } from "../run/model.js";
 import { Rng } from "../random/rng.js";
 import type { RandomSource } from "../random/types.js";
+import { latentSampler, type LatentSamplerSpec } from "../samplers/registry.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/annealedLatent.js";
+import { latentGpTarget, type LatentGpData, type LatentGpModelSpec } from "../targets/latentGpModel.js";
 import { aisEstimate, type AisEstimate } from "./estimate.js";
 import { temperatureSchedule, type ScheduleSpec } from "./schedule.js";
 
@@ -32,7 +31,7 @@ export interface AisSpec {
   model: LatentGpModelSpec;
   start: AisStart;
   schedule: ScheduleSpec;
-  transition: LatentGpSamplerSpec;
+  transition: LatentSamplerSpec;
   /** Transitions at each intermediate temperature (default 1). */
   transitionsPerTemperature?: number;
   /** Number of independent runs R. */
@@ -179,7 +178,7 @@ export function aisTarget(data: LatentGpData, spec: AisSpec, onWarning?: (messag
 export function aisRunOn(target: AnnealedLatentTarget, spec: AisSpec, run: number, hooks: Pick<AisHooks, "onProgress"> = {}): AisRunResult {
   return anneal(target, new Rng(spec.seed, run), {
     betas: temperatureSchedule(spec.schedule),
-    kernelAt: (t) => latentGpKernel(t, spec.transition),
+    kernelAt: (t) => latentSampler(t, spec.transition),
     transitionsPerTemperature: spec.transitionsPerTemperature,
     run,
     onProgress: hooks.onProgress,

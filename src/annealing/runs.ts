@@ -3,7 +3,7 @@
  * pool of worker threads (src/parallel; one OpenBLAS thread each), run r rebuilt from plain data
  * on the stream new Rng(seed, r), so the weights do not depend on how many run at once.
  */
-import type { LatentGpData } from "../run/chains.js";
+import type { LatentGpData } from "../targets/latentGpModel.js";
 import { toPlainMatrix } from "../linalg/matrix.js";
 import { defaultParallelism, runTasks, type Task } from "../parallel/pool.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";

@@ -1,10 +1,10 @@
 /**
- * `gpmcmc ais`: the log marginal likelihood log Z of GP probit classification at fixed kernel
- * hyperparameters by annealed importance sampling (src/annealing), from the prior (AIS) or from
- * EP's Gaussian approximation q (the note's AISq), with RMHMC, HMC or (from the prior) elliptical
- * slice sampling transitions. Prints log Z,
- * its delta-method standard error, the runs' log weights and, as references, EP's log Z and its
- * second-order correction; with --out, writes ais.json (the trace `gpmcmc report` draws) and
+ * `gpmcmc ais`: the log marginal likelihood log Z of a latent GP model at fixed kernel
+ * hyperparameters by annealed importance sampling (src/annealing), from the prior (AIS; any
+ * likelihood, as the annealed target takes any) or, for probit, from EP's Gaussian approximation
+ * q (the note's AISq), with RMHMC, HMC or (from the prior) elliptical slice sampling transitions.
+ * Prints log Z, its delta-method standard error, the runs' log weights and, for probit as
+ * references, EP's log Z and its second-order correction; with --out, writes ais.json (the trace `gpmcmc report` draws) and
  * summary.json atomically.
  *
  * Every option, the output directory and the data are checked before any work (one line and
@@ -17,31 +17,20 @@ import { epApproximation, epCorrectedLogZ, expectationPropagation, probitSites }
 import { seKernel } from "../gp/index.js";
 import { AIS_TRACE_FILE, checkAisTrace, type AisTrace } from "../io/ais.js";
 import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
-import { labelKindFor, readDataset } from "../io/dataset.js";
 import { getBackend } from "../linalg/backend.js";
-import { describeLeapfrogSolve, HMC_MASSES, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerSpec } from "../run/kernel.js";
+import { describeLeapfrogSolve, HMC_MASSES, latentSamplerInfo, type HmcMassName, type LatentSamplerSpec } from "../samplers/registry.js";
 import { VERSION } from "../version.js";
-import type { CommandIO } from "./approx.js";
-import {
-  OptionError,
-  parseChoice,
-  parseLeapfrogSolveOptions,
-  parseNonNegativeInteger,
-  parsePath,
-  parsePositiveInteger,
-  parsePositiveNumber,
-  resolveKernelHyperparameters,
-  type RawKernelOptions,
-  type RawSampleOptions,
-} from "./options.js";
+import { processIO, type CommandIO } from "./commandIO.js";
+import { addModelOptions, latentGpModelSpec, MODEL_LIKELIHOODS, parseModelOptions, readModelData } from "./modelOptions.js";
+import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
+import { parseLeapfrogSolveOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 export const AIS_STARTS = ["prior", "ep"] as const;
 export const AIS_TRANSITIONS = ["rmhmc", "hmc", "ess"] as const;
 
 /** `gpmcmc ais`'s options as Commander gives them. */
 export interface RawAisOptions
-  extends RawKernelOptions,
-    Pick<RawSampleOptions, "data" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "reversibilityTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress" | "parallel"> {
+  extends Pick<RawSampleOptions, "data" | "likelihood" | "thresholds" | "noiseSd" | "exposureColumn" | "jitter" | "lengthscale" | "logLengthscale" | "signalSd" | "logSignalSd" | "stepSize" | "leapfrogSteps" | "fixedPointIterations" | "fixedPointTolerance" | "reversibilityTolerance" | "seed" | "out" | "force" | "json" | "quiet" | "progress" | "parallel"> {
   from?: string;
   transition?: string;
   transitionsPerTemperature?: string;
@@ -58,8 +47,9 @@ export interface AisReport {
   gpmcmc: string;
   backend: string;
   data: { file: string; n: number; d: number };
+  likelihood: string;
   from: "prior" | "ep";
-  transition: LatentGpSamplerSpec;
+  transition: LatentSamplerSpec;
   transitionsPerTemperature: number;
   schedule: ScheduleName;
   temperatures: number;
@@ -74,22 +64,25 @@ export interface AisReport {
   logWeights: number[];
   acceptanceRate: number;
   divergences: number;
-  epLogZ: number;
-  epCorrectedLogZ: number;
+  /** EP's log Z and its second-order correction, as references (null: not probit, which EP does not take). */
+  epLogZ: number | null;
+  epCorrectedLogZ: number | null;
   /** Seconds of the annealing runs (EP and K excluded), and in all. */
   seconds: number;
   totalSeconds: number;
   out: string | null;
 }
 
-const processIO: CommandIO = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) };
-
 /** Runs `gpmcmc ais`. Throws OptionError, DataError, OutputError on bad input (before any work). */
 export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isTTY = process.stderr.isTTY === true): Promise<AisReport> {
   const tStart = performance.now();
-  if (raw.data === undefined) throw new OptionError("--data", "is required: the CSV data set (header line; response column y, labels -1/+1 or 0/1)");
-  const dataPath = parsePath("--data", raw.data);
+  // The annealed target takes any likelihood; starting from EP's q needs EP, which has probit sites only.
+  const model = parseModelOptions(raw, { likelihoods: MODEL_LIKELIHOODS });
+  const dataPath = model.data;
   const from = parseChoice("--from", raw.from ?? "ep", AIS_STARTS, "starting distribution");
+  if (from === "ep" && model.likelihood !== "probit") {
+    throw new OptionError("--likelihood", `${model.likelihood} needs --from prior: gpmcmc ais starts from EP's q (--from ep, the default) for probit only, as EP's sites are implemented for probit`);
+  }
   const transitionName = parseChoice("--transition", raw.transition ?? "rmhmc", AIS_TRANSITIONS, "transition");
   const schedule = parseChoice("--schedule", raw.schedule ?? "geometric", SCHEDULES, "schedule");
   if (raw.temperatures === undefined) throw new OptionError("--temperatures", "is required: the number B of inverse temperatures (the last is 1)");
@@ -117,28 +110,35 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     }
   }
   const perTemperature = parsePositiveInteger("--transitions-per-temperature", raw.transitionsPerTemperature ?? "1");
-  const defaults = SAMPLER_DEFAULTS[transitionName];
-  const transition: LatentGpSamplerSpec = {
-    sampler: transitionName,
-    stepSize: raw.stepSize === undefined ? defaults.stepSize : parsePositiveNumber("--step-size", raw.stepSize),
-    leapfrogSteps: raw.leapfrogSteps === undefined ? defaults.leapfrogSteps : parsePositiveInteger("--leapfrog-steps", raw.leapfrogSteps),
-    ...solve,
-    ...(mass !== undefined ? { mass } : {}),
-  };
+  // AIS does not adapt: a transition is its step size and leapfrog steps (the registry's defaults unless given).
+  let transition: LatentSamplerSpec = { sampler: "ess" };
+  if (transitionName !== "ess") {
+    const defaults = latentSamplerInfo[transitionName].defaults;
+    const stepSize = raw.stepSize === undefined ? defaults.stepSize : parsePositiveNumber("--step-size", raw.stepSize);
+    const leapfrogSteps = raw.leapfrogSteps === undefined ? defaults.leapfrogSteps : parsePositiveInteger("--leapfrog-steps", raw.leapfrogSteps);
+    transition = transitionName === "rmhmc"
+      ? { sampler: "rmhmc", stepSize, leapfrogSteps, ...solve }
+      : { sampler: "hmc", stepSize, leapfrogSteps, ...(mass !== undefined ? { mass } : {}) };
+  }
   const seed = raw.seed === undefined ? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
   const outPath = raw.out === undefined ? undefined : parsePath("--out", raw.out);
   if (outPath !== undefined) checkOutputDir(outPath, { force: raw.force === true });
-  const data = readDataset(dataPath, { labels: labelKindFor("probit"), binaryCoding: "plusMinusOne" });
-  const kernel = resolveKernelHyperparameters(raw, data.d, data.inputNames);
+  const read = readModelData(model);
+  const data = read.data;
+  const kernel = read.kernel;
 
   const warn = (s: string) => io.stderr(s + "\n");
-  const k = seKernel({ logLengthscale: kernel.logLengthscale.length === 1 ? kernel.logLengthscale[0] : Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd }).matrix(data.X);
-  const ep = expectationPropagation(k, probitSites(data.y), { onWarning: warn });
-  const corrected = epCorrectedLogZ(ep, { onWarning: warn });
-  const q = epApproximation(ep);
+  // EP's log Z and its correction are references for probit (and EP's q the start of --from ep).
+  let ep: { logZ: number; corrected: number; q: ReturnType<typeof epApproximation> } | undefined;
+  if (model.likelihood === "probit") {
+    const k = seKernel({ logLengthscale: kernel.logLengthscale.length === 1 ? kernel.logLengthscale[0] : Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd }).matrix(data.X);
+    const result = expectationPropagation(k, probitSites(data.y), { onWarning: warn });
+    ep = { logZ: result.logZ, corrected: epCorrectedLogZ(result, { onWarning: warn }).logZ, q: epApproximation(result) };
+  }
+  const q = ep?.q;
   const spec: AisSpec = {
-    model: { likelihood: "probit", logLengthscale: Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd },
-    start: from === "ep" ? { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []), label: "EP" } : { kind: "prior" },
+    model: latentGpModelSpec(model, read),
+    start: from === "ep" && q ? { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []), label: "EP" } : { kind: "prior" },
     schedule: { kind: schedule, temperatures, ...(betaMin !== undefined ? { betaMin } : {}) },
     transition,
     transitionsPerTemperature: perTemperature,
@@ -167,6 +167,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     gpmcmc: VERSION,
     backend: `${b.backend} (${b.library}, 1 thread per run)`,
     data: { file: dataPath, n: data.n, d: data.d },
+    likelihood: model.likelihood,
     from, transition, transitionsPerTemperature: perTemperature, schedule, temperatures, runs, seed, parallel: result.workers,
     logZ: result.logZ,
     standardError: Number.isFinite(result.standardError) ? result.standardError : null,
@@ -174,8 +175,8 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     logWeights: result.logWeights,
     acceptanceRate: transitions > 0 ? result.runs.reduce((s, r) => s + r.acceptanceRate * r.transitions, 0) / transitions : NaN,
     divergences: result.runs.reduce((s, r) => s + r.divergences, 0),
-    epLogZ: ep.logZ,
-    epCorrectedLogZ: corrected.logZ,
+    epLogZ: ep?.logZ ?? null,
+    epCorrectedLogZ: ep?.corrected ?? null,
     seconds: result.seconds,
     totalSeconds: (performance.now() - tStart) / 1000,
     out: outPath ?? null,
@@ -186,7 +187,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
       logZ: result.logZ,
       standardError: report.standardError ?? 0,
       runs: result.runs.map((r) => ({ run: r.run + 1, points: r.points })),
-      references: [{ label: "EP", logZ: ep.logZ }, { label: "EP, corrected", logZ: corrected.logZ }],
+      references: ep ? [{ label: "EP", logZ: ep.logZ }, { label: "EP, corrected", logZ: ep.corrected }] : [],
     };
     out.writeJson(AIS_TRACE_FILE, checkAisTrace(trace, out.file(AIS_TRACE_FILE)));
     out.writeJson("summary.json", report);
@@ -208,10 +209,9 @@ export function formatAisReport(r: AisReport): string {
     ? `rmhmc (step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps, ${describeLeapfrogSolve(t)}${per})`
     : t.sampler === "hmc" ? `hmc (${t.mass === "identity" ? "identity mass" : "M^-1 = K"}, step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps${per})` : `elliptical slice sampling${per}`;
   const lines = [
-    `AIS${r.from === "ep" ? "q (from EP's q)" : " (from the prior)"} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.schedule} schedule, B = ${r.temperatures}, ${r.runs} runs, ${how}, seed ${r.seed}`,
+    `AIS${r.from === "ep" ? "q (from EP's q)" : " (from the prior)"} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.likelihood === "probit" ? "" : `${r.likelihood} likelihood, `}${r.schedule} schedule, B = ${r.temperatures}, ${r.runs} runs, ${how}, seed ${r.seed}`,
     `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${r.effectiveSampleSize.toFixed(1)} of ${r.runs})`,
-    `EP log Z         ${num(r.epLogZ)}`,
-    `corrected EP     ${num(r.epCorrectedLogZ)}`,
+    ...(r.epLogZ === null ? [] : [`EP log Z         ${num(r.epLogZ)}`, `corrected EP     ${num(r.epCorrectedLogZ)}`]),
     `acceptance rate  ${num(r.acceptanceRate, 3)}, divergences ${r.divergences}`,
     `time             ${r.seconds.toFixed(2)} s annealing, ${r.totalSeconds.toFixed(2)} s in all`,
   ];
@@ -221,14 +221,10 @@ export function formatAisReport(r: AisReport): string {
 
 /** Adds the `ais` command to the program. */
 export function registerAisCommand(program: Command): Command {
-  return program
+  const command = program
     .command("ais")
-    .description("log marginal likelihood of GP probit classification by annealed importance sampling (from the prior or EP's q)")
-    .option("--data <file>", "CSV data set with a header; column y holds the labels (-1/+1 or 0/1), the others are inputs")
-    .option("--lengthscale <l>", "squared-exponential lengthscale: one value, or one per input column")
-    .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
-    .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
-    .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
+    .description("log marginal likelihood of a latent GP model by annealed importance sampling (from the prior, or for probit from EP's q)");
+  return addModelOptions(command, "probit, or with --from prior: logistic, poisson, volatility or ordinal (as gpmcmc sample)")
     .option("--from <start>", "starting distribution: ep (EP's q, the note's AISq; default) or prior")
     .option("--transition <name>", "transition kernel at each temperature: rmhmc (default), hmc, or ess (elliptical slice sampling; --from prior only)")
     .option("--transitions-per-temperature <k>", "transitions at each intermediate temperature (default 1)")
@@ -237,8 +233,8 @@ export function registerAisCommand(program: Command): Command {
     .option("--schedule <name>", `temperature schedule: ${SCHEDULES.join(", ")} (default geometric, from beta_1 = 1e-4)`)
     .option("--beta-min <b>", "geometric schedule: the first temperature beta_1 (default 1e-4; from the prior with a large signal sd it must be far smaller)")
     .option("--runs <R>", "independent annealing runs (>= 2; default 10)")
-    .option("--step-size <e>", "leapfrog step size (default 0.1)")
-    .option("--leapfrog-steps <n>", "leapfrog steps per transition (default 10)")
+    .option("--step-size <e>", `leapfrog step size (default ${latentSamplerInfo.rmhmc.defaults.stepSize})`)
+    .option("--leapfrog-steps <n>", `leapfrog steps per transition (default ${latentSamplerInfo.rmhmc.defaults.leapfrogSteps})`)
     .option("--fixed-point-iterations <f>", "rmhmc: exactly f fixed-point iterations (the note's 5)")
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit equations to this tolerance (default 1e-8)")
     .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")

@@ -7,6 +7,7 @@
  */
 import type { Command } from "commander";
 import { diagnoseRun, ESS_PER_CHAIN, formatRhat, RHAT_THRESHOLD, type Diagnosis, type DiagnosisRow } from "../io/diagnosis.js";
+import { ESS_PER_SECOND_BASIS } from "../diagnostics/runFigures.js";
 import { basename, dirname } from "node:path";
 import { exclusive, OptionError, parsePositiveInteger } from "./options.js";
 
@@ -214,8 +215,8 @@ export function formatDiagnosis(d: Diagnosis, options: DiagnoseTableOptions = {}
   out.push(d.divergences === null ? "Divergences: no divergent__ column" : `Divergences: ${d.divergences} of ${d.transitions} transitions`);
   if (d.samplingSeconds !== null) {
     out.push(
-      `Sampling took ${formatValue(d.samplingSeconds, 3)} s (chains added up)` +
-        (d.minEssPerSecond !== null ? `: ${formatValue(d.minEssPerSecond, 3)} min-ESS per second` : ""),
+      `Sampling took ${formatValue(d.samplingSeconds, 3)} s summed over ${d.chains} ${d.chains === 1 ? "chain" : "chains"} (not wall-clock)` +
+        (d.minEssPerSecond !== null ? `: ${formatValue(d.minEssPerSecond, 3)} min-ESS per second (per chain-second)` : ""),
     );
   }
   out.push("");
@@ -245,6 +246,7 @@ export function diagnosisJson(d: Diagnosis, rows: readonly DiagnosisRow[] = d.ro
   void _all;
   return {
     ...rest,
+    essPerSecondBasis: ESS_PER_SECOND_BASIS,
     variables: variables.length,
     samplerColumns,
     rows: rows.map((r) => ({

@@ -3,7 +3,7 @@
  * by RMHMC (the note's metric, eq. 16) or HMC (mass matrix M^-1 = K by default), writes one
  * CmdStan-layout draws file per chain and a summary.json, and prints a summary (min/median/max
  * ESS over f by Geyer's initial monotone sequence, classic R-hat, acceptance rate, divergences,
- * seconds, min ESS per second of sampling) as text or, with --json, as one JSON object.
+ * seconds, min ESS per chain-second of sampling) as text or, with --json, as one JSON object.
  *
  * Everything that can be checked before sampling is checked first (options, output directory,
  * data, kernel), so a bad input stops the command with one line and exit code 2 and writes
@@ -18,34 +18,43 @@ import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
-import { INITS, runLatentGp, type InitName, type LatentGpRunSpec } from "../run/chains.js";
-import { describeLeapfrogSolve, HMC_MASSES, LATENT_GP_SAMPLERS, randomisesSteps, SAMPLER_DEFAULTS, type HmcMassName, type LatentGpSamplerName } from "../run/kernel.js";
+import { runLatentGp } from "../run/chains.js";
+import { INITS, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
+import {
+  defaultTargetAcceptance,
+  describeLeapfrogSolve,
+  HMC_MASSES,
+  LATENT_SAMPLER_NAMES,
+  latentSamplerInfo,
+  latentSamplerSpec,
+  leapfrogSteps,
+  tunableValue,
+  type HmcMassName,
+  type LatentSamplerName,
+  type LatentSamplerSpecInput,
+} from "../samplers/registry.js";
 import { writeChainDraws } from "../run/outputs.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { ProgressDisplay } from "./progress.js";
+import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
+import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
-  exclusive,
-  LIKELIHOODS,
-  OptionError,
-  parseChoice,
-  parsePositiveNumber,
+  parseSamplerOptions,
   prepareSampleInputs,
-  SAMPLE_DEFAULTS,
   SAMPLERS,
   type RawSampleOptions,
+  type RawSamplerOptions,
   type SampleInputs,
-} from "./options.js";
-import { checkSampleResponses, parseSampleModelExtras, type RawSampleModelOptions, type SampleModelExtras } from "./sampleModel.js";
+  type SamplerOptions,
+} from "./sampleOptions.js";
 
 /** `gpmcmc sample`'s options as Commander gives them: the shared ones plus this command's own. */
-export interface RawSampleCommandOptions extends RawSampleOptions, RawSampleModelOptions {
+export interface RawSampleCommandOptions extends RawSampleOptions, RawSamplerOptions {
   /** --adapt / --no-adapt (undefined: not given). */
   adapt?: boolean;
-  targetAcceptance?: string;
   mass?: string;
   integrator?: string;
-  jitter?: string;
   init?: string;
 }
 
@@ -56,10 +65,9 @@ export interface SampleExtras {
   targetAcceptance?: number;
   mass?: HmcMassName;
   integrator?: "fast" | "reference";
-  jitter?: number | "auto";
   init: InitName;
-  /** The sampler- and likelihood-specific options (src/cli/sampleModel.ts). */
-  model: SampleModelExtras;
+  /** The sampler-specific options (sampleOptions.ts). */
+  sampler: SamplerOptions;
 }
 
 export const INTEGRATORS = ["fast", "reference"] as const;
@@ -83,46 +91,36 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
     integrator = parseChoice("--integrator", raw.integrator, INTEGRATORS, "integrator");
     if (sampler !== "rmhmc") throw new OptionError("--integrator", `applies only to --sampler rmhmc, not ${sampler}`);
   }
-  let jitter: number | "auto" | undefined;
-  if (raw.jitter !== undefined) jitter = raw.jitter.trim() === "auto" ? "auto" : parsePositiveNumber("--jitter", raw.jitter);
   const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
   exclusive({ "--quiet": raw.quiet, "--progress": raw.progress });
-  const model = parseSampleModelExtras(
-    raw,
-    parseChoice("--sampler", sampler, SAMPLERS, "sampler"),
-    parseChoice("--likelihood", raw.likelihood ?? SAMPLE_DEFAULTS.likelihood, LIKELIHOODS, "likelihood"),
-  );
-  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, jitter, init, model };
+  const samplerOptions = parseSamplerOptions(raw, parseChoice("--sampler", sampler, SAMPLERS, "sampler"));
+  return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, init, sampler: samplerOptions };
 }
 
 /** The plain-data description of the run the checked inputs ask for. */
 export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: number): LatentGpRunSpec {
   const o = inputs.options;
-  const sampler = o.sampler as LatentGpSamplerName;
-  const defaults = SAMPLER_DEFAULTS[sampler];
-  const targetAcceptance = extras.targetAcceptance ?? defaults.targetAcceptance;
+  const sampler = o.sampler as LatentSamplerName;
+  const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
   // Elliptical slice sampling has nothing to adapt.
   const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" ? { method: "dual-averaging", targetAcceptance } : undefined;
+  // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSamplerOptions.
+  const given = {
+    sampler,
+    stepSize: o.stepSize,
+    leapfrogSteps: o.leapfrogSteps,
+    maxLeapfrogSteps: extras.sampler.maxLeapfrogSteps,
+    alpha: extras.sampler.alpha,
+    proposalSd: extras.sampler.scale,
+    fixedPoint: o.fixedPoint,
+    reversibilityTolerance: o.reversibilityTolerance,
+    variant: extras.integrator,
+    mass: extras.mass,
+    targetAcceptance: extras.targetAcceptance,
+  } as LatentSamplerSpecInput;
   return {
-    model: {
-      likelihood: o.likelihood,
-      ...(extras.model.likelihoodOptions ? { likelihoodOptions: extras.model.likelihoodOptions } : {}),
-      ...(inputs.exposure ? { likelihoodOptions: { exposure: Array.from(inputs.exposure) } } : {}),
-      logLengthscale: Array.from(inputs.kernel.logLengthscale),
-      logSignalSd: inputs.kernel.logSignalSd,
-      jitter: extras.jitter,
-    },
-    sampler: {
-      sampler,
-      stepSize: extras.model.alpha ?? extras.model.scale ?? o.stepSize ?? defaults.stepSize,
-      leapfrogSteps: extras.model.maxLeapfrogSteps ?? o.leapfrogSteps ?? defaults.leapfrogSteps,
-      ...(randomisesSteps(sampler) ? { randomiseSteps: true } : {}),
-      fixedPoint: o.fixedPoint,
-      ...(o.reversibilityTolerance !== undefined ? { reversibilityTolerance: o.reversibilityTolerance } : {}),
-      variant: extras.integrator,
-      mass: sampler === "hmc" ? (extras.mass ?? "prior") : undefined,
-      ...(sampler === "ess" ? {} : { targetAcceptance }),
-    },
+    model: latentGpModelSpec(o.model, inputs),
+    sampler: latentSamplerSpec(given),
     draws: o.draws,
     burnIn: o.burnIn,
     thin: o.thin,
@@ -175,9 +173,8 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const extras = parseSampleExtras(raw);
-  // Logistic takes 0/1 internally; the file may hold -1/+1 or 0/1.
-  const inputs = prepareSampleInputs(raw, {}, raw.likelihood?.trim() === "logistic" ? "zeroOne" : "plusMinusOne");
-  checkSampleResponses(inputs.data, inputs.options.likelihood, extras.model.likelihoodOptions);
+  // Logistic takes 0/1 internally (readModelData's default); the file may hold -1/+1 or 0/1.
+  const inputs = prepareSampleInputs(raw);
   const o = inputs.options;
   const seed = o.seed ?? randomInt(0, 2 ** 31);
   const spec = runSpecFor(inputs, extras, seed);
@@ -258,6 +255,8 @@ function fmt(x: number | null, digits = 3): string {
   return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(digits);
 }
 
+const TUNABLE_WORDS = { alpha: "alpha", proposalSd: "proposal sd", stepSize: "step size" } as const;
+
 /** The human-readable summary. */
 export function formatReport(r: SampleReport): string {
   const s = r.run.sampler;
@@ -265,9 +264,11 @@ export function formatReport(r: SampleReport): string {
     ? `rmhmc (${s.variant ?? "fast"} integrator, ${describeLeapfrogSolve(s)})`
     : s.sampler === "hmc" ? `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})` : s.sampler;
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
-  const tunable = s.sampler === "mh-v1" || s.sampler === "mh-v2" ? "alpha" : s.sampler === "mh" ? "proposal sd" : "step size";
-  const moves = s.sampler === "ess" ? "no tunable"
-    : `${s.leapfrogSteps > 0 ? `${s.randomiseSteps ? "up to " : ""}${s.leapfrogSteps} leapfrog steps, ` : ""}${tunable} ${r.run.adapt ? `adapted from ${s.stepSize} to ${steps}` : s.stepSize}`;
+  const tunable = TUNABLE_WORDS[latentSamplerInfo[s.sampler].tunable ?? "stepSize"];
+  const leapfrog = leapfrogSteps(s);
+  const initial = tunableValue(s);
+  const moves = initial === undefined ? "no tunable"
+    : `${leapfrog ? `${leapfrog.randomised ? "up to " : ""}${leapfrog.steps} leapfrog steps, ` : ""}${tunable} ${r.run.adapt ? `adapted from ${initial} to ${steps}` : initial}`;
   const lik = r.run.model.likelihoodOptions?.thresholds
     ? `${r.run.model.likelihood} likelihood (thresholds ${r.run.model.likelihoodOptions.thresholds.join(",")}, noise sd ${r.run.model.likelihoodOptions.noiseSd ?? 1})`
     : `${r.run.model.likelihood} likelihood`;
@@ -279,34 +280,30 @@ export function formatReport(r: SampleReport): string {
     `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
-    `time: ${fmt(r.samplingSeconds)} s sampling, ${fmt(r.seconds)} s in all; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
+    // ESS per second is per chain-second (ESS_PER_SECOND_BASIS): it does not depend on how many chains ran at once.
+    `time: ${fmt(r.samplingSeconds)} s of sampling summed over ${r.chains} chain${r.chains === 1 ? "" : "s"}, ${fmt(r.seconds)} s wall-clock with burn-in; ` +
+      `min ESS per second of sampling (per chain-second) ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
   return lines.join("\n") + "\n";
 }
 
+const SAMPLE_LIKELIHOOD_HELP = "probit, logistic (labels -1/+1 or 0/1), poisson (counts), volatility (y ~ N(0, exp(f)^2)) or ordinal (categories 1..r; needs --thresholds)";
+
 /** Adds the `sample` command to the program. */
 export function registerSampleCommand(program: Command): Command {
-  const d = SAMPLER_DEFAULTS.rmhmc;
-  return program
+  const d = latentSamplerInfo.rmhmc.defaults;
+  const D = <N extends LatentSamplerName>(name: N) => latentSamplerInfo[name].defaults;
+  const command = program
     .command("sample")
-    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)")
-    .requiredOption("--data <file>", "CSV data set with a header; column y holds the responses (labels -1/+1 or 0/1, counts, ordinal categories 1..r, or returns), the others are inputs")
-    .option("--likelihood <name>", "probit, logistic (labels -1/+1 or 0/1), poisson (counts), volatility (y ~ N(0, exp(f)^2)) or ordinal (categories 1..r; needs --thresholds)", "probit")
-    .option("--thresholds <b>", "ordinal: the r - 1 increasing thresholds between the r categories, comma-separated")
-    .option("--noise-sd <s>", "ordinal: sd of the latent noise (default 1)")
-    .option("--exposure-column <name>", "poisson: the input column holding each case's exposure m (rate m exp(f)); it is not an input of the kernel")
-    .option("--lengthscale <l>", "squared-exponential lengthscale: one value, or one per input column (comma-separated)")
-    .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
-    .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
-    .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
-    .option("--jitter <j>", "add j (a number, or auto) to the diagonal of K")
-    .option("--sampler <name>", `${LATENT_GP_SAMPLERS.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
-    .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${SAMPLER_DEFAULTS.smmala.stepSize} for smmala; the initial value when adapting)`)
+    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)");
+  return addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true })
+    .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
+    .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
-    .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${SAMPLER_DEFAULTS["hmc-v2"].leapfrogSteps})`)
-    .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${SAMPLER_DEFAULTS["mh-v1"].stepSize})`)
-    .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${SAMPLER_DEFAULTS.mh.stepSize})`)
+    .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
+    .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${D("mh-v1").alpha})`)
+    .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${D("mh").proposalSd})`)
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
     .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
     .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")
@@ -320,7 +317,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--init <where>", "starting point of every chain: zero (the prior mean) or laplace (the posterior mode)", "zero")
     .option("--adapt", "adapt the step size (alpha for mh-v1, mh-v2; proposal sd for mh) during burn-in by dual averaging (the default when there is a burn-in)")
     .option("--no-adapt", "keep the step size as given")
-    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${SAMPLER_DEFAULTS.hmc.targetAcceptance} for the HMC variants, ${SAMPLER_DEFAULTS.smmala.targetAcceptance} for smmala, ${SAMPLER_DEFAULTS.mh.targetAcceptance} for the MH variants)`)
+    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${D("hmc").targetAcceptance} for the HMC variants, ${D("smmala").targetAcceptance} for smmala, ${D("mh").targetAcceptance} for the MH variants)`)
     .option("--out <dir>", "output directory for draws_1.csv, ... and summary.json (default: write nothing)")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
     .option("--parallel <p>", "chains run at once, on worker threads with one BLAS thread each (default: the number of cores, at most --chains); the draws do not depend on it")

@@ -14,7 +14,7 @@ import type { Command } from "commander";
 import { writeFileAtomic, writeJsonAtomic } from "../io/atomic.js";
 import { simulateDataSet, SIMULATION_LIKELIHOODS, type SimulatedDataSet, type SimulationLikelihood } from "../run/simulate.js";
 import { VERSION } from "../version.js";
-import { checkOutputFile } from "./approx.js";
+import { checkOutputFile } from "./outputFile.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
 export interface RawSimulateOptions {

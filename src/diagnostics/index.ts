@@ -46,3 +46,7 @@ export {
   rhatConvergenceTable,
 } from "./convergence.js";
 export type { ConvergenceTable } from "./convergence.js";
+export { ESS_PER_SECOND_BASIS, essRhatExtremes } from "./runFigures.js";
+export type { EssRhatExtremes } from "./runFigures.js";
+export { operationCounts } from "./operationCounts.js";
+export type { OperationCounts } from "./operationCounts.js";

@@ -15,6 +15,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { MIN_DRAWS } from "../diagnostics/errors.js";
+import type { EssRhatExtremes } from "../diagnostics/runFigures.js";
 import { summarize, type VariableSummary } from "../diagnostics/summary.js";
 import { OUTPUT_MARKER, readOutputMarker } from "./atomic.js";
 import { findDrawsFiles, readCmdStanCsv, type CmdStanCsv } from "./cmdstan.js";
@@ -48,7 +49,7 @@ export interface ChainFileInfo {
   samplingSeconds: number | null;
 }
 
-export interface Diagnosis {
+export interface Diagnosis extends EssRhatExtremes {
   files: ChainFileInfo[];
   /** The `model` named in the first file, if any. */
   model: string | null;
@@ -64,15 +65,7 @@ export interface Diagnosis {
   /** One row per column, sampler columns first, each group in file order. */
   rows: DiagnosisRow[];
 
-  // Over the model's variables, as the sample command's summary reports them:
-  /** Geyer initial monotone sequence ESS over all chains (not split): min, median, max. */
-  minEss: number | null;
-  medianEss: number | null;
-  maxEss: number | null;
-  minEssVariable: string | null;
-  /** Classic Gelman-Rubin R-hat, largest (null with one chain). */
-  rhatMax: number | null;
-  rhatMaxVariable: string | null;
+  // Over the model's variables: the sample command's figures (EssRhatExtremes), and
   /** Smallest bulk and tail ESS, largest rank-normalised split R-hat. */
   essBulkMin: number | null;
   essBulkMinVariable: string | null;
@@ -85,9 +78,9 @@ export interface Diagnosis {
   divergences: number | null;
   /** Rows summarised, all chains. */
   transitions: number;
-  /** The chains' sampling times added up (null unless every file has one). */
+  /** The chains' sampling times added up: chain-seconds, not wall-clock (null unless every file has one). */
   samplingSeconds: number | null;
-  /** minEss / samplingSeconds. */
+  /** minEss / samplingSeconds: min ESS per chain-second of sampling (ESS_PER_SECOND_BASIS). */
   minEssPerSecond: number | null;
 
   thresholds: { rhat: number; ess: number };

@@ -11,9 +11,9 @@ import { registerErrorType } from "../parallel/errors.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import type { ChainResult, Progress } from "../samplers/driver.js";
 import type { Kernel } from "../samplers/types.js";
-import { runLatentGpChain, type LatentGpRunSpec } from "./chains.js";
-import { latentGpKernel } from "./kernel.js";
-import { latentGpTarget } from "./model.js";
+import { latentSampler } from "../samplers/registry.js";
+import { latentGpTarget } from "../targets/latentGpModel.js";
+import { runLatentGpChain, type LatentGpRunSpec } from "./runSpec.js";
 
 export const LATENT_GP_CHAIN_TASK = "latent-gp-chain";
 
@@ -39,7 +39,7 @@ export function latentGpChainTask(input: LatentGpChainInput, context: TaskContex
     cached = undefined; // let the previous run's target go before building the next
     // The thread that started the run has already said what there was to say (jitter added).
     const target = latentGpTarget(fromPlainMatrix(input.X), input.y, input.spec.model, () => {});
-    cached = { runKey: input.runKey, kernel: latentGpKernel(target, input.spec.sampler) };
+    cached = { runKey: input.runKey, kernel: latentSampler(target, input.spec.sampler) };
   }
   return runLatentGpChain(cached.kernel, input.x0, input.spec, input.chain, {
     onProgress: (p: Progress) => context.progress(p),

@@ -1,15 +1,14 @@
 /**
  * Runs of latent GP models from plain-data descriptions: what `gpmcmc sample` does, as functions.
- * A layer of its own, above targets, samplers, diagnostics and io and below cli, so that the
- * library API and worker threads (which rebuild a chain from a LatentGpRunSpec) use it without
- * the command-line parser.
+ * A layer of its own, above targets, samplers, approx, annealing, diagnostics and io and below
+ * cli, so that the library API and worker threads (which rebuild a chain from a LatentGpRunSpec)
+ * use it without the command-line parser. The samplers a run can use, with their defaults, are
+ * src/samplers/registry.ts's.
  */
-export { firstRows, latentGpTarget } from "./model.js";
-export type { LatentGpModelSpec } from "./model.js";
-export { HMC_MASSES, LATENT_GP_SAMPLERS, SAMPLER_DEFAULTS, latentGpKernel, priorMass } from "./kernel.js";
-export type { FixedPointSpec, HmcMassName, LatentGpSamplerName, LatentGpSamplerSpec } from "./kernel.js";
-export { INITS, initialPoint, runLatentGp, runLatentGpChain } from "./chains.js";
-export type { InitName, LatentGpData, LatentGpRun, LatentGpRunSpec, RunHooks, RunOptions } from "./chains.js";
+export { INITS, initialPoint, runLatentGpChain } from "./runSpec.js";
+export type { ChainHooks, InitName, LatentGpRunSpec } from "./runSpec.js";
+export { runLatentGp } from "./chains.js";
+export type { LatentGpRun, RunHooks, RunOptions } from "./chains.js";
 export { LATENT_GP_CHAIN_TASK, latentGpChainTask } from "./chainTask.js";
 export type { LatentGpChainInput } from "./chainTask.js";
 export { summariseRun } from "./summary.js";

@@ -6,7 +6,8 @@
 import type { OutputDir } from "../io/atomic.js";
 import { drawsFileName, vectorNames, writeCmdStanCsv, type CmdStanRunInfo, type DrawStats } from "../io/cmdstan.js";
 import type { ChainResult } from "../samplers/driver.js";
-import type { LatentGpRunSpec } from "./chains.js";
+import { leapfrogSteps, tunableValue } from "../samplers/registry.js";
+import type { LatentGpRunSpec } from "./runSpec.js";
 
 /** The configuration comments of chain `chain` (0-based) of a run. */
 export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: string): CmdStanRunInfo {
@@ -20,13 +21,14 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
   if (lo?.thresholds !== undefined) settings.thresholds = lo.thresholds.join(" ");
   if (lo?.noiseSd !== undefined) settings.noise_sd = lo.noiseSd;
   if (lo?.exposure !== undefined) settings.exposure = typeof lo.exposure === "number" ? lo.exposure : "per case (--exposure-column)";
-  if (sampler.leapfrogSteps > 0) {
-    settings.leapfrog_steps = sampler.leapfrogSteps;
-    settings.randomise_steps = sampler.randomiseSteps ?? false;
+  const leapfrog = leapfrogSteps(sampler);
+  if (leapfrog !== undefined) {
+    settings.leapfrog_steps = leapfrog.steps;
+    settings.randomise_steps = leapfrog.randomised;
   }
   // The tunable's initial value under its own name (the header's step size holds it too).
-  if (sampler.sampler === "mh-v1" || sampler.sampler === "mh-v2") settings.alpha = sampler.stepSize;
-  if (sampler.sampler === "mh") settings.proposal_sd = sampler.stepSize;
+  if (sampler.sampler === "mh-v1" || sampler.sampler === "mh-v2") settings.alpha = sampler.alpha;
+  if (sampler.sampler === "mh") settings.proposal_sd = sampler.proposalSd;
   if (model.jitter !== undefined) settings.jitter = String(model.jitter);
   settings.init = spec.init ?? "zero";
   if (sampler.sampler === "rmhmc") {
@@ -50,7 +52,8 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
     chain: chain + 1,
     chains: spec.chains,
     adapt: spec.adapt !== undefined && spec.burnIn > 0,
-    stepSize: sampler.stepSize,
+    // ess has nothing to tune: its header records step size 0
+    stepSize: tunableValue(sampler) ?? 0,
     seed: spec.seed,
     dataFile,
     settings,

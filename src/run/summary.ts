@@ -3,15 +3,18 @@
  * sample sizes by Geyer's initial monotone sequence (min, median, max over the variables), the
  * classic Gelman-Rubin R-hat (max over the variables; needs two chains or more), the acceptance
  * rate and divergences of the sampling phase, timings, and efficiency as min ESS per second of
- * sampling. The ESS and R-hat are src/diagnostics' essGeyer and rhatClassic.
+ * sampling, the seconds added up over the chains (ESS_PER_SECOND_BASIS). The ESS and R-hat are
+ * src/diagnostics' essGeyer and rhatClassic.
  */
 import { MIN_DRAWS } from "../diagnostics/errors.js";
 import { essGeyer } from "../diagnostics/ess.js";
+import { operationCounts, type OperationCounts } from "../diagnostics/operationCounts.js";
 import { rhatClassic } from "../diagnostics/rhat.js";
+import { ESS_PER_SECOND_BASIS, essRhatExtremes, type EssRhatExtremes } from "../diagnostics/runFigures.js";
 import type { ChainResult } from "../samplers/driver.js";
 
-/** One chain's share of a run. */
-export interface ChainReport {
+/** One chain's share of a run; its operation counts are over the chain, burn-in included. */
+export interface ChainReport extends OperationCounts {
   /** 1-based, as in the draws file names. */
   chain: number;
   /** Draws kept (fewer than the run's when the chain was stopped early). */
@@ -26,31 +29,15 @@ export interface ChainReport {
   stepSize: number | null;
   burnInSeconds: number;
   samplingSeconds: number;
-  /** Operation counts over the chain, burn-in included. */
-  gradientCalls: number;
-  metricCalls: number;
-  inverseMetricCalls: number;
-  fixedPointIterations: number;
-  leapfrogSteps: number;
-  densityEvaluations: number;
 }
 
 /** The run's diagnostics; null where a figure cannot be computed (too few draws or chains, constant draws). */
-export interface RunSummary {
+export interface RunSummary extends EssRhatExtremes {
   chains: number;
   /** Draws kept per chain (the shortest chain's, when a stopped run's chains differ: the figures use that many of each). */
   draws: number;
   /** Number of latent variables summarised. */
   variables: number;
-  /** ESS by Geyer's initial monotone sequence over all chains (not split). */
-  minEss: number | null;
-  medianEss: number | null;
-  maxEss: number | null;
-  /** The variable with the smallest ESS, e.g. "f.7". */
-  minEssVariable: string | null;
-  /** Classic Gelman-Rubin R-hat, largest over the variables (null with one chain). */
-  rhatMax: number | null;
-  rhatMaxVariable: string | null;
   /** Fraction of sampling-phase transitions accepted, over all chains. */
   acceptanceRate: number;
   /** Mean acceptance probability over the sampling phase. */
@@ -58,12 +45,14 @@ export interface RunSummary {
   /** Divergent transitions in the sampling phase, all chains. */
   divergences: number;
   burnInDivergences: number;
-  /** Wall-clock seconds of burn-in and sampling, all chains. */
+  /** Wall-clock seconds of burn-in and sampling, all chains (however many ran at once). */
   seconds: number;
-  /** The chains' sampling phases added up (so the figure does not depend on how many ran at once). */
+  /** The chains' sampling phases (burn-in excluded) added up: chain-seconds, so the figure does not depend on how many ran at once. */
   samplingSeconds: number;
-  /** minEss / samplingSeconds. */
+  /** minEss / samplingSeconds: min ESS per chain-second of sampling. */
   essPerSecond: number | null;
+  /** What essPerSecond divides by, in words (ESS_PER_SECOND_BASIS). */
+  essPerSecondBasis: string;
   perChain: ChainReport[];
 }
 
@@ -100,16 +89,6 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
       if (m >= 2) rhat[j] = rhatClassic(chains);
     }
   }
-  const essStats = orderStats(ess);
-  let rhatMax = NaN;
-  let rhatArg = -1;
-  for (let j = 0; j < dim; j++) {
-    if (Number.isFinite(rhat[j]) && !(rhat[j] <= rhatMax)) {
-      rhatMax = rhat[j];
-      rhatArg = j;
-    }
-  }
-
   const perChain: ChainReport[] = results.map((r) => {
     const s = r.summary;
     return {
@@ -123,29 +102,20 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
       stepSize: r.tunedValue ?? null,
       burnInSeconds: r.seconds.burnIn,
       samplingSeconds: r.seconds.sampling,
-      gradientCalls: s.gradientCalls,
-      metricCalls: s.metricCalls,
-      inverseMetricCalls: s.inverseMetricCalls,
-      fixedPointIterations: s.fixedPointIterations,
-      leapfrogSteps: s.leapfrogSteps,
-      densityEvaluations: s.densityEvaluations,
+      ...operationCounts(s),
     };
   });
   // The chains of a run have the same number of sampling transitions, so the run's rates are the
   // means of the chains' rates.
   const sum = (f: (r: ChainResult) => number) => results.reduce((t, r) => t + f(r), 0);
   const samplingSeconds = sum((r) => r.seconds.sampling);
-  const minEss = finite(essStats.min);
+  const extremes = essRhatExtremes(ess, rhat, names);
+  const minEss = extremes.minEss;
   return {
     chains: m,
     draws,
     variables: dim,
-    minEss,
-    medianEss: finite(essStats.median),
-    maxEss: finite(essStats.max),
-    minEssVariable: essStats.argMin >= 0 ? names[essStats.argMin] : null,
-    rhatMax: finite(rhatMax),
-    rhatMaxVariable: rhatArg >= 0 ? names[rhatArg] : null,
+    ...extremes,
     acceptanceRate: sum((r) => r.summary.acceptanceRate) / m,
     meanAcceptStat: sum((r) => r.summary.meanAcceptStat) / m,
     divergences: sum((r) => r.summary.divergences),
@@ -153,17 +123,7 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
     seconds: options.seconds ?? sum((r) => r.seconds.total),
     samplingSeconds,
     essPerSecond: minEss !== null && samplingSeconds > 0 ? minEss / samplingSeconds : null,
+    essPerSecondBasis: ESS_PER_SECOND_BASIS,
     perChain,
   };
-}
-
-/** Min (with its index), median and max of the finite entries; NaN when there are none. */
-function orderStats(v: Float64Array): { min: number; median: number; max: number; argMin: number } {
-  const idx: number[] = [];
-  for (let j = 0; j < v.length; j++) if (Number.isFinite(v[j])) idx.push(j);
-  if (idx.length === 0) return { min: NaN, median: NaN, max: NaN, argMin: -1 };
-  idx.sort((a, b) => v[a] - v[b]);
-  const k = idx.length >> 1;
-  const median = idx.length % 2 ? v[idx[k]] : 0.5 * (v[idx[k - 1]] + v[idx[k]]);
-  return { min: v[idx[0]], median, max: v[idx[idx.length - 1]], argMin: idx[0] };
 }

@@ -9,6 +9,7 @@
  * thread can rebuild the kernel from a serialisable description and run the same chain. `sample`
  * runs chains one after another, chain c on the stream `new Rng(seed, c)`.
  */
+import type { OperationCounts } from "../diagnostics/operationCounts.js";
 import { Rng } from "../random/rng.js";
 import type { RandomSource } from "../random/types.js";
 import { makeAdapter, type Adapter, type AdaptOptions } from "./adaptation.js";
@@ -71,7 +72,8 @@ export interface ChainOptions {
   shouldStop?: () => boolean;
 }
 
-export interface ChainSummary {
+/** A chain's rates and counts; its operation counts are over the whole chain, burn-in included. */
+export interface ChainSummary extends OperationCounts {
   /** Transitions run: burnIn + draws * thin. */
   transitions: number;
   /** Over all sampling transitions (thinned-out ones included). */
@@ -80,14 +82,6 @@ export interface ChainSummary {
   divergences: number;
   burnInAcceptanceRate: number;
   burnInDivergences: number;
-  /** Operation counts over the whole chain, burn-in included. */
-  gradientCalls: number;
-  metricCalls: number;
-  inverseMetricCalls: number;
-  fixedPointIterations: number;
-  leapfrogSteps: number;
-  /** Log density or log likelihood evaluations reported through StepInfo.densityEvaluations (elliptical slice sampling's cost). */
-  densityEvaluations: number;
 }
 
 export interface ChainResult {

@@ -23,5 +23,10 @@ export { hmcV1, hmcV2, priorPlusDiagonalInverseCholesky, DEFAULT_MAX_LEAPFROG_ST
 export type { HmcV1Options, LatentHmcOptions } from "./hmcGp.js";
 export { smmala, MALA_TARGET_ACCEPTANCE } from "./smmala.js";
 export type { SmmalaKernel, SmmalaOptions, SmmalaState } from "./smmala.js";
-export { latentSamplers, latentSamplerInfo, LATENT_SAMPLER_NAMES, isLatentSamplerName } from "./registry.js";
-export type { LatentSamplerFactory, LatentSamplerInfo, LatentSamplerName, LatentSamplerOptions } from "./registry.js";
+export {
+  defaultTargetAcceptance, describeLeapfrogSolve, HMC_MASSES, isLatentSamplerName, LATENT_SAMPLER_NAMES, latentSampler, latentSamplerInfo, latentSamplerSpec, leapfrogSteps, priorMass, tunableValue,
+} from "./registry.js";
+export type {
+  EssSpec, FixedPointSpec, HmcGpSpec, HmcMassName, HmcSpec, LatentSamplerInfo, LatentSamplerName, LatentSamplerSpec, LatentSamplerSpecInput, LatentSamplerSpecOf,
+  MhNealSpec, MhSpec, RmhmcSpec, SmmalaSpec,
+} from "./registry.js";

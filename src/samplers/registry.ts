@@ -1,48 +1,115 @@
 /**
- * The samplers of f | y, theta by the names the command line uses (`--sampler`), each a factory
- * (target, options) -> Kernel over a latent GP target (an `AnnealedLatentTarget` at beta = 1 is
- * the posterior). Every factory takes the same options object and reads the fields that apply to
- * it (`latentSamplerInfo` says which); the others are ignored.
+ * The one registry of samplers of f | y, theta for latent GP targets: each sampler's name, its
+ * defaults and its meaning, for the library, `gpmcmc sample`, `gpmcmc ais`, AIS and the
+ * experiments alike. A sampler is described by plain data (a `LatentSamplerSpec`, what a worker
+ * thread needs to rebuild the same kernel) and built by `latentSampler`.
+ *
+ * Each spec names its tunable after what it is: `alpha` (Neal's MH v1 and v2, eqs. 11-12 of the
+ * comparison paper), `proposalSd` (random-walk MH) or `stepSize` (the leapfrog or Langevin step
+ * epsilon of HMC, RMHMC and SMMALA). Leapfrog samplers have `leapfrogSteps` (a fixed count,
+ * unless `randomiseSteps`) or `maxLeapfrogSteps` (HMC v1 and v2, whose count is drawn from
+ * 1..lambda_max as in Section 3.6).
+ *
+ * "hmc" uses the prior mass M^-1 = K by default (M = K^-1, the exact metric of the prior, given
+ * through the Cholesky factor of K; momenta p = L_K^-T z): for a latent GP the identity is a
+ * poor mass, as K couples the latent values strongly and spans many orders of magnitude in
+ * scale. `mass: "identity"` is the option. "hmc-v2" is the same mass with randomised trajectory
+ * lengths, as the comparison paper runs it.
  */
+import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { ellipticalSlice } from "./ellipticalSlice.js";
 import { hmc } from "./hmc.js";
 import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmcGp.js";
-import type { LatentGpTarget } from "./latentTarget.js";
+import { identityMass, massFromInverseCholesky, type MassMatrix } from "./massMatrix.js";
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
 import { mhV1, mhV2 } from "./mhNeal.js";
-import { rmhmc } from "./rmhmc.js";
+import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "./rmhmc.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
-import type { Kernel, SamplerState } from "./types.js";
+import type { Kernel } from "./types.js";
 
-export const LATENT_SAMPLER_NAMES = ["mh", "mh-v1", "mh-v2", "ess", "hmc", "hmc-v1", "hmc-v2", "smmala", "rmhmc"] as const;
+/** The names, in the order `gpmcmc sample --help` lists them. */
+export const LATENT_SAMPLER_NAMES = ["rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"] as const;
 export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
 
-export interface LatentSamplerOptions {
-  /** Initial proposal scale of "mh" (default 0.1). */
-  scale?: number;
-  /** Initial alpha of "mh-v1" and "mh-v2" (default 0.1). */
-  alpha?: number;
-  /** Initial step size of "hmc", "hmc-v1", "hmc-v2" (default 0.1), "smmala" and "rmhmc" (default 0.5). */
-  stepSize?: number;
-  /** lambda_max of "hmc", "hmc-v1", "hmc-v2" and "rmhmc": steps drawn uniformly from 1..lambda_max (default 10). */
-  maxLeapfrogSteps?: number;
-  /** Fixed-point iterations per implicit step of "rmhmc" (default: iterate to tolerance). */
-  fixedPointIterations?: number;
-  /** The acceptance rate burn-in adaptation aims for (default per sampler: `latentSamplerInfo`). */
+/** HMC mass matrices: "prior" (M^-1 = K, the default) or "identity". */
+export const HMC_MASSES = ["prior", "identity"] as const;
+export type HmcMassName = (typeof HMC_MASSES)[number];
+
+/** How RMHMC solves its implicit equations (see RmhmcOptions). */
+export type FixedPointSpec = { kind: "tolerance"; tolerance: number } | { kind: "iterations"; iterations: number };
+
+interface Adapted {
+  /** Acceptance rate burn-in adaptation aims for (default: the sampler's, `latentSamplerInfo`). */
   targetAcceptance?: number;
 }
 
-export type LatentSamplerFactory = (target: LatentGpTarget, options?: LatentSamplerOptions) => Kernel<SamplerState>;
+/** Riemannian manifold HMC with the target's metric (generalised leapfrog). */
+export interface RmhmcSpec extends Adapted {
+  sampler: "rmhmc";
+  stepSize: number;
+  leapfrogSteps: number;
+  /** Draw the number of leapfrog steps uniformly from 1..leapfrogSteps (default false). */
+  randomiseSteps?: boolean;
+  /** Default: to a tolerance of 1e-8 (RmhmcOptions' default). */
+  fixedPoint?: FixedPointSpec;
+  /** The reversibility check's tolerance, or false (off); default: RmhmcOptions' (on with a fixed-point tolerance). */
+  reversibilityTolerance?: number | false;
+  /** "fast" (default) or "reference" (the note's Algorithm 1 as written). */
+  variant?: "fast" | "reference";
+}
 
-export interface LatentSamplerInfo {
-  /** What the tunable is (undefined: nothing to tune). */
-  tunable: "scale" | "alpha" | "stepSize" | undefined;
-  /** Its initial value when the options give none. */
-  initialValue: number | undefined;
-  /** Default target acceptance rate of burn-in adaptation. */
-  targetAcceptance: number | undefined;
-  /** Whether `maxLeapfrogSteps` applies. */
-  leapfrog: boolean;
+/** HMC with a constant mass matrix. */
+export interface HmcSpec extends Adapted {
+  sampler: "hmc";
+  stepSize: number;
+  leapfrogSteps: number;
+  randomiseSteps?: boolean;
+  /** Default "prior" (M^-1 = K). */
+  mass?: HmcMassName;
+}
+
+/** HMC v1 (M^-1 = (K^-1 + C)^-1) and v2 (M^-1 = K) of the comparison paper, Section 3.6: steps drawn from 1..maxLeapfrogSteps. */
+export interface HmcGpSpec<N extends "hmc-v1" | "hmc-v2" = "hmc-v1" | "hmc-v2"> extends Adapted {
+  sampler: N;
+  stepSize: number;
+  maxLeapfrogSteps: number;
+}
+
+export interface SmmalaSpec extends Adapted {
+  sampler: "smmala";
+  stepSize: number;
+}
+
+/** Random-walk Metropolis, N(f, proposalSd^2 I) proposal. */
+export interface MhSpec extends Adapted {
+  sampler: "mh";
+  proposalSd: number;
+}
+
+/** Neal's MH v1 (f' = f + alpha z) and v2 (f' = sqrt(1 - alpha^2) f + alpha z), z ~ N(0, K). */
+export interface MhNealSpec<N extends "mh-v1" | "mh-v2" = "mh-v1" | "mh-v2"> extends Adapted {
+  sampler: N;
+  alpha: number;
+}
+
+/** Elliptical slice sampling: nothing to tune. */
+export interface EssSpec {
+  sampler: "ess";
+}
+
+/** A sampler, as plain data. */
+export type LatentSamplerSpec = RmhmcSpec | HmcSpec | HmcGpSpec<"hmc-v1"> | HmcGpSpec<"hmc-v2"> | SmmalaSpec | MhSpec | MhNealSpec<"mh-v1"> | MhNealSpec<"mh-v2"> | EssSpec;
+export type LatentSamplerSpecOf<N extends LatentSamplerName> = Extract<LatentSamplerSpec, { sampler: N }>;
+/** A spec with any field but the name left out: `latentSamplerSpec` fills in the sampler's defaults. */
+export type LatentSamplerSpecInput = { [N in LatentSamplerName]: { sampler: N } & Partial<Omit<LatentSamplerSpecOf<N>, "sampler">> }[LatentSamplerName];
+
+export interface LatentSamplerInfo<N extends LatentSamplerName = LatentSamplerName> {
+  /** What an unset field means. */
+  defaults: LatentSamplerSpecOf<N>;
+  /** The spec field holding the initial value of what burn-in adaptation tunes (undefined: nothing to tune). */
+  tunable: "stepSize" | "alpha" | "proposalSd" | undefined;
+  /** The fields a spec of this sampler may have besides `sampler` (anything else is an error). */
+  fields: readonly string[];
   /** One line for help texts. */
   description: string;
 }
@@ -50,41 +117,149 @@ export interface LatentSamplerInfo {
 /** HMC's default target acceptance (hmc.ts; Beskos et al. 2013's 0.651). */
 const HMC_TARGET_ACCEPTANCE = 0.65;
 
-export const latentSamplerInfo: Record<LatentSamplerName, LatentSamplerInfo> = {
-  "mh": { tunable: "scale", initialValue: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE, leapfrog: false, description: "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)" },
-  "mh-v1": { tunable: "alpha", initialValue: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE, leapfrog: false, description: "Neal's MH v1, f' = f + alpha z, z ~ N(0, K) (Section 3.5, eq. 11)" },
-  "mh-v2": { tunable: "alpha", initialValue: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE, leapfrog: false, description: "Neal's MH v2, f' = sqrt(1 - alpha^2) f + alpha z, likelihood-ratio acceptance (Section 3.5, eq. 12)" },
-  "ess": { tunable: undefined, initialValue: undefined, targetAcceptance: undefined, leapfrog: false, description: "elliptical slice sampling (Section 3.4, Algorithm 3)" },
-  "hmc": { tunable: "stepSize", initialValue: 0.1, targetAcceptance: HMC_TARGET_ACCEPTANCE, leapfrog: true, description: "HMC with the identity mass (Section 3.2, Algorithm 1)" },
-  "hmc-v1": { tunable: "stepSize", initialValue: 0.1, targetAcceptance: HMC_TARGET_ACCEPTANCE, leapfrog: true, description: "HMC v1, M^-1 = (K^-1 + C)^-1, C the Fisher information at f = 0 (Section 3.6, Algorithm 4)" },
-  "hmc-v2": { tunable: "stepSize", initialValue: 0.1, targetAcceptance: HMC_TARGET_ACCEPTANCE, leapfrog: true, description: "HMC v2, M^-1 = K (Section 3.6, Algorithm 4)" },
-  "smmala": { tunable: "stepSize", initialValue: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE, leapfrog: false, description: "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)" },
-  "rmhmc": { tunable: "stepSize", initialValue: 0.5, targetAcceptance: HMC_TARGET_ACCEPTANCE, leapfrog: true, description: "Riemannian manifold HMC with the target's metric (generalised leapfrog)" },
+/**
+ * Step size 0.1 and 10 leapfrog steps are the note's USPS setting (Section 5). RMHMC adapts
+ * towards a higher acceptance rate than HMC's 0.65: a position fixed point that does not converge
+ * is a rejected, divergent transition costing the full iteration budget, and those become
+ * frequent as the step size grows (on a synthetic n = 30 probit problem, targets 0.65 / 0.8 / 0.9
+ * gave 23% / 7% / 1% divergent transitions and min ESS per second 21 / 77 / 295).
+ */
+export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
+  "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
+    "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
+  "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
+    "HMC with the prior mass M^-1 = K (or mass \"identity\"), a fixed number of leapfrog steps", ["randomiseSteps"]),
+  "mh": entry({ sampler: "mh", proposalSd: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "proposalSd",
+    "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)"),
+  "mh-v1": entry({ sampler: "mh-v1", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "alpha",
+    "Neal's MH v1, f' = f + alpha z, z ~ N(0, K) (Section 3.5, eq. 11)"),
+  "mh-v2": entry({ sampler: "mh-v2", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "alpha",
+    "Neal's MH v2, f' = sqrt(1 - alpha^2) f + alpha z, likelihood-ratio acceptance (Section 3.5, eq. 12)"),
+  "ess": entry({ sampler: "ess" }, undefined, "elliptical slice sampling (Section 3.4, Algorithm 3)"),
+  "hmc-v1": entry({ sampler: "hmc-v1", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
+    "HMC v1, M^-1 = (K^-1 + C)^-1, C the Fisher information at f = 0, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
+  "hmc-v2": entry({ sampler: "hmc-v2", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
+    "HMC v2, M^-1 = K, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
+  "smmala": entry({ sampler: "smmala", stepSize: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE }, "stepSize",
+    "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)"),
 };
 
-function initial(name: LatentSamplerName, given: number | undefined): number {
-  return given ?? latentSamplerInfo[name].initialValue!;
+/**
+ * A registry entry. Its fields are those of `defaults`, then the `optional` ones (no default:
+ * unset means off, or the kernel's own default), with targetAcceptance last: the order a spec's
+ * fields are written in.
+ */
+function entry<N extends LatentSamplerName>(
+  defaults: LatentSamplerSpecOf<N>,
+  tunable: LatentSamplerInfo["tunable"],
+  description: string,
+  optional: readonly string[] = [],
+): LatentSamplerInfo<N> {
+  const named = Object.keys(defaults).filter((k) => k !== "sampler" && k !== "targetAcceptance");
+  const fields = [...named, ...optional, ...("targetAcceptance" in defaults ? ["targetAcceptance"] : [])];
+  return { defaults, tunable, fields, description };
 }
-
-export const latentSamplers: Record<LatentSamplerName, LatentSamplerFactory> = {
-  "mh": (target, o = {}) => randomWalkMetropolis(target, { scale: initial("mh", o.scale), targetAcceptance: o.targetAcceptance }),
-  "mh-v1": (target, o = {}) => mhV1(target, { alpha: initial("mh-v1", o.alpha), targetAcceptance: o.targetAcceptance }),
-  "mh-v2": (target, o = {}) => mhV2(target, { alpha: initial("mh-v2", o.alpha), targetAcceptance: o.targetAcceptance }),
-  "ess": (target) => ellipticalSlice(target),
-  "hmc": (target, o = {}) => hmc(target, {
-    stepSize: initial("hmc", o.stepSize), leapfrogSteps: o.maxLeapfrogSteps ?? DEFAULT_MAX_LEAPFROG_STEPS, randomiseSteps: true,
-    targetAcceptance: o.targetAcceptance,
-  }),
-  "hmc-v1": (target, o = {}) => hmcV1(target, { stepSize: initial("hmc-v1", o.stepSize), maxLeapfrogSteps: o.maxLeapfrogSteps, targetAcceptance: o.targetAcceptance }),
-  "hmc-v2": (target, o = {}) => hmcV2(target, { stepSize: initial("hmc-v2", o.stepSize), maxLeapfrogSteps: o.maxLeapfrogSteps, targetAcceptance: o.targetAcceptance }),
-  "smmala": (target, o = {}) => smmala(target, { stepSize: initial("smmala", o.stepSize), targetAcceptance: o.targetAcceptance }),
-  "rmhmc": (target, o = {}) => rmhmc(target, {
-    stepSize: initial("rmhmc", o.stepSize), leapfrogSteps: o.maxLeapfrogSteps ?? DEFAULT_MAX_LEAPFROG_STEPS, randomiseSteps: true,
-    fixedPointIterations: o.fixedPointIterations, targetAcceptance: o.targetAcceptance,
-  }),
-};
 
 /** Whether `name` is one of LATENT_SAMPLER_NAMES. */
 export function isLatentSamplerName(name: string): name is LatentSamplerName {
   return (LATENT_SAMPLER_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The complete spec: the sampler's defaults, overridden by the fields `input` gives (a name alone
+ * gives the defaults; a field given as undefined is unset). Throws a RangeError on an unknown name
+ * or a field the sampler does not have.
+ */
+export function latentSamplerSpec(input: LatentSamplerName | LatentSamplerSpecInput): LatentSamplerSpec {
+  const given: Record<string, unknown> = typeof input === "string" ? { sampler: input } : { ...input };
+  const name = given.sampler;
+  if (typeof name !== "string" || !isLatentSamplerName(name)) {
+    throw new RangeError(`unknown sampler ${JSON.stringify(name)} (known: ${LATENT_SAMPLER_NAMES.join(", ")})`);
+  }
+  const info: { defaults: LatentSamplerSpec; fields: readonly string[] } = latentSamplerInfo[name];
+  for (const [field, value] of Object.entries(given)) {
+    if (field !== "sampler" && value !== undefined && !info.fields.includes(field)) {
+      const known = info.fields.length > 0 ? `its fields: ${info.fields.join(", ")}` : "it has none";
+      throw new RangeError(`${field} does not apply to sampler ${name} (${known})`);
+    }
+  }
+  // Fields in the registry's order, so that a spec written out (summary.json) reads the same however it was given.
+  const defaults = info.defaults as unknown as Record<string, unknown>;
+  const spec: Record<string, unknown> = { sampler: name };
+  for (const field of info.fields) {
+    const value = given[field] ?? defaults[field];
+    if (value !== undefined) spec[field] = value;
+  }
+  return spec as unknown as LatentSamplerSpec;
+}
+
+/** The acceptance rate burn-in adaptation aims for by default (undefined for ess, which has nothing to adapt). */
+export function defaultTargetAcceptance(name: LatentSamplerName): number | undefined {
+  const defaults: LatentSamplerSpec = latentSamplerInfo[name].defaults;
+  return defaults.sampler === "ess" ? undefined : defaults.targetAcceptance;
+}
+
+/** The initial value of the spec's tunable (alpha, proposal sd or step size); undefined for ess. */
+export function tunableValue(spec: LatentSamplerSpec): number | undefined {
+  switch (spec.sampler) {
+    case "mh": return spec.proposalSd;
+    case "mh-v1": case "mh-v2": return spec.alpha;
+    case "ess": return undefined;
+    default: return spec.stepSize;
+  }
+}
+
+/** The spec's leapfrog steps per transition (or their maximum, when drawn at random); undefined for samplers without a leapfrog integrator. */
+export function leapfrogSteps(spec: LatentSamplerSpec): { steps: number; randomised: boolean } | undefined {
+  switch (spec.sampler) {
+    case "rmhmc": case "hmc": return { steps: spec.leapfrogSteps, randomised: spec.randomiseSteps ?? false };
+    case "hmc-v1": case "hmc-v2": return { steps: spec.maxLeapfrogSteps, randomised: true };
+    default: return undefined;
+  }
+}
+
+/** The prior mass matrix M^-1 = K of `target`, through the target's own factor of K (no O(n^3) work). */
+export function priorMass(target: AnnealedLatentTarget): MassMatrix {
+  return massFromInverseCholesky(target.kernelCholesky);
+}
+
+/** How RMHMC solves and checks its leapfrog steps, in words ("fixed points to 1e-8, reversibility checked to 0.01"). */
+export function describeLeapfrogSolve(spec: Pick<RmhmcSpec, "fixedPoint" | "reversibilityTolerance">): string {
+  const fp = spec.fixedPoint;
+  const solve = fp?.kind === "iterations" ? `${fp.iterations} fixed-point iterations` : `fixed points to ${fp?.tolerance ?? DEFAULT_FIXED_POINT_TOLERANCE}`;
+  const check = spec.reversibilityTolerance ?? (fp?.kind === "iterations" ? false : DEFAULT_REVERSIBILITY_TOLERANCE);
+  return `${solve}, ${check === false ? "no reversibility check" : `reversibility checked to ${check}`}`;
+}
+
+/** Builds the kernel a spec (or a name: its defaults) describes on a latent GP target; unset fields take the sampler's defaults. */
+export function latentSampler(target: AnnealedLatentTarget, input: LatentSamplerName | LatentSamplerSpecInput): Kernel {
+  const spec = latentSamplerSpec(input);
+  const targetAcceptance = spec.sampler === "ess" ? undefined : spec.targetAcceptance;
+  switch (spec.sampler) {
+    case "rmhmc": {
+      const fp = spec.fixedPoint;
+      const variant = spec.variant ?? "fast";
+      return rmhmc(variant === "reference" ? target.referenceTarget() : target, {
+        stepSize: spec.stepSize,
+        leapfrogSteps: spec.leapfrogSteps,
+        randomiseSteps: spec.randomiseSteps,
+        targetAcceptance,
+        variant,
+        fixedPointTolerance: fp?.kind === "tolerance" ? fp.tolerance : undefined,
+        fixedPointIterations: fp?.kind === "iterations" ? fp.iterations : undefined,
+        reversibilityTolerance: spec.reversibilityTolerance,
+      });
+    }
+    case "hmc": {
+      const mass = (spec.mass ?? "prior") === "prior" ? priorMass(target) : identityMass(target.dim);
+      return hmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, mass });
+    }
+    case "hmc-v1": return hmcV1(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
+    case "hmc-v2": return hmcV2(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
+    case "smmala": return smmala(target, { stepSize: spec.stepSize, targetAcceptance });
+    case "mh": return randomWalkMetropolis(target, { scale: spec.proposalSd, targetAcceptance });
+    case "mh-v1": return mhV1(target, { alpha: spec.alpha, targetAcceptance });
+    case "mh-v2": return mhV2(target, { alpha: spec.alpha, targetAcceptance });
+    case "ess": return ellipticalSlice(target);
+  }
 }

@@ -16,13 +16,13 @@ import { epApproximation, expectationPropagation, probitSites } from "../../src/
 import { Matrix } from "../../src/linalg/matrix.js";
 import type { Likelihood } from "../../src/likelihoods/types.js";
 import { Rng } from "../../src/random/rng.js";
-import { latentGpKernel, type LatentGpSamplerSpec } from "../../src/run/kernel.js";
+import { latentSampler, type LatentSamplerSpec } from "../../src/samplers/registry.js";
 import { annealedLatentTarget, type AnnealedLatentTarget, type GaussianApproximation } from "../../src/targets/annealedLatent.js";
 import { aisEstimate } from "../../src/annealing/estimate.js";
 import { add, diag, gaussianLogDensity, probitOrthantLogZ, rows, seKernel, testGaussian, testProbit } from "../approx/fixtures.js";
 
-const RMHMC: LatentGpSamplerSpec = { sampler: "rmhmc", stepSize: 0.5, leapfrogSteps: 5, fixedPoint: { kind: "tolerance", tolerance: 1e-10 } };
-const HMC: LatentGpSamplerSpec = { sampler: "hmc", stepSize: 0.3, leapfrogSteps: 8 };
+const RMHMC: LatentSamplerSpec = { sampler: "rmhmc", stepSize: 0.5, leapfrogSteps: 5, fixedPoint: { kind: "tolerance", tolerance: 1e-10 } };
+const HMC: LatentSamplerSpec = { sampler: "hmc", stepSize: 0.3, leapfrogSteps: 8 };
 
 interface Problem {
   label: string;
@@ -57,8 +57,8 @@ function target(p: Problem, fromQ: boolean): AnnealedLatentTarget {
   return annealedLatentTarget({ likelihood: p.likelihood, y: p.y, kernelMatrix: p.k, q: fromQ ? p.q : undefined });
 }
 
-function estimate(t: AnnealedLatentTarget, transition: LatentGpSamplerSpec, schedule: ScheduleSpec, runs: number, seed: number, broken?: BrokenWeight) {
-  const options: AnnealOptions = { betas: temperatureSchedule(schedule), kernelAt: (tb) => latentGpKernel(tb, transition), brokenWeight: broken };
+function estimate(t: AnnealedLatentTarget, transition: LatentSamplerSpec, schedule: ScheduleSpec, runs: number, seed: number, broken?: BrokenWeight) {
+  const options: AnnealOptions = { betas: temperatureSchedule(schedule), kernelAt: (tb) => latentSampler(tb, transition), brokenWeight: broken };
   const w: number[] = [];
   for (let r = 0; r < runs; r++) w.push(anneal(t, new Rng(seed, r), { ...options, run: r }).logWeight);
   return aisEstimate(w);
@@ -127,7 +127,7 @@ test("the starting draw is N(mu, Sigma): sample mean and covariance against EP's
 test("a run is a function of (seed, run index): the same stream gives the same weight, another stream another", () => {
   const p = PROBLEMS[1];
   const t = target(p, true);
-  const options: AnnealOptions = { betas: temperatureSchedule({ kind: "geometric", temperatures: 6 }), kernelAt: (tb) => latentGpKernel(tb, RMHMC) };
+  const options: AnnealOptions = { betas: temperatureSchedule({ kind: "geometric", temperatures: 6 }), kernelAt: (tb) => latentSampler(tb, RMHMC) };
   const a = anneal(t, new Rng(5, 3), options);
   const b = anneal(target(p, true), new Rng(5, 3), options);
   const c = anneal(t, new Rng(5, 4), options);

@@ -67,7 +67,7 @@ test("ais --from prior --transition ess --transitions-per-temperature 3, and hmc
   assert.equal(ej.transitionsPerTemperature, 3);
   const ess = await runAis({ X: ds.X, y: ds.y }, {
     model, start: { kind: "prior" }, schedule: { kind: "geometric", temperatures: 8 },
-    transition: { sampler: "ess", stepSize: 0, leapfrogSteps: 0 }, transitionsPerTemperature: 3, runs: 3, seed: 11,
+    transition: { sampler: "ess" }, transitionsPerTemperature: 3, runs: 3, seed: 11,
   }, { inProcess: true });
   assert.deepEqual(ej.logWeights, ess.logWeights);
   assert.equal(ess.runs[0].transitions, 3 * 7);

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { prepareSampleInputs, type RawSampleOptions } from "../../src/cli/options.js";
+import { prepareSampleInputs, type RawSampleOptions } from "../../src/cli/sampleOptions.js";
 import { reportError } from "../../src/cli/errors.js";
 import { fixture, scratchDir } from "../fixtures.js";
 

@@ -10,9 +10,9 @@ import {
   parsePath,
   parsePositiveInteger,
   parsePositiveNumber,
-  parseSampleOptions,
   resolveKernelHyperparameters,
 } from "../../src/cli/options.js";
+import { parseSampleOptions } from "../../src/cli/sampleOptions.js";
 
 function optionError(f: () => unknown): OptionError {
   try {

@@ -3,9 +3,10 @@ import assert from "node:assert/strict";
 import { seKernel } from "../../src/gp/index.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { Rng } from "../../src/random/rng.js";
-import { initialPoint, runLatentGp, runLatentGpChain, type LatentGpRunSpec } from "../../src/run/chains.js";
-import { latentGpKernel } from "../../src/run/kernel.js";
-import { latentGpTarget } from "../../src/run/model.js";
+import { runLatentGp } from "../../src/run/chains.js";
+import { initialPoint, runLatentGpChain, type LatentGpRunSpec } from "../../src/run/runSpec.js";
+import { latentSampler } from "../../src/samplers/registry.js";
+import { latentGpTarget } from "../../src/targets/latentGpModel.js";
 import { StopFlag } from "../../src/parallel/pool.js";
 
 function problem(n: number) {
@@ -30,7 +31,7 @@ for (const sampler of ["rmhmc", "hmc"] as const) {
     const run = await runLatentGp(data, s, { parallel: 2 });
     assert.equal(run.results.length, 3);
     const target = latentGpTarget(data.X, data.y, s.model);
-    const again = runLatentGpChain(latentGpKernel(target, s.sampler), initialPoint(target, "laplace"), s, 2);
+    const again = runLatentGpChain(latentSampler(target, s.sampler), initialPoint(target, "laplace"), s, 2);
     assert.deepEqual(again.samples, run.results[2].samples);
     assert.deepEqual(again.stats.lp, run.results[2].stats.lp);
     assert.equal(again.tunedValue, run.results[2].tunedValue);

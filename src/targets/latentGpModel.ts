@@ -1,12 +1,20 @@
 /**
  * The latent GP model a run samples, built from plain data (a design matrix, responses, and
- * the kernel's log-scale hyperparameters), so that the `sample` command, benchmarks and, later,
- * worker threads rebuilding a chain from a serialisable description all build the same target.
+ * the kernel's log-scale hyperparameters), so that the `sample` and `ais` commands, AIS,
+ * benchmarks and worker threads rebuilding a chain from a serialisable description all build
+ * the same target. It lives with the targets (below samplers, AIS and runs) so that each of
+ * those can build it without importing the others.
  */
 import { seKernel } from "../gp/index.js";
 import { Matrix } from "../linalg/matrix.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
-import { annealedLatentTarget, type AnnealedLatentTarget, type GaussianApproximation } from "../targets/annealedLatent.js";
+import { annealedLatentTarget, type AnnealedLatentTarget, type GaussianApproximation } from "./annealedLatent.js";
+
+/** Inputs (n x d, column-major; row i is case i) and responses. */
+export interface LatentGpData {
+  X: Matrix;
+  y: Float64Array;
+}
 
 /** The model: likelihood and squared-exponential kernel hyperparameters (log scale). Plain data. */
 export interface LatentGpModelSpec {

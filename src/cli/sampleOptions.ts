@@ -1,0 +1,238 @@
+/**
+ * The options of `gpmcmc sample`: the model's (modelOptions.ts), the run's (counts, seed,
+ * output), the sampler's and RMHMC's leapfrog solve. Options that belong to one sampler only
+ * (--alpha for mh-v1 and mh-v2, --scale for mh, --max-leapfrog-steps for hmc-v1 and hmc-v2; which
+ * samplers --step-size, --leapfrog-steps and --target-acceptance apply to) given where they do not
+ * apply are an OptionError naming them, so a mistyped combination stops the command before
+ * anything is read or written.
+ */
+import type { BinaryCoding, Dataset } from "../io/dataset.js";
+import { checkOutputDir, type OutputDirCheck } from "../io/atomic.js";
+import { LATENT_SAMPLER_NAMES, latentSamplerInfo } from "../samplers/registry.js";
+import { MODEL_LIKELIHOODS, parseModelOptions, readModelData, type ModelOptions, type RawModelOptions } from "./modelOptions.js";
+import {
+  exclusive,
+  OptionError,
+  parseChoice,
+  parseNonNegativeInteger,
+  parsePath,
+  parsePositiveInteger,
+  parsePositiveNumber,
+  type KernelHyperparameters,
+  type RawKernelOptions,
+} from "./options.js";
+
+/** The sampler-specific options as Commander gives them. */
+export interface RawSamplerOptions {
+  targetAcceptance?: string;
+  alpha?: string;
+  scale?: string;
+  maxLeapfrogSteps?: string;
+}
+
+/** The checked values (undefined: not given, the sampler's default applies). */
+export interface SamplerOptions {
+  alpha?: number;
+  scale?: number;
+  maxLeapfrogSteps?: number;
+}
+
+/** Samplers `gpmcmc sample` knows (src/samplers/registry.ts builds them). */
+export const SAMPLERS = LATENT_SAMPLER_NAMES;
+/** Defaults for options not given. */
+export const SAMPLE_DEFAULTS = {
+  sampler: "rmhmc",
+  likelihood: "probit",
+  draws: 1000,
+  burnIn: 1000,
+  thin: 1,
+  chains: 4,
+} as const;
+
+/** `gpmcmc sample`'s options as Commander gives them (strings and flags). */
+export interface RawSampleOptions extends RawModelOptions {
+  sampler?: string;
+  stepSize?: string;
+  leapfrogSteps?: string;
+  fixedPointTolerance?: string;
+  fixedPointIterations?: string;
+  reversibilityTolerance?: string;
+  draws?: string;
+  burnIn?: string;
+  thin?: string;
+  chains?: string;
+  parallel?: string;
+  seed?: string;
+  out?: string;
+  force?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+  progress?: boolean;
+}
+
+/** How the generalised leapfrog solves its implicit equations. */
+export type FixedPointRule = { kind: "tolerance"; tolerance: number } | { kind: "iterations"; iterations: number };
+
+/**
+ * --fixed-point-tolerance, --fixed-point-iterations and --reversibility-tolerance (a number, or
+ * off), which apply to RMHMC's generalised leapfrog only; `samplerOption` names the option that
+ * chose the sampler (--sampler, --transition) for the error.
+ */
+export function parseLeapfrogSolveOptions(
+  raw: Pick<RawSampleOptions, "fixedPointTolerance" | "fixedPointIterations" | "reversibilityTolerance">,
+  sampler: string,
+  samplerOption: string,
+): { fixedPoint?: FixedPointRule; reversibilityTolerance?: number | false } {
+  exclusive({ "--fixed-point-tolerance": raw.fixedPointTolerance, "--fixed-point-iterations": raw.fixedPointIterations });
+  let fixedPoint: FixedPointRule | undefined;
+  if (raw.fixedPointTolerance !== undefined) fixedPoint = { kind: "tolerance", tolerance: parsePositiveNumber("--fixed-point-tolerance", raw.fixedPointTolerance) };
+  if (raw.fixedPointIterations !== undefined) fixedPoint = { kind: "iterations", iterations: parsePositiveInteger("--fixed-point-iterations", raw.fixedPointIterations) };
+  let reversibilityTolerance: number | false | undefined;
+  if (raw.reversibilityTolerance !== undefined) {
+    reversibilityTolerance = raw.reversibilityTolerance.trim() === "off" ? false : parsePositiveNumber("--reversibility-tolerance", raw.reversibilityTolerance);
+  }
+  const given = fixedPoint ? (fixedPoint.kind === "tolerance" ? "--fixed-point-tolerance" : "--fixed-point-iterations") : reversibilityTolerance !== undefined ? "--reversibility-tolerance" : undefined;
+  if (given !== undefined && sampler !== "rmhmc") throw new OptionError(given, `applies only to ${samplerOption} rmhmc (the generalised leapfrog), not ${sampler}`);
+  return { ...(fixedPoint ? { fixedPoint } : {}), ...(reversibilityTolerance !== undefined ? { reversibilityTolerance } : {}) };
+}
+
+/** `gpmcmc sample`'s options, checked (the kernel hyperparameters need the data: see prepareSampleInputs). */
+export interface SampleOptions {
+  /** The model options (modelOptions.ts); data, likelihood and kernel repeat three of them. */
+  model: ModelOptions;
+  data: string;
+  likelihood: string;
+  sampler: string;
+  /** Unset: the sampler's default. */
+  stepSize?: number;
+  leapfrogSteps?: number;
+  fixedPoint?: FixedPointRule;
+  /** RMHMC's reversibility check: a tolerance, or false (off); unset: the sampler's default. */
+  reversibilityTolerance?: number | false;
+  draws: number;
+  burnIn: number;
+  thin: number;
+  chains: number;
+  /** Worker threads; unset: the number of cores, at most `chains`. */
+  parallel?: number;
+  /** Unset: the command picks one and records it. */
+  seed?: number;
+  /** Output directory; unset: nothing is written. */
+  out?: string;
+  force: boolean;
+  json: boolean;
+  quiet: boolean;
+  progress: boolean;
+  kernel: RawKernelOptions;
+}
+
+export interface SampleChoices {
+  samplers?: readonly string[];
+  likelihoods?: readonly string[];
+}
+
+/** Checks every option that does not need the data. No I/O. */
+export function parseSampleOptions(raw: RawSampleOptions, choices: SampleChoices = {}): SampleOptions {
+  const model = parseModelOptions(raw, { likelihoods: choices.likelihoods ?? MODEL_LIKELIHOODS });
+  const sampler = parseChoice("--sampler", raw.sampler ?? SAMPLE_DEFAULTS.sampler, choices.samplers ?? SAMPLERS, "sampler");
+  const { fixedPoint, reversibilityTolerance } = parseLeapfrogSolveOptions(raw, sampler, "--sampler");
+  const opt = <T>(v: string | undefined, f: (o: string, r: string) => T, name: string): T | undefined => (v === undefined ? undefined : f(name, v));
+  return {
+    model,
+    data: model.data,
+    likelihood: model.likelihood,
+    sampler,
+    stepSize: opt(raw.stepSize, parsePositiveNumber, "--step-size"),
+    leapfrogSteps: opt(raw.leapfrogSteps, parsePositiveInteger, "--leapfrog-steps"),
+    fixedPoint,
+    reversibilityTolerance,
+    draws: opt(raw.draws, parsePositiveInteger, "--draws") ?? SAMPLE_DEFAULTS.draws,
+    burnIn: opt(raw.burnIn, parseNonNegativeInteger, "--burn-in") ?? SAMPLE_DEFAULTS.burnIn,
+    thin: opt(raw.thin, parsePositiveInteger, "--thin") ?? SAMPLE_DEFAULTS.thin,
+    chains: opt(raw.chains, parsePositiveInteger, "--chains") ?? SAMPLE_DEFAULTS.chains,
+    parallel: opt(raw.parallel, parsePositiveInteger, "--parallel"),
+    seed: opt(raw.seed, parseNonNegativeInteger, "--seed"),
+    out: opt(raw.out, parsePath, "--out"),
+    force: raw.force === true,
+    json: raw.json === true,
+    quiet: raw.quiet === true,
+    progress: raw.progress === true,
+    kernel: model.kernel,
+  };
+}
+
+/** Everything `gpmcmc sample` needs before it samples, all checked. */
+export interface SampleInputs {
+  options: SampleOptions;
+  data: Dataset;
+  kernel: KernelHyperparameters;
+  /** With --exposure-column: each case's exposure (that column is not among data's inputs). */
+  exposure?: Float64Array;
+  /** The checked output directory (create it with prepareOutputDir just before sampling). */
+  outDir?: OutputDirCheck;
+}
+
+/**
+ * Checks the options, the output directory (writing nothing) and the data set, in that order
+ * (cheap checks first), the kernel hyperparameters against the data's columns and the responses
+ * against the likelihood. Throws OptionError, OutputError or DataError at the first problem.
+ */
+export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoices = {}, binaryCoding?: BinaryCoding): SampleInputs {
+  const options = parseSampleOptions(raw, choices);
+  const outDir = options.out !== undefined ? checkOutputDir(options.out, { force: options.force }) : undefined;
+  const { data, kernel, exposure } = readModelData(options.model, binaryCoding);
+  return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}) };
+}
+
+/** The registry's spec field each sampler-specific option sets. */
+const OPTION_FIELDS = {
+  "--step-size": "stepSize",
+  "--leapfrog-steps": "leapfrogSteps",
+  "--max-leapfrog-steps": "maxLeapfrogSteps",
+  "--alpha": "alpha",
+  "--scale": "proposalSd",
+  "--target-acceptance": "targetAcceptance",
+} as const;
+
+/** The order messages list samplers in: the leapfrog and Langevin samplers, then the MH ones. */
+const MESSAGE_ORDER = ["rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2", "ess"] as const;
+
+/** Which samplers each sampler-specific option applies to: those whose registry spec has its field. */
+export const SAMPLER_OPTION_SCOPE: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.entries(OPTION_FIELDS).map(([option, field]) => [option, MESSAGE_ORDER.filter((name) => latentSamplerInfo[name].fields.includes(field))]),
+);
+
+/** What to use instead, where a sampler has its own name for the option. */
+const INSTEAD: Readonly<Record<string, string>> = {
+  "--step-size mh-v1": "--alpha", "--step-size mh-v2": "--alpha", "--step-size mh": "--scale",
+  "--leapfrog-steps hmc-v1": "--max-leapfrog-steps", "--leapfrog-steps hmc-v2": "--max-leapfrog-steps",
+};
+
+function checkScope(option: string, given: unknown, sampler: string): void {
+  if (given === undefined) return;
+  const scope = SAMPLER_OPTION_SCOPE[option];
+  if (scope.includes(sampler)) return;
+  const instead = INSTEAD[`${option} ${sampler}`];
+  const why = instead ? ` (use ${instead})` : sampler === "ess" ? " (elliptical slice sampling has no tunable)" : "";
+  throw new OptionError(option, `applies only to --sampler ${scope.join(", ")}, not ${sampler}${why}`);
+}
+
+/** Checks the sampler-specific options (no I/O); `sampler` is an already checked name. */
+export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, sampler: string): SamplerOptions {
+  checkScope("--step-size", raw.stepSize, sampler);
+  checkScope("--leapfrog-steps", raw.leapfrogSteps, sampler);
+  checkScope("--max-leapfrog-steps", raw.maxLeapfrogSteps, sampler);
+  checkScope("--alpha", raw.alpha, sampler);
+  checkScope("--scale", raw.scale, sampler);
+  checkScope("--target-acceptance", raw.targetAcceptance, sampler);
+  let alpha: number | undefined;
+  if (raw.alpha !== undefined) {
+    alpha = parsePositiveNumber("--alpha", raw.alpha);
+    // MH v2's proposal sqrt(1 - alpha^2) f + alpha z needs alpha <= 1 (eq. 12).
+    if (!(alpha <= 1)) throw new OptionError("--alpha", `must be in (0, 1], got ${JSON.stringify(raw.alpha)}`);
+  }
+  const scale = raw.scale === undefined ? undefined : parsePositiveNumber("--scale", raw.scale);
+  const maxLeapfrogSteps = raw.maxLeapfrogSteps === undefined ? undefined : parsePositiveInteger("--max-leapfrog-steps", raw.maxLeapfrogSteps);
+
+  return { alpha, scale, maxLeapfrogSteps };
+}
