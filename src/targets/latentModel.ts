@@ -14,6 +14,7 @@ import { assertFinite, assertSquare, Matrix } from "../linalg/matrix.js";
 import type { Likelihood } from "../likelihoods/types.js";
 import { LOG_SQRT_2PI } from "../math/normal.js";
 import { TargetOptionError } from "./errors.js";
+import { choleskyIdentityPlusScaled } from "./woodbury.js";
 
 /**
  * An EP-style Gaussian q(x) = N(x; mu, Sigma) with Sigma^-1 = K^-1 + diag(tau) (note Section
@@ -111,14 +112,9 @@ export class LatentModel {
       this.mu = mu;
       this.tau = sitePrecisions(q, n);
       this.cmu = LK.solveLowerInPlace(mu.slice());
-      // log|Sigma| = log|K| - log|I + T K T|, T = diag(sqrt(tau))
+      // log|Sigma| = log|K| - log|I + T K T|, T = diag(sqrt(tau)) (the Woodbury step's determinant)
       const t = this.tau.map(Math.sqrt);
-      const B = new Matrix(n, n);
-      for (let j = 0; j < n; j++) {
-        for (let i = j; i < n; i++) B.data[i + j * n] = t[i] * K.data[i + j * n] * t[j];
-        B.data[j + j * n] += 1;
-      }
-      this.logDetSigma = this.logDetK - cholesky(B, { inPlace: true, what: "I + T K T" }).logDet();
+      this.logDetSigma = this.logDetK - choleskyIdentityPlusScaled(K, t, "I + T K T").logDet();
     } else {
       this.mu = null;
       this.tau = null;
