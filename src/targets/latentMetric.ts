@@ -160,6 +160,11 @@ export class LatentMetric implements LocalMetric {
     return -this.model.logDetK + this.check().logDetB;
   }
 
+  /** log|G(x)| + log|K| = log|I + S K S|. */
+  get logDetMetricUpToConstant(): number {
+    return this.check().logDetB;
+  }
+
   /** The diagonal D of G - K^-1. */
   get metricDiagonalPart(): Float64Array {
     return this.check().d;

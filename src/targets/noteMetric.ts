@@ -80,6 +80,22 @@ export class NoteGeometry implements LocalGeometry {
     out.set(w);
   }
 
+  /** out <- G v = (L_Ginv L_Ginv')^-1 v (two triangular solves with chol(G^-1)). */
+  applyMetric(v: Float64Array, out: Float64Array): void {
+    this.LGinv ??= cholesky(this.Ginv, { what: "G^-1" });
+    out.set(v);
+    this.LGinv.solveInPlace(out);
+  }
+
+  /** v' G v = |L_Ginv^-1 v|^2. */
+  metricQuadraticForm(v: Float64Array): number {
+    this.LGinv ??= cholesky(this.Ginv, { what: "G^-1" });
+    const t = this.LGinv.solveLowerInPlace(v.slice());
+    let q = 0;
+    for (let i = 0; i < t.length; i++) q += t[i] * t[i];
+    return q;
+  }
+
   /**
    * Algorithm 1 lines 5-7: L_Ginv = chol(G^-1), p := L_Ginv' \ z, z ~ N(0, I). The covariance
    * is (L_Ginv L_Ginv')^-1 = G, as eq. (10) needs (the comment on line 7 says G^-1).

@@ -41,6 +41,12 @@ export interface LocalMetric extends InverseMetric {
   readonly logDensity: number;
   readonly gradient: Float64Array;
   readonly logDetMetric: number;
+  /**
+   * log|G(x)| less a constant of the target (the same at every x; optional). A ratio of
+   * densities at two points may use it instead of logDetMetric, so that a large constant part
+   * (log|K^-1| for a GP) cancels exactly instead of costing digits.
+   */
+  readonly logDetMetricUpToConstant?: number;
   /** out <- G(x) v. */
   applyMetric?(v: Float64Array, out: Float64Array): void;
   /** v' G(x) v (optional: samplers fall back to v' applyMetric(v)). */
