@@ -15,30 +15,13 @@
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
 import { identityMass, type MassMatrix } from "./massMatrix.js";
-import {
-  checkPositive,
-  checkPositiveInteger,
-  checkProbability,
-  DEFAULT_DIVERGENCE_THRESHOLD,
-  isNumericalFailure,
-  metropolisDecision,
-  type MetropolisOutcome,
-} from "./metropolis.js";
+import { checkPositive, isNumericalFailure, metropolisDecision, newMetropolisOutcome } from "./metropolis.js";
+import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
-export interface HmcOptions {
-  /** Leapfrog step size epsilon (adapted during burn-in through `tunable`). */
-  stepSize: number;
-  /** Number of leapfrog steps, or the maximum when `randomiseSteps` is set. */
-  leapfrogSteps: number;
-  /** Draw the number of steps uniformly from 1..leapfrogSteps at each transition (Filippone et al.'s "maximum of 10 leapfrog steps"). */
-  randomiseSteps?: boolean;
+export interface HmcOptions extends TrajectoryOptions {
   /** The mass matrix (default: identity). */
   mass?: MassMatrix;
-  /** Acceptance rate step-size adaptation aims for (default 0.65, the optimum the note cites for HMC). */
-  targetAcceptance?: number;
-  /** Energy rise above which a trajectory is rejected as divergent (default 1000). */
-  divergenceThreshold?: number;
   /**
    * Test-only negative control: "potential-only" drops the kinetic energy from the accept step
    * (a wrong Metropolis correction), so the chain no longer leaves the target invariant.
@@ -79,16 +62,10 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
   const n = target.dim;
   const gradientOf = target.logDensityAndGradient?.bind(target);
   if (!gradientOf) throw new Error("hmc: the target has no logDensityAndGradient");
-  checkPositive("stepSize", options.stepSize);
-  checkPositiveInteger("leapfrogSteps", options.leapfrogSteps);
-  const targetAcceptance = options.targetAcceptance ?? 0.65;
-  checkProbability("targetAcceptance", targetAcceptance);
-  const threshold = options.divergenceThreshold ?? DEFAULT_DIVERGENCE_THRESHOLD;
-  checkPositive("divergenceThreshold", threshold);
+  const trajectory = checkTrajectoryOptions(options);
+  const { targetAcceptance, divergenceThreshold: threshold } = trajectory;
   const mass = options.mass ?? identityMass(n);
   if (mass.dim !== n) throw new RangeError(`hmc: the mass matrix has dimension ${mass.dim}, the target ${n}`);
-  const maxSteps = options.leapfrogSteps;
-  const randomise = options.randomiseSteps ?? false;
   const potentialOnly = options.brokenAcceptance === "potential-only";
 
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
@@ -98,7 +75,7 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
   const p = new Float64Array(n);
   const v = new Float64Array(n);
   const drawn = new Float64Array(n);
-  const decision: MetropolisOutcome = { accepted: false, acceptanceProbability: 0, divergence: undefined };
+  const decision = newMetropolisOutcome();
 
   function init(x0: Float64Array): HmcState {
     if (x0.length !== n) throw new RangeError(`hmc: initial point has length ${x0.length}, the target dimension is ${n}`);
@@ -195,7 +172,7 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
 
   function step(state: HmcState, rng: RandomSource): { state: HmcState; info: StepInfo } {
     mass.sampleMomentum(rng, drawn);
-    const steps = randomise ? 1 + rng.integer(maxSteps) : maxSteps;
+    const steps = leapfrogStepCount(trajectory, rng);
     const logUniform = Math.log(rng.uniform());
     return transition(state, drawn, logUniform, steps);
   }

@@ -4,7 +4,7 @@
  * numerically broken trajectory into a rejection instead of an exception.
  */
 import { NonFiniteError, NotPositiveDefiniteError } from "../linalg/errors.js";
-import type { DivergenceReason } from "./types.js";
+import type { DivergenceReason, StepInfo } from "./types.js";
 
 /**
  * A trajectory whose energy rose by more than this is rejected and counted as divergent (Stan's
@@ -18,6 +18,32 @@ export interface MetropolisOutcome {
   accepted: boolean;
   acceptanceProbability: number;
   divergence: DivergenceReason | undefined;
+}
+
+/** An outcome for a kernel to decide into, again and again (the decisions allocate nothing). */
+export function newMetropolisOutcome(): MetropolisOutcome {
+  return { accepted: false, acceptanceProbability: 0, divergence: undefined };
+}
+
+/**
+ * What a Metropolis-Hastings transition without a trajectory reports (random walk, MH v1 and v2):
+ * the decision, the scale it proposed with, and one density evaluation.
+ */
+export function metropolisStepInfo(decision: MetropolisOutcome, scale: number): StepInfo {
+  return {
+    accepted: decision.accepted,
+    acceptanceProbability: decision.acceptanceProbability,
+    divergent: decision.divergence !== undefined,
+    divergence: decision.divergence,
+    energy: NaN,
+    energyError: NaN,
+    stepSize: scale,
+    leapfrogSteps: 0,
+    gradientCalls: 0,
+    metricCalls: 0,
+    fixedPointIterations: 0,
+    densityEvaluations: 1,
+  };
 }
 
 /**

@@ -25,7 +25,7 @@
 import type { RandomSource } from "../random/types.js";
 import type { LocalMetric, Target } from "../targets/types.js";
 import { requirePriorSplit, type LatentGpTarget } from "./latentTarget.js";
-import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, type MetropolisOutcome } from "./metropolis.js";
+import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
 /** Optimal MALA acceptance rate (Roberts & Rosenthal 1998). */
@@ -98,7 +98,7 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
   const xi = new Float64Array(n);
   const d = new Float64Array(n);
   const work = new Float64Array(n);
-  const decision: MetropolisOutcome = { accepted: false, acceptanceProbability: 0, divergence: undefined };
+  const decision = newMetropolisOutcome();
 
   /** Fills `pt` at f: the metric (the one O(n^3) step), W and the drift. */
   function compute(pt: MetricPoint, f: Float64Array): void {
