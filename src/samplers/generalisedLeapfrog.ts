@@ -11,7 +11,7 @@
  */
 import type { InverseMetric, LocalGeometry } from "../targets/types.js";
 import { isNumericalFailure } from "./metropolis.js";
-import type { DivergenceReason, SamplerState } from "./types.js";
+import type { DivergenceReason, SamplerState, TrajectoryCost } from "./types.js";
 
 /** Where a trajectory starts: a position with its geometry. */
 export interface GeometryState extends SamplerState {
@@ -30,14 +30,6 @@ export interface LeapfrogSettings {
   readonly iterationCap: number;
 }
 
-/** The work a trajectory did. */
-export interface TrajectoryCost {
-  gradientCalls: number;
-  metricCalls: number;
-  inverseMetricCalls: number;
-  fixedPointIterations: number;
-}
-
 /** Adds the work in `from` to `to`. */
 export function addCost(to: TrajectoryCost, from: TrajectoryCost): void {
   to.gradientCalls += from.gradientCalls;
@@ -49,16 +41,28 @@ export function addCost(to: TrajectoryCost, from: TrajectoryCost): void {
 /** Whether a fixed-point solve goes on, has converged (or done its count), or failed. */
 type Progress = "iterate" | "done" | "failed";
 
+/** The integrator's n-vectors, preallocated once. */
+function workspace(n: number) {
+  const vector = () => new Float64Array(n);
+  return {
+    /** p' of eq. (13), the fixed-point iterate. */
+    pHalf: vector(),
+    /** The fixed-point candidate. */
+    next: vector(),
+    dHdx: vector(),
+    /** G(x)^-1 p' (Algorithm 1 line 18) and G(x_new)^-1 p' (line 23). */
+    v0: vector(),
+    vNew: vector(),
+    work: vector(),
+    /** The reversibility check's momentum difference. */
+    dp: vector(),
+  };
+}
+
 export class GeneralisedLeapfrog {
   /** The momentum: a trajectory's start, then p_new after each step (eq. 15); the final momentum after `run`. */
   readonly p: Float64Array;
-  private readonly pHalf: Float64Array; // p' of eq. (13), the fixed-point iterate
-  private readonly next: Float64Array; // the fixed-point candidate
-  private readonly dHdx: Float64Array;
-  private readonly v0: Float64Array; // G(x)^-1 p'      (Algorithm 1 line 18)
-  private readonly vNew: Float64Array; // G(x_new)^-1 p' (line 23)
-  private readonly work: Float64Array;
-  private readonly dp: Float64Array; // the reversibility check's momentum difference
+  private readonly w: ReturnType<typeof workspace>;
   // Positions of successive leapfrog steps alternate between two buffers, so the buffer written by
   // step l + 1 is the one whose geometry (from step l - 1) is no longer used. The final one is
   // handed to the caller and replaced.
@@ -74,20 +78,14 @@ export class GeneralisedLeapfrog {
 
   constructor(private readonly n: number, private readonly settings: LeapfrogSettings) {
     this.p = new Float64Array(n);
-    this.pHalf = new Float64Array(n);
-    this.next = new Float64Array(n);
-    this.dHdx = new Float64Array(n);
-    this.v0 = new Float64Array(n);
-    this.vNew = new Float64Array(n);
-    this.work = new Float64Array(n);
-    this.dp = new Float64Array(n);
+    this.w = workspace(n);
     this.pool = [new Float64Array(n), new Float64Array(n)];
     this.position = this.pool[0];
   }
 
   /** H(x, p) = 1/2 p' G^-1 p + 1/2 log|G| - L (Algorithm 2; lines 8 and 28). */
   hamiltonian(geo: LocalGeometry, momentum: Float64Array): number {
-    const w = this.work;
+    const w = this.w.work;
     geo.applyInverse(momentum, w);
     let s = 0;
     for (let i = 0; i < this.n; i++) s += momentum[i] * w[i];
@@ -105,7 +103,7 @@ export class GeneralisedLeapfrog {
    * to the tolerance; a non-finite iterate, or no convergence within the cap, is a divergence.
    */
   private settle(it: number, iterate: Float64Array, previous: Float64Array): Progress {
-    const next = this.next;
+    const next = this.w.next;
     let change = 0;
     let finite = true;
     for (let i = 0; i < this.n; i++) {
@@ -129,7 +127,8 @@ export class GeneralisedLeapfrog {
 
   /** Eq. (13), p' = p - e/2 dH/dx(x, p'), by fixed-point iteration from p' = p (Algorithm 1 lines 13-17). */
   private momentumHalfStep(geo: LocalGeometry, h: number): boolean {
-    const { p, pHalf, next, dHdx } = this;
+    const p = this.p;
+    const { pHalf, next, dHdx } = this.w;
     pHalf.set(p);
     for (let it = 1; ; it++) {
       geo.hamiltonianGradient(pHalf, dHdx); // line 15
@@ -144,10 +143,10 @@ export class GeneralisedLeapfrog {
   /** out <- G(xNew)^-1 p' (Algorithm 1 lines 22-23): the cheap inverse where the target has one, else the whole geometry. */
   private inverseMetricTimesMomentum(xNew: Float64Array, out: Float64Array): void {
     if (this.settings.inverseAt) {
-      this.settings.inverseAt(xNew).applyInverse(this.pHalf, out);
+      this.settings.inverseAt(xNew).applyInverse(this.w.pHalf, out);
       this.cost.inverseMetricCalls++;
     } else {
-      this.settings.geometryAt(xNew).applyInverse(this.pHalf, out);
+      this.settings.geometryAt(xNew).applyInverse(this.w.pHalf, out);
       this.cost.metricCalls++;
     }
   }
@@ -157,8 +156,8 @@ export class GeneralisedLeapfrog {
    * x_new = x (Algorithm 1 lines 18-25), into xNew.
    */
   private positionStep(geo: LocalGeometry, x: Float64Array, xNew: Float64Array, h: number): boolean {
-    const { v0, vNew, next } = this;
-    geo.applyInverse(this.pHalf, v0); // line 18: dH/dp = G(x)^-1 p'
+    const { v0, vNew, next, pHalf } = this.w;
+    geo.applyInverse(pHalf, v0); // line 18: dH/dp = G(x)^-1 p'
     vNew.set(v0); // line 19: the first iterate uses G(x)^-1 p' on both sides
     for (let it = 1; ; it++) {
       this.cost.fixedPointIterations++;
@@ -201,9 +200,10 @@ export class GeneralisedLeapfrog {
           return;
         }
         // Eq. (15), lines 26-27: p_new = p' - e/2 dH/dx(x_new, p').
-        geo.hamiltonianGradient(this.pHalf, this.dHdx);
+        const { pHalf, dHdx } = this.w;
+        geo.hamiltonianGradient(pHalf, dHdx);
         this.cost.gradientCalls++;
-        for (let i = 0; i < this.n; i++) this.p[i] = this.pHalf[i] - h * this.dHdx[i];
+        for (let i = 0; i < this.n; i++) this.p[i] = pHalf[i] - h * dHdx[i];
         x = xNew;
         this.geometry = geo;
         this.position = xNew;
@@ -246,11 +246,11 @@ export class GeneralisedLeapfrog {
       const d = Math.abs(xBack[i] - x0[i]) / (1 + Math.abs(x0[i]));
       if (!(d <= dx)) dx = Number.isNaN(d) ? Infinity : d;
     }
-    const dp = this.dp;
+    const { dp, work } = this.w;
     for (let i = 0; i < n; i++) dp[i] = p[i] + p0[i];
-    start.geometry.applyInverse(dp, this.work);
+    start.geometry.applyInverse(dp, work);
     let q = 0;
-    for (let i = 0; i < n; i++) q += dp[i] * this.work[i];
+    for (let i = 0; i < n; i++) q += dp[i] * work[i];
     const dpNorm = Math.sqrt(Math.max(q, 0) / n);
     const worst = Number.isNaN(dpNorm) ? Infinity : Math.max(dx, dpNorm);
     return worst <= tolerance;

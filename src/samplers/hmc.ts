@@ -15,7 +15,7 @@
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
 import { identityMass, type MassMatrix } from "./massMatrix.js";
-import { checkPositive, isNumericalFailure, metropolisDecision, newMetropolisOutcome } from "./metropolis.js";
+import { checkPositive, hamiltonianStepInfo, isNumericalFailure, metropolisDecision, newMetropolisOutcome } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
@@ -70,11 +70,8 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
 
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
   // Preallocated per kernel: the leapfrog loop allocates nothing.
-  const x = new Float64Array(n);
-  const g = new Float64Array(n);
-  const p = new Float64Array(n);
-  const v = new Float64Array(n);
-  const drawn = new Float64Array(n);
+  // x, dL/dx, the momentum, M^-1 p and the drawn momentum.
+  const [x, g, p, v, drawn] = Array.from({ length: 5 }, () => new Float64Array(n));
   const decision = newMetropolisOutcome();
 
   function init(x0: Float64Array): HmcState {
@@ -153,19 +150,7 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
     } else {
       metropolisDecision(energyError, logUniform, threshold, decision);
     }
-    const info: StepInfo = {
-      accepted: decision.accepted,
-      acceptanceProbability: decision.acceptanceProbability,
-      divergent: decision.divergence !== undefined,
-      divergence: decision.divergence,
-      energy: decision.accepted ? h1 : h0,
-      energyError,
-      stepSize: eps,
-      leapfrogSteps: last.steps,
-      gradientCalls: last.steps,
-      metricCalls: 0,
-      fixedPointIterations: 0,
-    };
+    const info = hamiltonianStepInfo(decision, h0, h1, eps, last.steps, { gradientCalls: last.steps, metricCalls: 0, fixedPointIterations: 0 });
     const next = decision.accepted ? { position: x.slice(), logDensity: lp, gradient: g.slice() } : state;
     return { state: next, info };
   }

@@ -46,59 +46,59 @@ export function identityMass(dim: number): MassMatrix {
   };
 }
 
-/** M = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
-export function massFromCholesky(factor: Cholesky | Matrix): MassMatrix {
+/** The triangular operations that make a mass matrix out of a Cholesky factor (see triangularMass). */
+interface TriangularMassOps {
+  /** z ~ N(0, I) -> a draw from N(0, M), in place. */
+  colour(ch: Cholesky, z: Float64Array): void;
+  /** x -> M^-1 x, in place. */
+  applyInverse(ch: Cholesky, x: Float64Array): void;
+  /** p -> W p with W' W = M^-1, in place, so that p' M^-1 p = |W p|^2. */
+  whiten(ch: Cholesky, p: Float64Array): void;
+}
+
+/** A mass matrix held as a lower Cholesky factor (of M or of M^-1), with preallocated scratch. */
+function triangularMass(factor: Cholesky | Matrix, kind: MassMatrix["kind"], ops: TriangularMassOps): MassMatrix {
   const ch = asCholesky(factor);
   const n = ch.n;
-  const l = ch.factor.data;
   const scratch = new Float64Array(n);
   return {
     dim: n,
-    kind: "mass-cholesky",
+    kind,
     sampleMomentum(rng, out) {
-      // p = L z has covariance L L' = M.
       for (let i = 0; i < n; i++) out[i] = rng.normal();
-      lowerTimesInPlace(l, n, out);
+      ops.colour(ch, out);
     },
     applyInverse(p, out) {
       out.set(p);
-      ch.solveInPlace(out);
+      ops.applyInverse(ch, out);
     },
     kineticEnergy(p) {
-      // p' M^-1 p = |L^-1 p|^2
       scratch.set(p);
-      ch.solveLowerInPlace(scratch);
+      ops.whiten(ch, scratch);
       return 0.5 * dot(scratch, scratch, n);
     },
   };
 }
 
+/** M = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
+export function massFromCholesky(factor: Cholesky | Matrix): MassMatrix {
+  return triangularMass(factor, "mass-cholesky", {
+    colour: (ch, z) => lowerTimesInPlace(ch.factor.data, ch.n, z), // p = L z has covariance L L' = M
+    applyInverse: (ch, x) => ch.solveInPlace(x),
+    whiten: (ch, p) => ch.solveLowerInPlace(p), // p' M^-1 p = |L^-1 p|^2
+  });
+}
+
 /** M^-1 = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
 export function massFromInverseCholesky(factor: Cholesky | Matrix): MassMatrix {
-  const ch = asCholesky(factor);
-  const n = ch.n;
-  const l = ch.factor.data;
-  const scratch = new Float64Array(n);
-  return {
-    dim: n,
-    kind: "inverse-mass-cholesky",
-    sampleMomentum(rng, out) {
-      // p = L'^-1 z has covariance (L L')^-1 = M.
-      for (let i = 0; i < n; i++) out[i] = rng.normal();
-      ch.solveUpperInPlace(out);
+  return triangularMass(factor, "inverse-mass-cholesky", {
+    colour: (ch, z) => ch.solveUpperInPlace(z), // p = L'^-1 z has covariance (L L')^-1 = M
+    applyInverse: (ch, x) => {
+      lowerTransposeTimesInPlace(ch.factor.data, ch.n, x);
+      lowerTimesInPlace(ch.factor.data, ch.n, x);
     },
-    applyInverse(p, out) {
-      out.set(p);
-      lowerTransposeTimesInPlace(l, n, out);
-      lowerTimesInPlace(l, n, out);
-    },
-    kineticEnergy(p) {
-      // p' M^-1 p = |L' p|^2
-      scratch.set(p);
-      lowerTransposeTimesInPlace(l, n, scratch);
-      return 0.5 * dot(scratch, scratch, n);
-    },
-  };
+    whiten: (ch, p) => lowerTransposeTimesInPlace(ch.factor.data, ch.n, p), // p' M^-1 p = |L' p|^2
+  });
 }
 
 function checkDim(dim: number): void {

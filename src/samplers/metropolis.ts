@@ -4,7 +4,7 @@
  * numerically broken trajectory into a rejection instead of an exception.
  */
 import { NonFiniteError, NotPositiveDefiniteError } from "../linalg/errors.js";
-import type { DivergenceReason, StepInfo } from "./types.js";
+import type { DivergenceReason, StepInfo, TrajectoryCost } from "./types.js";
 
 /**
  * A trajectory whose energy rose by more than this is rejected and counted as divergent (Stan's
@@ -43,6 +43,31 @@ export function metropolisStepInfo(decision: MetropolisOutcome, scale: number): 
     metricCalls: 0,
     fixedPointIterations: 0,
     densityEvaluations: 1,
+  };
+}
+
+/**
+ * What a Hamiltonian transition reports: the decision, H at its start (h0) and at the proposal
+ * (h1; eq. 8), the step size, the proposal's leapfrog steps and the work done (inverseMetricCalls
+ * only where the sampler counts them apart).
+ */
+export function hamiltonianStepInfo(
+  decision: MetropolisOutcome, h0: number, h1: number, stepSize: number, leapfrogSteps: number,
+  cost: Omit<TrajectoryCost, "inverseMetricCalls"> & { inverseMetricCalls?: number },
+): StepInfo {
+  return {
+    accepted: decision.accepted,
+    acceptanceProbability: decision.acceptanceProbability,
+    divergent: decision.divergence !== undefined,
+    divergence: decision.divergence,
+    energy: decision.accepted ? h1 : h0,
+    energyError: h1 - h0,
+    stepSize,
+    leapfrogSteps,
+    gradientCalls: cost.gradientCalls,
+    metricCalls: cost.metricCalls,
+    ...(cost.inverseMetricCalls === undefined ? {} : { inverseMetricCalls: cost.inverseMetricCalls }),
+    fixedPointIterations: cost.fixedPointIterations,
   };
 }
 

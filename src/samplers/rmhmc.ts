@@ -55,10 +55,10 @@
 import { cholesky } from "../linalg/cholesky.js";
 import type { RandomSource } from "../random/types.js";
 import type { LocalGeometry, Target } from "../targets/types.js";
-import { addCost, GeneralisedLeapfrog, type TrajectoryCost } from "./generalisedLeapfrog.js";
-import { checkPositive, checkPositiveInteger, metropolisDecision, newMetropolisOutcome } from "./metropolis.js";
+import { addCost, GeneralisedLeapfrog } from "./generalisedLeapfrog.js";
+import { checkPositive, checkPositiveInteger, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
-import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+import type { DivergenceReason, Kernel, SamplerState, StepInfo, TrajectoryCost, Tunable } from "./types.js";
 
 export type RmhmcVariant = "fast" | "reference";
 
@@ -247,21 +247,8 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
       decision.acceptanceProbability = 0;
       decision.divergence = leapfrog.divergence ?? "numerical-error";
     }
-    const info: StepInfo = {
-      accepted: decision.accepted,
-      acceptanceProbability: decision.acceptanceProbability,
-      divergent: decision.divergence !== undefined,
-      divergence: decision.divergence,
-      energy: decision.accepted ? h1 : h0,
-      energyError: h1 - h0,
-      stepSize: eps,
-      // the proposal's trajectory; the calls below include the reversibility check's
-      leapfrogSteps: forwardSteps,
-      gradientCalls: cost.gradientCalls,
-      metricCalls: cost.metricCalls,
-      inverseMetricCalls: cost.inverseMetricCalls,
-      fixedPointIterations: cost.fixedPointIterations,
-    };
+    // the proposal's leapfrog steps; the work includes the reversibility check's
+    const info = hamiltonianStepInfo(decision, h0, h1, eps, forwardSteps, cost);
     if (!proposal) return { state, info };
     return { state: proposal, info };
   }

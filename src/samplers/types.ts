@@ -62,3 +62,18 @@ export interface Kernel<S extends SamplerState = SamplerState> {
   /** The parameter burn-in adaptation tunes, if any. */
   readonly tunable?: Tunable;
 }
+
+/** The work of a trajectory (or of several): calls into the target and fixed-point iterations. */
+export interface TrajectoryCost {
+  gradientCalls: number;
+  metricCalls: number;
+  inverseMetricCalls: number;
+  fixedPointIterations: number;
+}
+
+/** Operation counts over a chain. */
+export interface OperationCounts extends TrajectoryCost {
+  leapfrogSteps: number;
+  /** Log density or log likelihood evaluations reported through StepInfo.densityEvaluations (elliptical slice sampling's cost). */
+  densityEvaluations: number;
+}
