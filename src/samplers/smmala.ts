@@ -1,7 +1,7 @@
 /**
  * Simplified manifold MALA (Girolami & Calderhead 2011, Section 5 with the Christoffel terms
- * dropped; comparison paper, Section 3.3, eq. 10 and Algorithm 2) for the latent GP posterior,
- * with the metric of the paper's Appendix A.1 (sigma Q = K):
+ * dropped; comparison paper, Section 3.3, eq. 10 and Algorithm 2) on any target with a local
+ * metric; for the latent GP posterior, the metric of the paper's Appendix A.1 (sigma Q = K):
  *
  *   G(f) = K^-1 + R(f),   R = beta diag(E_y[-d^2 log p(y_i | f_i) / df_i^2])  (expected Fisher information)
  *

@@ -28,6 +28,9 @@
  *     .sampleMomentum              n^2     (one trsv with L_K; no factorisation of G or G^-1)
  *     .applyMetric(v)              2 n^2
  *     .inverseMetricMatrix()       2 n^3   (trsm + syrk, K - V'V; reference use only)
+ *     .metricQuadraticForm(v)      n^2     (one trsv with L_K)
+ *   fisherMetric(x)                n^3/3 (potrf) + O(n^2): the same metric members, with
+ *                                  D = beta R(x) (expected Fisher information) and no dH/dx
  * So one full geometry costs 2 n^3/3, or n^3/3 after a fixed-point loop that ended at x,
  * against the ~2.33 n^3 (potrf + trsm + V'V) of Algorithm 3 at each fixed-point iteration.
  *
@@ -43,6 +46,10 @@
  * Momentum draws: G = K^-1 + D, so p = L_K^-T z1 + D^1/2 o z2 with z1, z2 ~ N(0, I)
  * independent has covariance L_K^-T L_K^-1 + D = K^-1 + D = G (note Algorithm 1 lines 5-7 use
  * chol(G^-1) instead; both are exact draws from N(0, G), from different random numbers).
+ *
+ * Where things live: the Woodbury step in woodbury.ts, the metric at one position (its factor,
+ * G^-1 v, G v, momentum draws) in latentMetric.ts, what RMHMC needs beyond it (dH/dx, dense G^-1)
+ * in annealedLatentGeometry.ts, the shared data and workspaces in latentModel.ts.
  */
 import type { Cholesky } from "../linalg/cholesky.js";
 import { DimensionError } from "../linalg/errors.js";
