@@ -15,9 +15,10 @@
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
 import { identityMass, type MassMatrix } from "./massMatrix.js";
-import { checkPositive, hamiltonianStepInfo, isNumericalFailure, metropolisDecision, newMetropolisOutcome } from "./metropolis.js";
+import { checkPositive, hamiltonianStepInfo, isNumericalFailure, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 export interface HmcOptions extends TrajectoryOptions {
   /** The mass matrix (default: identity). */
@@ -75,11 +76,9 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
   const decision = newMetropolisOutcome();
 
   function init(x0: Float64Array): HmcState {
-    if (x0.length !== n) throw new RangeError(`hmc: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
+    const position = initialPosition("hmc", x0, n);
     const gradient = new Float64Array(n);
-    const logDensity = gradientOf!(position, gradient);
-    if (!Number.isFinite(logDensity)) throw new RangeError(`hmc: the log density at the initial point is ${logDensity}`);
+    const logDensity = finiteInitialLogDensity("hmc", gradientOf!(position, gradient));
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(gradient[i])) throw new RangeError(`hmc: the gradient at the initial point has ${gradient[i]} at ${i}`);
     }
@@ -141,9 +140,7 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
     const h1 = failure ? NaN : -lp + mass.kineticEnergy(p);
     const energyError = h1 - h0;
     if (failure) {
-      decision.accepted = false;
-      decision.acceptanceProbability = 0;
-      decision.divergence = failure;
+      rejectInto(decision, failure);
     } else if (potentialOnly) {
       // The negative control: accept on -L alone, as if the momentum were not part of the state.
       metropolisDecision(state.logDensity - lp, logUniform, threshold, decision);

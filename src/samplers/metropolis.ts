@@ -46,6 +46,14 @@ export function metropolisStepInfo(decision: MetropolisOutcome, scale: number): 
   };
 }
 
+/** A rejection with acceptance probability 0, for the given reason (undefined: an ordinary one). Writes into and returns `out`. */
+export function rejectInto(out: MetropolisOutcome, divergence: DivergenceReason | undefined): MetropolisOutcome {
+  out.accepted = false;
+  out.acceptanceProbability = 0;
+  out.divergence = divergence;
+  return out;
+}
+
 /**
  * What a Hamiltonian transition reports: the decision, H at its start (h0) and at the proposal
  * (h1; eq. 8), the step size, the proposal's leapfrog steps and the work done (inverseMetricCalls
@@ -77,12 +85,7 @@ export function hamiltonianStepInfo(
  * Writes into and returns `out` (no allocation).
  */
 export function metropolisDecision(energyError: number, logUniform: number, threshold: number, out: MetropolisOutcome): MetropolisOutcome {
-  if (!Number.isFinite(energyError)) {
-    out.accepted = false;
-    out.acceptanceProbability = 0;
-    out.divergence = "non-finite";
-    return out;
-  }
+  if (!Number.isFinite(energyError)) return rejectInto(out, "non-finite");
   out.acceptanceProbability = energyError <= 0 ? 1 : Math.exp(-energyError);
   if (energyError > threshold) {
     out.accepted = false;
@@ -103,18 +106,8 @@ export function metropolisDecision(energyError: number, logUniform: number, thre
  * reported as "non-finite". Writes into and returns `out`.
  */
 export function metropolisHastingsDecision(logRatio: number, logUniform: number, out: MetropolisOutcome): MetropolisOutcome {
-  if (logRatio === -Infinity) {
-    out.accepted = false;
-    out.acceptanceProbability = 0;
-    out.divergence = undefined;
-    return out;
-  }
-  if (!Number.isFinite(logRatio)) {
-    out.accepted = false;
-    out.acceptanceProbability = 0;
-    out.divergence = "non-finite";
-    return out;
-  }
+  if (logRatio === -Infinity) return rejectInto(out, undefined);
+  if (!Number.isFinite(logRatio)) return rejectInto(out, "non-finite");
   out.divergence = undefined;
   out.acceptanceProbability = logRatio >= 0 ? 1 : Math.exp(logRatio);
   out.accepted = logUniform < logRatio;

@@ -16,6 +16,7 @@ import type { Target } from "../targets/types.js";
 import { lowerTimesInPlace } from "./massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 /** The MH family's default target acceptance rate (comparison paper, Section 4.1: "around 25% for MH"). */
 export const MH_TARGET_ACCEPTANCE = 0.25;
@@ -59,10 +60,8 @@ export function randomWalkMetropolis(target: Target, options: RandomWalkOptions)
   const decision = newMetropolisOutcome();
 
   function init(x0: Float64Array): SamplerState {
-    if (x0.length !== n) throw new RangeError(`randomWalkMetropolis: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
-    const logDensity = target.logDensity(position);
-    if (!Number.isFinite(logDensity)) throw new RangeError(`randomWalkMetropolis: the log density at the initial point is ${logDensity}`);
+    const position = initialPosition("randomWalkMetropolis", x0, n);
+    const logDensity = finiteInitialLogDensity("randomWalkMetropolis", target.logDensity(position));
     return { position, logDensity };
   }
 

@@ -24,6 +24,7 @@ import { lowerTimesInPlace } from "./massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import { MH_TARGET_ACCEPTANCE } from "./metropolisRw.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 export interface NealMhOptions {
   /** alpha of eqs. (11)-(12) (adapted during burn-in through `tunable`). */
@@ -79,10 +80,8 @@ function nealMh(target: LatentGpTarget, options: NealMhOptions, version: 1 | 2):
   const needLikelihood = version === 2 || broken === "likelihood-only";
 
   function init(x0: Float64Array): NealMhState {
-    if (x0.length !== n) throw new RangeError(`${name}: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
-    const logDensity = target.logDensity(position);
-    if (!Number.isFinite(logDensity)) throw new RangeError(`${name}: the log density at the initial point is ${logDensity}`);
+    const position = initialPosition(name, x0, n);
+    const logDensity = finiteInitialLogDensity(name, target.logDensity(position));
     const logLikelihood = needLikelihood ? temperedLogLikelihood(target, position) : NaN;
     return { position, logDensity, logLikelihood };
   }

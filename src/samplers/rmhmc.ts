@@ -56,9 +56,10 @@ import { cholesky } from "../linalg/cholesky.js";
 import type { RandomSource } from "../random/types.js";
 import type { LocalGeometry, Target } from "../targets/types.js";
 import { addCost, GeneralisedLeapfrog } from "./generalisedLeapfrog.js";
-import { checkPositive, checkPositiveInteger, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome } from "./metropolis.js";
+import { checkPositive, checkPositiveInteger, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, TrajectoryCost, Tunable } from "./types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 export type RmhmcVariant = "fast" | "reference";
 
@@ -166,10 +167,9 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
 
   /** Line 3 (Algorithm 1): the geometry at x0. */
   function init(x0: Float64Array): RmhmcState {
-    if (x0.length !== n) throw new RangeError(`rmhmc: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
+    const position = initialPosition("rmhmc", x0, n);
     const geometry = geometryAt!(position);
-    if (!Number.isFinite(geometry.logDensity)) throw new RangeError(`rmhmc: the log density at the initial point is ${geometry.logDensity}`);
+    finiteInitialLogDensity("rmhmc", geometry.logDensity);
     if (!Number.isFinite(geometry.logDetMetric)) throw new RangeError(`rmhmc: log|G| at the initial point is ${geometry.logDetMetric}`);
     if (variant === "reference" && !geometry.inverseMetricMatrix) {
       throw new Error("rmhmc: the reference variant draws momentum through chol(G^-1) and needs LocalGeometry.inverseMetricMatrix");
@@ -243,9 +243,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
         }
       }
     } else {
-      decision.accepted = false;
-      decision.acceptanceProbability = 0;
-      decision.divergence = leapfrog.divergence ?? "numerical-error";
+      rejectInto(decision, leapfrog.divergence ?? "numerical-error");
     }
     // the proposal's leapfrog steps; the work includes the reversibility check's
     const info = hamiltonianStepInfo(decision, h0, h1, eps, forwardSteps, cost);

@@ -27,6 +27,7 @@ import type { LocalMetric, Target } from "../targets/types.js";
 import { requirePriorSplit, type LatentGpTarget } from "./latentTarget.js";
 import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+import { initialPosition } from "./initialPoint.js";
 
 /** Optimal MALA acceptance rate (Roberts & Rosenthal 1998). */
 export const MALA_TARGET_ACCEPTANCE = 0.574;
@@ -118,9 +119,8 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
   }
 
   function init(x0: Float64Array): SmmalaState {
-    if (x0.length !== n) throw new RangeError(`smmala: initial point has length ${x0.length}, the target dimension is ${n}`);
     const pt = slots[0];
-    compute(pt, x0);
+    compute(pt, initialPosition("smmala", x0, n));
     if (!pt.ok) throw new RangeError(`smmala: the log density, its gradient or the metric at the initial point is not finite (log density ${pt.logDensity})`);
     const m = pt.metric!;
     const state: SmmalaState = { position: m.position.slice(), logDensity: pt.logDensity, gradient: m.gradient.slice() };
