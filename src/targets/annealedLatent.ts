@@ -58,7 +58,7 @@ import type { Likelihood } from "../likelihoods/types.js";
 import { AnnealedLatentGeometry } from "./annealedLatentGeometry.js";
 import { TargetOptionError } from "./errors.js";
 import { LatentInverseMetric, LatentMetric, MetricCore, sameVector } from "./latentMetric.js";
-import { LatentModel, type LatentModelOptions, type LogDensityParts } from "./latentModel.js";
+import { LatentModel, type LatentModelOptions, type LogDensityParts, type MetricWorkspace } from "./latentModel.js";
 import { NoteGeometry } from "./noteMetric.js";
 import type { InverseMetric, Target } from "./types.js";
 
@@ -171,16 +171,16 @@ export class AnnealedLatentTarget implements Target {
   inverseMetricAt(x: Float64Array): InverseMetric & { readonly position: Float64Array } {
     this.checkLength(x);
     const sc = this.scratch;
-    let buffer: Float64Array;
+    let workspace: MetricWorkspace;
     if (sc && !sc.promoted) {
       sc.alive = false;
-      buffer = sc.factor;
+      workspace = sc.workspace;
     } else {
-      buffer = this.model.acquire();
+      workspace = this.model.acquire();
     }
     // a failure while building must not leave a dead core as the scratch
     this.scratch = null;
-    const core = new MetricCore(this.model, this.beta, x, buffer);
+    const core = new MetricCore(this.model, this.beta, x, workspace);
     this.scratch = core;
     return new LatentInverseMetric(this.model, core);
   }

@@ -10,16 +10,18 @@
 import { DimensionError } from "../linalg/errors.js";
 import type { RandomSource } from "../random/types.js";
 import { IndefiniteMetricError, StaleGeometryError } from "./errors.js";
-import type { LatentModel } from "./latentModel.js";
+import type { LatentModel, MetricWorkspace } from "./latentModel.js";
 import type { InverseMetric, LocalMetric } from "./types.js";
 import { applyWoodburyInverse, factorIdentityPlusScaled, woodburyInverseDiagonal } from "./woodbury.js";
+
+const NO_DERIVATIVES = new Float64Array(0);
 
 /** Which diagonal D the metric K^-1 + D uses (see the module comment). */
 export type MetricKind = "observed" | "fisher";
 
 /**
  * What the metric needs at one position: the likelihood terms, S = D^1/2 and the Cholesky
- * factor of B = I + S K S in an n x n buffer that may be recycled (then `alive` turns false).
+ * factor of B = I + S K S, in a workspace that may be recycled (then `alive` turns false).
  */
 export class MetricCore {
   alive = true;
@@ -28,25 +30,29 @@ export class MetricCore {
   readonly x: Float64Array;
   readonly logLik: number;
   readonly d1: Float64Array;
-  /** dg_n = dG_nn/dx_n = -beta d3 log p(y_n | x_n) (Algorithm 3 lines 9-10); zeros for the Fisher metric, which has no derivatives here. */
+  /** dg_n = dG_nn/dx_n = -beta d3 log p(y_n | x_n) (Algorithm 3 lines 9-10); empty for the Fisher metric, whose derivatives are not offered. */
   readonly dg: Float64Array;
   /** D of G = K^-1 + D. */
   readonly d: Float64Array;
   readonly s: Float64Array;
   readonly factor: Float64Array;
+  /** Where the arrays above live (recycled with the core). */
+  readonly workspace: MetricWorkspace;
   /** log|B| = 2 sum log L_nn; NaN when x or the likelihood terms are not finite. */
   readonly logDetB: number;
   readonly finite: boolean;
 
-  constructor(model: LatentModel, beta: number, x: Float64Array, buffer: Float64Array, kind: MetricKind = "observed") {
+  constructor(model: LatentModel, beta: number, x: Float64Array, workspace: MetricWorkspace, kind: MetricKind = "observed") {
     const n = model.n;
     if (x.length !== n) throw new DimensionError(`position has length ${x.length}, expected ${n}`);
-    this.x = x.slice();
-    this.factor = buffer;
-    this.d1 = new Float64Array(n);
-    const d2 = new Float64Array(n);
-    this.dg = new Float64Array(n);
-    this.s = new Float64Array(n);
+    this.workspace = workspace;
+    this.x = workspace.x;
+    this.x.set(x);
+    this.factor = workspace.factor;
+    this.d1 = workspace.d1;
+    const d2 = workspace.d2;
+    this.dg = kind === "observed" ? workspace.d3 : NO_DERIVATIVES;
+    this.s = workspace.s;
     let finite = true;
     if (kind === "observed") {
       this.logLik = model.likelihood.derivatives(model.y, this.x, this.d1, d2, this.dg);
@@ -75,7 +81,7 @@ export class MetricCore {
       }
     }
     // B = I + S K S = L L' (Algorithm 3 lines 14-16); NaN when it cannot be factorised
-    const logDetB = finite ? factorIdentityPlusScaled(model.K.data, this.s, n, buffer) : NaN;
+    const logDetB = finite ? factorIdentityPlusScaled(model.K.data, this.s, n, this.factor) : NaN;
     this.finite = !Number.isNaN(logDetB);
     this.logDetB = logDetB;
   }
@@ -133,7 +139,7 @@ export class LatentMetric implements LocalMetric {
 
   private evaluate(): void {
     const c = this.check();
-    const g = new Float64Array(this.model.n);
+    const g = c.workspace.gradient;
     this.cachedLogDensity = this.model.logDensity(this.beta, c.x, c.logLik, c.d1, g);
     this.cachedGradient = g;
   }
@@ -228,6 +234,6 @@ export class LatentMetric implements LocalMetric {
     if (this.released) return;
     this.released = true;
     this.core.alive = false;
-    this.model.recycle(this.core.factor);
+    this.model.recycle(this.core.workspace);
   }
 }
