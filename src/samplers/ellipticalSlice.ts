@@ -25,10 +25,10 @@
  * of the reported log density (n^2 flops). The shrinkage loop allocates nothing.
  */
 import type { RandomSource } from "../random/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latentTarget.js";
 import { lowerTimesInPlace } from "./massMatrix.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
-import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 /**
  * Shrinks after which a transition stays put. Each shrink keeps a uniform fraction of the

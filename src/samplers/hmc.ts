@@ -14,11 +14,11 @@
  */
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { identityMass, type MassMatrix } from "./massMatrix.js";
 import { checkPositive, hamiltonianStepInfo, isNumericalFailure, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
-import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 export interface HmcOptions extends TrajectoryOptions {
   /** The mass matrix (default: identity). */

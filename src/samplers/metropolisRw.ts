@@ -13,10 +13,10 @@ import { Cholesky } from "../linalg/cholesky.js";
 import type { Matrix } from "../linalg/matrix.js";
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { lowerTimesInPlace } from "./massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
-import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 /** The MH family's default target acceptance rate (comparison paper, Section 4.1: "around 25% for MH"). */
 export const MH_TARGET_ACCEPTANCE = 0.25;

@@ -19,12 +19,12 @@
  * the prior term.
  */
 import type { RandomSource } from "../random/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latentTarget.js";
 import { lowerTimesInPlace } from "./massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import { MH_TARGET_ACCEPTANCE } from "./metropolisRw.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
-import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 export interface NealMhOptions {
   /** alpha of eqs. (11)-(12) (adapted during burn-in through `tunable`). */

@@ -56,10 +56,10 @@ import { cholesky } from "../linalg/cholesky.js";
 import type { RandomSource } from "../random/types.js";
 import type { LocalGeometry, Target } from "../targets/types.js";
 import { addCost, GeneralisedLeapfrog } from "./generalisedLeapfrog.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { checkPositive, checkPositiveInteger, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, TrajectoryCost, Tunable } from "./types.js";
-import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 
 export type RmhmcVariant = "fast" | "reference";
 

@@ -24,10 +24,10 @@
  */
 import type { RandomSource } from "../random/types.js";
 import type { LocalMetric, Target } from "../targets/types.js";
+import { initialPosition } from "./initialPoint.js";
 import { requirePriorSplit, type LatentGpTarget } from "./latentTarget.js";
 import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
-import { initialPosition } from "./initialPoint.js";
 
 /** Optimal MALA acceptance rate (Roberts & Rosenthal 1998). */
 export const MALA_TARGET_ACCEPTANCE = 0.574;
