@@ -49,32 +49,30 @@ export function identityMass(dim: number): MassMatrix {
 /** The triangular operations that make a mass matrix out of a Cholesky factor (see triangularMass). */
 interface TriangularMassOps {
   /** z ~ N(0, I) -> a draw from N(0, M), in place. */
-  colour(ch: Cholesky, z: Float64Array): void;
+  colour(z: Float64Array): void;
   /** x -> M^-1 x, in place. */
-  applyInverse(ch: Cholesky, x: Float64Array): void;
+  applyInverse(x: Float64Array): void;
   /** p -> W p with W' W = M^-1, in place, so that p' M^-1 p = |W p|^2. */
-  whiten(ch: Cholesky, p: Float64Array): void;
+  whiten(p: Float64Array): void;
 }
 
-/** A mass matrix held as a lower Cholesky factor (of M or of M^-1), with preallocated scratch. */
-function triangularMass(factor: Cholesky | Matrix, kind: MassMatrix["kind"], ops: TriangularMassOps): MassMatrix {
-  const ch = asCholesky(factor);
-  const n = ch.n;
+/** A mass matrix of dimension n held as a lower Cholesky factor (of M or of M^-1), with preallocated scratch. */
+function triangularMass(n: number, kind: MassMatrix["kind"], ops: TriangularMassOps): MassMatrix {
   const scratch = new Float64Array(n);
   return {
     dim: n,
     kind,
     sampleMomentum(rng, out) {
       for (let i = 0; i < n; i++) out[i] = rng.normal();
-      ops.colour(ch, out);
+      ops.colour(out);
     },
     applyInverse(p, out) {
       out.set(p);
-      ops.applyInverse(ch, out);
+      ops.applyInverse(out);
     },
     kineticEnergy(p) {
       scratch.set(p);
-      ops.whiten(ch, scratch);
+      ops.whiten(scratch);
       return 0.5 * dot(scratch, scratch, n);
     },
   };
@@ -82,22 +80,28 @@ function triangularMass(factor: Cholesky | Matrix, kind: MassMatrix["kind"], ops
 
 /** M = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
 export function massFromCholesky(factor: Cholesky | Matrix): MassMatrix {
-  return triangularMass(factor, "mass-cholesky", {
-    colour: (ch, z) => lowerTimesInPlace(ch.factor.data, ch.n, z), // p = L z has covariance L L' = M
-    applyInverse: (ch, x) => ch.solveInPlace(x),
-    whiten: (ch, p) => ch.solveLowerInPlace(p), // p' M^-1 p = |L^-1 p|^2
+  const ch = asCholesky(factor);
+  const n = ch.n;
+  const l = ch.factor.data;
+  return triangularMass(n, "mass-cholesky", {
+    colour: (z) => lowerTimesInPlace(l, n, z), // p = L z has covariance L L' = M
+    applyInverse: (x) => ch.solveInPlace(x),
+    whiten: (p) => ch.solveLowerInPlace(p), // p' M^-1 p = |L^-1 p|^2
   });
 }
 
 /** M^-1 = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
 export function massFromInverseCholesky(factor: Cholesky | Matrix): MassMatrix {
-  return triangularMass(factor, "inverse-mass-cholesky", {
-    colour: (ch, z) => ch.solveUpperInPlace(z), // p = L'^-1 z has covariance (L L')^-1 = M
-    applyInverse: (ch, x) => {
-      lowerTransposeTimesInPlace(ch.factor.data, ch.n, x);
-      lowerTimesInPlace(ch.factor.data, ch.n, x);
+  const ch = asCholesky(factor);
+  const n = ch.n;
+  const l = ch.factor.data;
+  return triangularMass(n, "inverse-mass-cholesky", {
+    colour: (z) => ch.solveUpperInPlace(z), // p = L'^-1 z has covariance (L L')^-1 = M
+    applyInverse: (x) => {
+      lowerTransposeTimesInPlace(l, n, x);
+      lowerTimesInPlace(l, n, x);
     },
-    whiten: (ch, p) => lowerTransposeTimesInPlace(ch.factor.data, ch.n, p), // p' M^-1 p = |L' p|^2
+    whiten: (p) => lowerTransposeTimesInPlace(l, n, p), // p' M^-1 p = |L' p|^2
   });
 }
 
