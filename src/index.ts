@@ -2,11 +2,11 @@
 export { VERSION } from "./version.js";
 export * from "./linalg/index.js";
 export * from "./random/index.js";
-export type { Target, LocalGeometry, InverseMetric } from "./targets/types.js";
+export type { Target, LocalGeometry, LocalMetric, InverseMetric } from "./targets/types.js";
 export * from "./samplers/index.js";
 export * from "./gp/index.js";
 export * from "./likelihoods/index.js";
-export { annealedLatentTarget, AnnealedLatentTarget, AnnealedLatentGeometry } from "./targets/annealedLatent.js";
+export { annealedLatentTarget, AnnealedLatentTarget, AnnealedLatentGeometry, LatentMetric } from "./targets/annealedLatent.js";
 export type { AnnealedLatentOptions, GaussianApproximation, LogDensityParts } from "./targets/annealedLatent.js";
 export { firstRows, latentGpTarget } from "./targets/latentGpModel.js";
 export type { LatentGpData, LatentGpLikelihoodOptions, LatentGpModelSpec } from "./targets/latentGpModel.js";

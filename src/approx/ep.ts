@@ -8,10 +8,11 @@
  * Sigma = (K^-1 + S~)^-1 and mu = Sigma nu~; cavity i: tau_-i = 1/Sigma_ii - tau~_i,
  * nu_-i = mu_i / Sigma_ii - nu~_i.
  */
-import { cholesky, Cholesky } from "../linalg/cholesky.js";
+import type { Cholesky } from "../linalg/cholesky.js";
 import { assertSquare, Matrix } from "../linalg/matrix.js";
-import { crossprod, hadamardOuter, scaleRows, symmetricMatvecInto } from "../linalg/products.js";
+import { symmetricMatvecInto } from "../linalg/products.js";
 import type { GaussianApproximation } from "../targets/latentModel.js";
+import { woodbury } from "../targets/woodbury.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 export interface EpOptions {
@@ -97,17 +98,8 @@ function recompute(k: Matrix, tau: Float64Array, nu: Float64Array): Posterior {
   const n = k.rows;
   const sqrtTau = new Float64Array(n);
   for (let i = 0; i < n; i++) sqrtTau[i] = Math.sqrt(tau[i]);
-  // B = I + S~^1/2 K S~^1/2, L = chol(B)
-  const b = hadamardOuter(k, sqrtTau);
-  for (let i = 0; i < n; i++) b.data[i + i * n] += 1;
-  const chol = cholesky(b, { inPlace: true, what: "B = I + S^1/2 K S^1/2", skipFiniteCheck: true });
-  // V = L \ (S~^1/2 K); Sigma = K - V'V
-  const v = scaleRows(k, sqrtTau);
-  chol.solveLowerMatrixInPlace(v);
-  const sigma = crossprod(v); // V'V, overwritten with Sigma = K - V'V below
-  const sd = sigma.data;
-  const kd = k.data;
-  for (let idx = 0; idx < sd.length; idx++) sd[idx] = kd[idx] - sd[idx];
+  // B = I + S~^1/2 K S~^1/2 = L L', V = L \ (S~^1/2 K), Sigma = K - V'V (the Woodbury step)
+  const { cholesky: chol, inverse: sigma } = woodbury(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true });
   const mean = new Float64Array(n);
   symmetricMatvecInto(sigma, nu, mean);
   return { mean, covariance: sigma, sqrtTau, chol };

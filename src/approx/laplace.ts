@@ -7,10 +7,11 @@
  * constant) as the step-size safeguard, and the approximate log marginal likelihood
  *   log q(y|X) = -1/2 a'f^ + log p(y|f^) - sum_i log L_ii   (GPML eq. 3.32, Algorithm 3.1 line 10).
  */
-import { cholesky, Cholesky } from "../linalg/cholesky.js";
+import type { Cholesky } from "../linalg/cholesky.js";
 import { assertLength, assertSquare, Matrix } from "../linalg/matrix.js";
-import { crossprod, hadamardOuter, scaleRows, symmetricMatvecInto } from "../linalg/products.js";
+import { symmetricMatvecInto } from "../linalg/products.js";
 import type { Likelihood } from "../likelihoods/types.js";
+import { choleskyIdentityPlusScaled, woodburyInverseMatrix } from "../targets/woodbury.js";
 
 /** The likelihood's second derivative is positive at a point: the B form needs W >= 0. */
 export class NotLogConcaveError extends Error {
@@ -86,10 +87,7 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 function factorB(k: Matrix, sqrtW: Float64Array): Cholesky {
-  const n = k.rows;
-  const b = hadamardOuter(k, sqrtW);
-  for (let i = 0; i < n; i++) b.data[i + i * n] += 1;
-  return cholesky(b, { inPlace: true, what: "B = I + W^1/2 K W^1/2", skipFiniteCheck: true });
+  return choleskyIdentityPlusScaled(k, sqrtW, "B = I + W^1/2 K W^1/2", { skipFiniteCheck: true });
 }
 
 /** Laplace's approximation (GPML Algorithm 3.1 with a line search); any log-concave Likelihood. */
@@ -206,9 +204,5 @@ export function laplace(k: Matrix, y: Float64Array, likelihood: Likelihood, opti
  * V = L \ (W^1/2 K) (GPML eq. 3.27 and Algorithm 3.2 lines 5-6), dense.
  */
 export function laplaceCovariance(k: Matrix, result: LaplaceResult): Matrix {
-  const v = scaleRows(k, result.sqrtW);
-  result.choleskyB.solveLowerMatrixInPlace(v);
-  const c = crossprod(v);
-  for (let idx = 0; idx < c.data.length; idx++) c.data[idx] = k.data[idx] - c.data[idx];
-  return c;
+  return woodburyInverseMatrix(k, result.sqrtW, result.choleskyB.factor.data);
 }

@@ -51,9 +51,8 @@ export interface Adapter {
 
 export class DualAveraging implements Adapter {
   private readonly delta: number;
-  private readonly gamma: number;
-  private readonly t0: number;
-  private readonly kappa: number;
+  /** gamma, t0 and kappa of Hoffman & Gelman's Algorithm 5. */
+  private readonly tuning: Required<Pick<DualAveragingOptions, "gamma" | "t0" | "kappa">>;
   private readonly mu: number;
   private counter = 0;
   private sBar = 0;
@@ -64,12 +63,11 @@ export class DualAveraging implements Adapter {
     checkPositive("initial step size", initial);
     checkProbability("targetAcceptance", targetAcceptance);
     this.delta = targetAcceptance;
-    this.gamma = options.gamma ?? 0.05;
-    this.t0 = options.t0 ?? 10;
-    this.kappa = options.kappa ?? 0.75;
-    checkPositive("gamma", this.gamma);
-    if (!(this.t0 >= 0)) throw new RangeError(`t0 must be non-negative, got ${this.t0}`);
-    checkPositive("kappa", this.kappa);
+    const tuning = { gamma: options.gamma ?? 0.05, t0: options.t0 ?? 10, kappa: options.kappa ?? 0.75 };
+    checkPositive("gamma", tuning.gamma);
+    if (!(tuning.t0 >= 0)) throw new RangeError(`t0 must be non-negative, got ${tuning.t0}`);
+    checkPositive("kappa", tuning.kappa);
+    this.tuning = tuning;
     this.mu = Math.log(10 * initial);
     this.current = initial;
   }
@@ -77,10 +75,11 @@ export class DualAveraging implements Adapter {
   update(acceptStat: number, _accepted: boolean): number {
     this.counter++;
     const alpha = Number.isFinite(acceptStat) ? Math.min(1, Math.max(0, acceptStat)) : 0;
-    const eta = 1 / (this.counter + this.t0);
+    const { gamma, t0, kappa } = this.tuning;
+    const eta = 1 / (this.counter + t0);
     this.sBar = (1 - eta) * this.sBar + eta * (this.delta - alpha);
-    const x = this.mu - (this.sBar * Math.sqrt(this.counter)) / this.gamma;
-    const xEta = Math.pow(this.counter, -this.kappa);
+    const x = this.mu - (this.sBar * Math.sqrt(this.counter)) / gamma;
+    const xEta = Math.pow(this.counter, -kappa);
     this.xBar = (1 - xEta) * this.xBar + xEta * x;
     this.current = Math.exp(x);
     return this.current;

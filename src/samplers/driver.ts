@@ -72,7 +72,7 @@ export interface ChainOptions {
   shouldStop?: () => boolean;
 }
 
-/** A chain's rates and counts; its operation counts are over the whole chain, burn-in included. */
+/** A chain's rates and divergences, and its operation counts over the whole chain, burn-in included. */
 export interface ChainSummary extends OperationCounts {
   /** Transitions run: burnIn + draws * thin. */
   transitions: number;
@@ -177,19 +177,25 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
 
     const shouldStop = options.shouldStop;
     let stopped = false;
-    let burnInDone = 0;
-    for (let t = 0; t < burnIn; t++) {
+    /** One transition and its tallies, or undefined (and `stopped`) when asked to stop first. */
+    const transition = (): StepInfo | undefined => {
       if (shouldStop?.()) {
         stopped = true;
-        break;
+        return undefined;
       }
-      burnInDone = t + 1;
       const r = kernel.step(state, rng);
       state = r.state;
       const info = r.info;
       if (info.accepted) accepted++;
       if (info.divergent) divergences++;
       count(summary, info);
+      return info;
+    };
+    let burnInDone = 0;
+    for (let t = 0; t < burnIn; t++) {
+      const info = transition();
+      if (!info) break;
+      burnInDone = t + 1;
       if (adapter) tunable!.value = adapter.update(info.acceptanceProbability, info.accepted);
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === burnIn)) report(t + 1, "burn-in", t + 1);
     }
@@ -204,18 +210,10 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
     let samplingDone = 0;
     const { samples, stats } = out;
     for (let t = 0; t < sampling; t++) {
-      if (shouldStop?.()) {
-        stopped = true;
-        break;
-      }
+      const info = transition();
+      if (!info) break;
       samplingDone = t + 1;
-      const r = kernel.step(state, rng);
-      state = r.state;
-      const info = r.info;
-      if (info.accepted) accepted++;
-      if (info.divergent) divergences++;
       acceptSum += info.acceptanceProbability;
-      count(summary, info);
       if ((t + 1) % thin === 0) {
         samples.set(state.position, kept * dim);
         stats.lp[kept] = state.logDensity;

@@ -25,6 +25,7 @@
  * of the reported log density (n^2 flops). The shrinkage loop allocates nothing.
  */
 import type { RandomSource } from "../random/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latentTarget.js";
 import { lowerTimesInPlace } from "./massMatrix.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
@@ -63,10 +64,8 @@ export function ellipticalSlice(target: LatentGpTarget, options: EllipticalSlice
   const logSlice = (f: Float64Array) => (fullThreshold ? target.logDensity(f) : temperedLogLikelihood(target, f));
 
   function init(x0: Float64Array): EllipticalSliceState {
-    if (x0.length !== n) throw new RangeError(`ellipticalSlice: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
-    const logDensity = target.logDensity(position);
-    if (!Number.isFinite(logDensity)) throw new RangeError(`ellipticalSlice: the log density at the initial point is ${logDensity}`);
+    const position = initialPosition("ellipticalSlice", x0, n);
+    const logDensity = finiteInitialLogDensity("ellipticalSlice", target.logDensity(position));
     return { position, logDensity, logLikelihood: temperedLogLikelihood(target, position) };
   }
 

@@ -14,31 +14,15 @@
  */
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { identityMass, type MassMatrix } from "./massMatrix.js";
-import {
-  checkPositive,
-  checkPositiveInteger,
-  checkProbability,
-  DEFAULT_DIVERGENCE_THRESHOLD,
-  isNumericalFailure,
-  metropolisDecision,
-  type MetropolisOutcome,
-} from "./metropolis.js";
+import { checkPositive, hamiltonianStepInfo, isNumericalFailure, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
+import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
-export interface HmcOptions {
-  /** Leapfrog step size epsilon (adapted during burn-in through `tunable`). */
-  stepSize: number;
-  /** Number of leapfrog steps, or the maximum when `randomiseSteps` is set. */
-  leapfrogSteps: number;
-  /** Draw the number of steps uniformly from 1..leapfrogSteps at each transition (Filippone et al.'s "maximum of 10 leapfrog steps"). */
-  randomiseSteps?: boolean;
+export interface HmcOptions extends TrajectoryOptions {
   /** The mass matrix (default: identity). */
   mass?: MassMatrix;
-  /** Acceptance rate step-size adaptation aims for (default 0.65, the optimum the note cites for HMC). */
-  targetAcceptance?: number;
-  /** Energy rise above which a trajectory is rejected as divergent (default 1000). */
-  divergenceThreshold?: number;
   /**
    * Test-only negative control: "potential-only" drops the kinetic energy from the accept step
    * (a wrong Metropolis correction), so the chain no longer leaves the target invariant.
@@ -79,33 +63,22 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
   const n = target.dim;
   const gradientOf = target.logDensityAndGradient?.bind(target);
   if (!gradientOf) throw new Error("hmc: the target has no logDensityAndGradient");
-  checkPositive("stepSize", options.stepSize);
-  checkPositiveInteger("leapfrogSteps", options.leapfrogSteps);
-  const targetAcceptance = options.targetAcceptance ?? 0.65;
-  checkProbability("targetAcceptance", targetAcceptance);
-  const threshold = options.divergenceThreshold ?? DEFAULT_DIVERGENCE_THRESHOLD;
-  checkPositive("divergenceThreshold", threshold);
+  const trajectory = checkTrajectoryOptions(options);
+  const { targetAcceptance, divergenceThreshold: threshold } = trajectory;
   const mass = options.mass ?? identityMass(n);
   if (mass.dim !== n) throw new RangeError(`hmc: the mass matrix has dimension ${mass.dim}, the target ${n}`);
-  const maxSteps = options.leapfrogSteps;
-  const randomise = options.randomiseSteps ?? false;
   const potentialOnly = options.brokenAcceptance === "potential-only";
 
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
   // Preallocated per kernel: the leapfrog loop allocates nothing.
-  const x = new Float64Array(n);
-  const g = new Float64Array(n);
-  const p = new Float64Array(n);
-  const v = new Float64Array(n);
-  const drawn = new Float64Array(n);
-  const decision: MetropolisOutcome = { accepted: false, acceptanceProbability: 0, divergence: undefined };
+  // x, dL/dx, the momentum, M^-1 p and the drawn momentum.
+  const [x, g, p, v, drawn] = Array.from({ length: 5 }, () => new Float64Array(n));
+  const decision = newMetropolisOutcome();
 
   function init(x0: Float64Array): HmcState {
-    if (x0.length !== n) throw new RangeError(`hmc: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
+    const position = initialPosition("hmc", x0, n);
     const gradient = new Float64Array(n);
-    const logDensity = gradientOf!(position, gradient);
-    if (!Number.isFinite(logDensity)) throw new RangeError(`hmc: the log density at the initial point is ${logDensity}`);
+    const logDensity = finiteInitialLogDensity("hmc", gradientOf!(position, gradient));
     for (let i = 0; i < n; i++) {
       if (!Number.isFinite(gradient[i])) throw new RangeError(`hmc: the gradient at the initial point has ${gradient[i]} at ${i}`);
     }
@@ -167,35 +140,21 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
     const h1 = failure ? NaN : -lp + mass.kineticEnergy(p);
     const energyError = h1 - h0;
     if (failure) {
-      decision.accepted = false;
-      decision.acceptanceProbability = 0;
-      decision.divergence = failure;
+      rejectInto(decision, failure);
     } else if (potentialOnly) {
       // The negative control: accept on -L alone, as if the momentum were not part of the state.
       metropolisDecision(state.logDensity - lp, logUniform, threshold, decision);
     } else {
       metropolisDecision(energyError, logUniform, threshold, decision);
     }
-    const info: StepInfo = {
-      accepted: decision.accepted,
-      acceptanceProbability: decision.acceptanceProbability,
-      divergent: decision.divergence !== undefined,
-      divergence: decision.divergence,
-      energy: decision.accepted ? h1 : h0,
-      energyError,
-      stepSize: eps,
-      leapfrogSteps: last.steps,
-      gradientCalls: last.steps,
-      metricCalls: 0,
-      fixedPointIterations: 0,
-    };
+    const info = hamiltonianStepInfo(decision, h0, h1, eps, last.steps, { gradientCalls: last.steps, metricCalls: 0, fixedPointIterations: 0 });
     const next = decision.accepted ? { position: x.slice(), logDensity: lp, gradient: g.slice() } : state;
     return { state: next, info };
   }
 
   function step(state: HmcState, rng: RandomSource): { state: HmcState; info: StepInfo } {
     mass.sampleMomentum(rng, drawn);
-    const steps = randomise ? 1 + rng.integer(maxSteps) : maxSteps;
+    const steps = leapfrogStepCount(trajectory, rng);
     const logUniform = Math.log(rng.uniform());
     return transition(state, drawn, logUniform, steps);
   }

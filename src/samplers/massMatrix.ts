@@ -46,31 +46,48 @@ export function identityMass(dim: number): MassMatrix {
   };
 }
 
+/** The triangular operations that make a mass matrix out of a Cholesky factor (see triangularMass). */
+interface TriangularMassOps {
+  /** z ~ N(0, I) -> a draw from N(0, M), in place. */
+  colour(z: Float64Array): void;
+  /** x -> M^-1 x, in place. */
+  applyInverse(x: Float64Array): void;
+  /** p -> W p with W' W = M^-1, in place, so that p' M^-1 p = |W p|^2. */
+  whiten(p: Float64Array): void;
+}
+
+/** A mass matrix of dimension n held as a lower Cholesky factor (of M or of M^-1), with preallocated scratch. */
+function triangularMass(n: number, kind: MassMatrix["kind"], ops: TriangularMassOps): MassMatrix {
+  const scratch = new Float64Array(n);
+  return {
+    dim: n,
+    kind,
+    sampleMomentum(rng, out) {
+      for (let i = 0; i < n; i++) out[i] = rng.normal();
+      ops.colour(out);
+    },
+    applyInverse(p, out) {
+      out.set(p);
+      ops.applyInverse(out);
+    },
+    kineticEnergy(p) {
+      scratch.set(p);
+      ops.whiten(scratch);
+      return 0.5 * dot(scratch, scratch, n);
+    },
+  };
+}
+
 /** M = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
 export function massFromCholesky(factor: Cholesky | Matrix): MassMatrix {
   const ch = asCholesky(factor);
   const n = ch.n;
   const l = ch.factor.data;
-  const scratch = new Float64Array(n);
-  return {
-    dim: n,
-    kind: "mass-cholesky",
-    sampleMomentum(rng, out) {
-      // p = L z has covariance L L' = M.
-      for (let i = 0; i < n; i++) out[i] = rng.normal();
-      lowerTimesInPlace(l, n, out);
-    },
-    applyInverse(p, out) {
-      out.set(p);
-      ch.solveInPlace(out);
-    },
-    kineticEnergy(p) {
-      // p' M^-1 p = |L^-1 p|^2
-      scratch.set(p);
-      ch.solveLowerInPlace(scratch);
-      return 0.5 * dot(scratch, scratch, n);
-    },
-  };
+  return triangularMass(n, "mass-cholesky", {
+    colour: (z) => lowerTimesInPlace(l, n, z), // p = L z has covariance L L' = M
+    applyInverse: (x) => ch.solveInPlace(x),
+    whiten: (p) => ch.solveLowerInPlace(p), // p' M^-1 p = |L^-1 p|^2
+  });
 }
 
 /** M^-1 = L L' with L the given lower Cholesky factor (a `Cholesky`, or a lower-triangular Matrix). */
@@ -78,27 +95,14 @@ export function massFromInverseCholesky(factor: Cholesky | Matrix): MassMatrix {
   const ch = asCholesky(factor);
   const n = ch.n;
   const l = ch.factor.data;
-  const scratch = new Float64Array(n);
-  return {
-    dim: n,
-    kind: "inverse-mass-cholesky",
-    sampleMomentum(rng, out) {
-      // p = L'^-1 z has covariance (L L')^-1 = M.
-      for (let i = 0; i < n; i++) out[i] = rng.normal();
-      ch.solveUpperInPlace(out);
+  return triangularMass(n, "inverse-mass-cholesky", {
+    colour: (z) => ch.solveUpperInPlace(z), // p = L'^-1 z has covariance (L L')^-1 = M
+    applyInverse: (x) => {
+      lowerTransposeTimesInPlace(l, n, x);
+      lowerTimesInPlace(l, n, x);
     },
-    applyInverse(p, out) {
-      out.set(p);
-      lowerTransposeTimesInPlace(l, n, out);
-      lowerTimesInPlace(l, n, out);
-    },
-    kineticEnergy(p) {
-      // p' M^-1 p = |L' p|^2
-      scratch.set(p);
-      lowerTransposeTimesInPlace(l, n, scratch);
-      return 0.5 * dot(scratch, scratch, n);
-    },
-  };
+    whiten: (p) => lowerTransposeTimesInPlace(l, n, p), // p' M^-1 p = |L' p|^2
+  });
 }
 
 function checkDim(dim: number): void {

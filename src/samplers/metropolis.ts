@@ -4,7 +4,7 @@
  * numerically broken trajectory into a rejection instead of an exception.
  */
 import { NonFiniteError, NotPositiveDefiniteError } from "../linalg/errors.js";
-import type { DivergenceReason } from "./types.js";
+import type { DivergenceReason, StepInfo, TrajectoryCost } from "./types.js";
 
 /**
  * A trajectory whose energy rose by more than this is rejected and counted as divergent (Stan's
@@ -20,18 +20,72 @@ export interface MetropolisOutcome {
   divergence: DivergenceReason | undefined;
 }
 
+/** An outcome for a kernel to decide into, again and again (the decisions allocate nothing). */
+export function newMetropolisOutcome(): MetropolisOutcome {
+  return { accepted: false, acceptanceProbability: 0, divergence: undefined };
+}
+
+/**
+ * What a Metropolis-Hastings transition without a trajectory reports (random walk, MH v1 and v2):
+ * the decision, the scale it proposed with, and one density evaluation.
+ */
+export function metropolisStepInfo(decision: MetropolisOutcome, scale: number): StepInfo {
+  return {
+    accepted: decision.accepted,
+    acceptanceProbability: decision.acceptanceProbability,
+    divergent: decision.divergence !== undefined,
+    divergence: decision.divergence,
+    energy: NaN,
+    energyError: NaN,
+    stepSize: scale,
+    leapfrogSteps: 0,
+    gradientCalls: 0,
+    metricCalls: 0,
+    fixedPointIterations: 0,
+    densityEvaluations: 1,
+  };
+}
+
+/** A rejection with acceptance probability 0, for the given reason (undefined: an ordinary one). Writes into and returns `out`. */
+export function rejectInto(out: MetropolisOutcome, divergence: DivergenceReason | undefined): MetropolisOutcome {
+  out.accepted = false;
+  out.acceptanceProbability = 0;
+  out.divergence = divergence;
+  return out;
+}
+
+/**
+ * What a Hamiltonian transition reports: the decision, H at its start (h0) and at the proposal
+ * (h1; eq. 8), the step size, the proposal's leapfrog steps and the work done (inverseMetricCalls
+ * only where the sampler counts them apart).
+ */
+export function hamiltonianStepInfo(
+  decision: MetropolisOutcome, h0: number, h1: number, stepSize: number, leapfrogSteps: number,
+  cost: Omit<TrajectoryCost, "inverseMetricCalls"> & { inverseMetricCalls?: number },
+): StepInfo {
+  return {
+    accepted: decision.accepted,
+    acceptanceProbability: decision.acceptanceProbability,
+    divergent: decision.divergence !== undefined,
+    divergence: decision.divergence,
+    energy: decision.accepted ? h1 : h0,
+    energyError: h1 - h0,
+    stepSize,
+    leapfrogSteps,
+    gradientCalls: cost.gradientCalls,
+    metricCalls: cost.metricCalls,
+    ...(cost.inverseMetricCalls === undefined ? {} : { inverseMetricCalls: cost.inverseMetricCalls }),
+    fixedPointIterations: cost.fixedPointIterations,
+  };
+}
+
 /**
  * Decides a Hamiltonian proposal given log u, u ~ U(0, 1). A non-finite energy error is a
  * rejection with reason "non-finite"; an energy rise above `threshold`, one with "energy-error".
  * Writes into and returns `out` (no allocation).
  */
 export function metropolisDecision(energyError: number, logUniform: number, threshold: number, out: MetropolisOutcome): MetropolisOutcome {
-  if (!Number.isFinite(energyError)) {
-    out.accepted = false;
-    out.acceptanceProbability = 0;
-    out.divergence = "non-finite";
-    return out;
-  }
+  if (!Number.isFinite(energyError)) return rejectInto(out, "non-finite");
   out.acceptanceProbability = energyError <= 0 ? 1 : Math.exp(-energyError);
   if (energyError > threshold) {
     out.accepted = false;
@@ -52,18 +106,8 @@ export function metropolisDecision(energyError: number, logUniform: number, thre
  * reported as "non-finite". Writes into and returns `out`.
  */
 export function metropolisHastingsDecision(logRatio: number, logUniform: number, out: MetropolisOutcome): MetropolisOutcome {
-  if (logRatio === -Infinity) {
-    out.accepted = false;
-    out.acceptanceProbability = 0;
-    out.divergence = undefined;
-    return out;
-  }
-  if (!Number.isFinite(logRatio)) {
-    out.accepted = false;
-    out.acceptanceProbability = 0;
-    out.divergence = "non-finite";
-    return out;
-  }
+  if (logRatio === -Infinity) return rejectInto(out, undefined);
+  if (!Number.isFinite(logRatio)) return rejectInto(out, "non-finite");
   out.divergence = undefined;
   out.acceptanceProbability = logRatio >= 0 ? 1 : Math.exp(logRatio);
   out.accepted = logUniform < logRatio;

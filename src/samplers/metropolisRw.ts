@@ -13,8 +13,9 @@ import { Cholesky } from "../linalg/cholesky.js";
 import type { Matrix } from "../linalg/matrix.js";
 import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { lowerTimesInPlace } from "./massMatrix.js";
-import { checkPositive, checkProbability, metropolisHastingsDecision, type MetropolisOutcome } from "./metropolis.js";
+import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
 /** The MH family's default target acceptance rate (comparison paper, Section 4.1: "around 25% for MH"). */
@@ -56,13 +57,11 @@ export function randomWalkMetropolis(target: Target, options: RandomWalkOptions)
   const tunable: Tunable = { name: "scale", value: options.scale, targetAcceptance };
   const proposal = new Float64Array(n);
   const step = new Float64Array(n);
-  const decision: MetropolisOutcome = { accepted: false, acceptanceProbability: 0, divergence: undefined };
+  const decision = newMetropolisOutcome();
 
   function init(x0: Float64Array): SamplerState {
-    if (x0.length !== n) throw new RangeError(`randomWalkMetropolis: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
-    const logDensity = target.logDensity(position);
-    if (!Number.isFinite(logDensity)) throw new RangeError(`randomWalkMetropolis: the log density at the initial point is ${logDensity}`);
+    const position = initialPosition("randomWalkMetropolis", x0, n);
+    const logDensity = finiteInitialLogDensity("randomWalkMetropolis", target.logDensity(position));
     return { position, logDensity };
   }
 
@@ -76,20 +75,7 @@ export function randomWalkMetropolis(target: Target, options: RandomWalkOptions)
     const lp = target.logDensity(proposal);
     // symmetric proposal: log r = W(f') - W(f)
     metropolisHastingsDecision(lp - state.logDensity, Math.log(rng.uniform()), decision);
-    const info: StepInfo = {
-      accepted: decision.accepted,
-      acceptanceProbability: decision.acceptanceProbability,
-      divergent: decision.divergence !== undefined,
-      divergence: decision.divergence,
-      energy: NaN,
-      energyError: NaN,
-      stepSize: s,
-      leapfrogSteps: 0,
-      gradientCalls: 0,
-      metricCalls: 0,
-      fixedPointIterations: 0,
-      densityEvaluations: 1,
-    };
+    const info = metropolisStepInfo(decision, s);
     if (decision.accepted) return { state: { position: proposal.slice(), logDensity: lp }, info };
     if (stale && Number.isFinite(lp)) return { state: { position: state.position, logDensity: lp }, info };
     return { state, info };

@@ -19,9 +19,10 @@
  * the prior term.
  */
 import type { RandomSource } from "../random/types.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "./latentTarget.js";
 import { lowerTimesInPlace } from "./massMatrix.js";
-import { checkPositive, checkProbability, metropolisHastingsDecision, type MetropolisOutcome } from "./metropolis.js";
+import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import { MH_TARGET_ACCEPTANCE } from "./metropolisRw.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
@@ -75,14 +76,12 @@ function nealMh(target: LatentGpTarget, options: NealMhOptions, version: 1 | 2):
   const tunable: Tunable = { name: "alpha", value: options.alpha, targetAcceptance };
   const z = new Float64Array(n);
   const proposal = new Float64Array(n);
-  const decision: MetropolisOutcome = { accepted: false, acceptanceProbability: 0, divergence: undefined };
+  const decision = newMetropolisOutcome();
   const needLikelihood = version === 2 || broken === "likelihood-only";
 
   function init(x0: Float64Array): NealMhState {
-    if (x0.length !== n) throw new RangeError(`${name}: initial point has length ${x0.length}, the target dimension is ${n}`);
-    const position = Float64Array.from(x0);
-    const logDensity = target.logDensity(position);
-    if (!Number.isFinite(logDensity)) throw new RangeError(`${name}: the log density at the initial point is ${logDensity}`);
+    const position = initialPosition(name, x0, n);
+    const logDensity = finiteInitialLogDensity(name, target.logDensity(position));
     const logLikelihood = needLikelihood ? temperedLogLikelihood(target, position) : NaN;
     return { position, logDensity, logLikelihood };
   }
@@ -114,20 +113,7 @@ function nealMh(target: LatentGpTarget, options: NealMhOptions, version: 1 | 2):
       logRatio = ll - state.logLikelihood; // the prior cancels (v2), or is wrongly dropped (v1's control)
     }
     metropolisHastingsDecision(logRatio, Math.log(rng.uniform()), decision);
-    const info: StepInfo = {
-      accepted: decision.accepted,
-      acceptanceProbability: decision.acceptanceProbability,
-      divergent: decision.divergence !== undefined,
-      divergence: decision.divergence,
-      energy: NaN,
-      energyError: NaN,
-      stepSize: alpha,
-      leapfrogSteps: 0,
-      gradientCalls: 0,
-      metricCalls: 0,
-      fixedPointIterations: 0,
-      densityEvaluations: 1,
-    };
+    const info = metropolisStepInfo(decision, alpha);
     if (!decision.accepted) return { state, info };
     if (Number.isNaN(lp)) lp = target.logDensity(proposal); // lp__ of the new state
     return { state: { position: proposal.slice(), logDensity: lp, logLikelihood: ll }, info };

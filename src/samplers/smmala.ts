@@ -1,7 +1,7 @@
 /**
  * Simplified manifold MALA (Girolami & Calderhead 2011, Section 5 with the Christoffel terms
- * dropped; comparison paper, Section 3.3, eq. 10 and Algorithm 2) for the latent GP posterior,
- * with the metric of the paper's Appendix A.1 (sigma Q = K):
+ * dropped; comparison paper, Section 3.3, eq. 10 and Algorithm 2) on any target with a local
+ * metric; for the latent GP posterior, the metric of the paper's Appendix A.1 (sigma Q = K):
  *
  *   G(f) = K^-1 + R(f),   R = beta diag(E_y[-d^2 log p(y_i | f_i) / df_i^2])  (expected Fisher information)
  *
@@ -11,25 +11,22 @@
  *   log g(a | b) = 1/2 log|G(b)| - 1/(2 eps^2) (a - mu(b))' G(b) (a - mu(b)) + const,
  * so the metric enters at *both* ends: at f for the forward density, at f' for the reverse one.
  *
- * Nothing here forms K^-1. With S = R^1/2 and B = I + S K S = L_B L_B' (eigenvalues >= 1),
- *   G^-1 v  = K v - K S B^-1 S K v                (Woodbury; 2 symv + 2 trsv, ~6 n^2 flops)
- *   log|G|  = log|B| - log|K|                      (log|K| cancels from the ratio and is dropped)
- *   v' G v  = |L_K^-1 v|^2 + sum_i R_i v_i^2        (one trsv)
- *   xi ~ N(0, G^-1):  xi = G^-1 p with p = L_K^-T z_1 + S z_2 ~ N(0, K^-1 + S^2) = N(0, G)
- * and since f' - mu(f) = eps xi, the forward quadratic form is eps^2 xi' G xi = eps^2 p' xi.
- * One factorisation of B (n^3/3 flops) per transition, at the proposal; the one at the current
- * point is kept from the transition that reached it. The two n x n factors live in two
- * preallocated slots that swap roles on acceptance.
+ * The sampler asks the target for the metric at a point (Target.fisherMetric, else
+ * Target.geometry): log|G|, G^-1 v, v' G v and a draw p ~ N(0, G), so that xi = G^-1 p ~ N(0, G^-1).
+ * Since f' - mu(f) = eps xi, the forward quadratic form is eps^2 xi' G xi = eps^2 p' xi. For the
+ * latent GP target (targets/latentMetric.ts) that is one factorisation of B = I + S K S (n^3/3
+ * flops, the Woodbury step of targets/woodbury.ts) per transition, at the proposal; the metric at
+ * the current point is kept from the transition that reached it.
  *
  * Default target acceptance 0.574, the optimal MALA rate of Roberts & Rosenthal (1998). The
  * comparison paper only names 25% for MH (Section 4.1); Girolami & Calderhead tuned mMALA to
  * about 70% (Section 6).
  */
-import { backendFor } from "../linalg/cholesky.js";
-import { opCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
+import type { LocalMetric, Target } from "../targets/types.js";
+import { initialPosition } from "./initialPoint.js";
 import { requirePriorSplit, type LatentGpTarget } from "./latentTarget.js";
-import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, type MetropolisOutcome } from "./metropolis.js";
+import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
 /** Optimal MALA acceptance rate (Roberts & Rosenthal 1998). */
@@ -58,120 +55,75 @@ export interface SmmalaKernel extends Kernel<SmmalaState> {
   readonly tunable: Tunable;
 }
 
-/** What the sampler keeps about one point f: W, dW/df, R, the factor of B and the drift G^-1 dW/df. */
+/** What the sampler keeps about one point f: the metric there (with W and dW/df) and the drift G^-1 dW/df. */
 interface MetricPoint {
   /** The state this slot describes (null: free). */
   owner: SmmalaState | null;
-  readonly x: Float64Array;
-  readonly gradient: Float64Array;
-  readonly r: Float64Array;
-  readonly s: Float64Array;
-  /** L_B in the lower triangle (column-major). */
-  readonly factor: Float64Array;
+  metric: LocalMetric | undefined;
   /** G^-1 dW/df. */
   readonly drift: Float64Array;
   logDensity: number;
-  logDetB: number;
-  /** W finite and B factorised. */
+  /** W finite and the metric factorised. */
   ok: boolean;
 }
 
-export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKernel {
-  requirePriorSplit(target, "smmala");
+/** log|G| up to a constant of the target, for ratios (see LocalMetric.logDetMetricUpToConstant). */
+function logDet(metric: LocalMetric): number {
+  return metric.logDetMetricUpToConstant ?? metric.logDetMetric;
+}
+
+/** v' G v through the metric's own quadratic form, else through G v. */
+function metricQuadraticForm(metric: LocalMetric, v: Float64Array, work: Float64Array): number {
+  if (metric.metricQuadraticForm) return metric.metricQuadraticForm(v);
+  metric.applyMetric!(v, work);
+  let q = 0;
+  for (let i = 0; i < v.length; i++) q += v[i] * work[i];
+  return q;
+}
+
+export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
+  // The latent GP target's Fisher metric K^-1 + R(f) is the comparison paper's, for q the prior.
+  if ("qIsPrior" in target) requirePriorSplit(target as LatentGpTarget, "smmala");
   const n = target.dim;
+  const metricAt = target.fisherMetric?.bind(target) ?? target.geometry?.bind(target);
+  if (!metricAt) throw new Error("smmala: the target has no metric (Target.fisherMetric or Target.geometry)");
   checkPositive("stepSize", options.stepSize);
   const targetAcceptance = options.targetAcceptance ?? MALA_TARGET_ACCEPTANCE;
   checkProbability("targetAcceptance", targetAcceptance);
   const broken = options.broken;
-  const beta = target.beta;
-  const K = target.kernelMatrix.data;
-  const lk = target.kernelCholesky;
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
 
-  const newPoint = (): MetricPoint => ({
-    owner: null,
-    x: new Float64Array(n),
-    gradient: new Float64Array(n),
-    r: new Float64Array(n),
-    s: new Float64Array(n),
-    factor: new Float64Array(n * n),
-    drift: new Float64Array(n),
-    logDensity: NaN,
-    logDetB: NaN,
-    ok: false,
-  });
+  const newPoint = (): MetricPoint => ({ owner: null, metric: undefined, drift: new Float64Array(n), logDensity: NaN, ok: false });
   const slots: [MetricPoint, MetricPoint] = [newPoint(), newPoint()];
-  const u = new Float64Array(n);
-  const t = new Float64Array(n);
   const p = new Float64Array(n);
   const xi = new Float64Array(n);
   const d = new Float64Array(n);
-  const decision: MetropolisOutcome = { accepted: false, acceptanceProbability: 0, divergence: undefined };
+  const work = new Float64Array(n);
+  const decision = newMetropolisOutcome();
 
-  /** out <- G^-1 v = K v - K S B^-1 S K v (out may be v). */
-  function applyInverseMetric(pt: MetricPoint, v: Float64Array, out: Float64Array): void {
-    const be = backendFor(n);
-    be.symv("L", n, 1, K, n, v, 0, u); // u = K v
-    const s = pt.s;
-    for (let i = 0; i < n; i++) t[i] = s[i] * u[i];
-    be.trsv("L", "N", "N", n, pt.factor, n, t);
-    be.trsv("L", "T", "N", n, pt.factor, n, t); // t = B^-1 S K v
-    for (let i = 0; i < n; i++) t[i] *= s[i];
-    be.symv("L", n, -1, K, n, t, 1, u); // u = K v - K S B^-1 S K v
-    out.set(u);
-  }
-
-  /** v' G v = |L_K^-1 v|^2 + sum R_i v_i^2 (uses t). */
-  function metricQuadratic(pt: MetricPoint, v: Float64Array): number {
-    t.set(v);
-    lk.solveLowerInPlace(t);
-    let q = 0;
-    for (let i = 0; i < n; i++) q += t[i] * t[i] + pt.r[i] * v[i] * v[i];
-    return q;
-  }
-
-  /** Fills `pt` at f: W and its gradient, R, B's factor (the one O(n^3) step), the drift. */
+  /** Fills `pt` at f: the metric (the one O(n^3) step), W and the drift. */
   function compute(pt: MetricPoint, f: Float64Array): void {
     pt.owner = null;
     pt.ok = false;
-    pt.logDetB = NaN;
-    pt.x.set(f);
-    pt.logDensity = target.logDensityAndGradient(pt.x, pt.gradient);
-    if (!Number.isFinite(pt.logDensity)) return;
-    target.likelihood.fisherInformation(pt.x, pt.r);
-    for (let i = 0; i < n; i++) {
-      const ri = beta * pt.r[i];
-      if (!(ri >= 0) || !Number.isFinite(ri)) return;
-      pt.r[i] = ri;
-      pt.s[i] = Math.sqrt(ri);
-    }
-    // B = I + S K S, lower triangle
-    const b = pt.factor;
-    const s = pt.s;
-    for (let j = 0; j < n; j++) {
-      const cj = j * n;
-      const sj = s[j];
-      for (let i = j; i < n; i++) b[i + cj] = s[i] * K[i + cj] * sj;
-      b[j + cj] += 1;
-    }
-    opCounts.cholesky++;
-    opCounts.flops += (n * n * n) / 3;
-    if (backendFor(n).potrf("L", n, b, n) !== 0) return;
-    let logDet = 0;
-    for (let i = 0; i < n; i++) logDet += Math.log(b[i + i * n]);
-    if (!Number.isFinite(logDet)) return;
-    pt.logDetB = 2 * logDet;
-    applyInverseMetric(pt, pt.gradient, pt.drift);
+    pt.metric?.release?.();
+    pt.metric = undefined;
+    pt.logDensity = NaN;
+    const m = metricAt!(f);
+    pt.metric = m;
+    pt.logDensity = m.logDensity;
+    if (!Number.isFinite(pt.logDensity) || !Number.isFinite(m.logDetMetric)) return;
+    if (!m.metricQuadraticForm && !m.applyMetric) throw new Error("smmala: the target's metric offers neither metricQuadraticForm nor applyMetric");
+    m.applyInverse(m.gradient, pt.drift);
     for (let i = 0; i < n; i++) if (!Number.isFinite(pt.drift[i])) return;
     pt.ok = true;
   }
 
   function init(x0: Float64Array): SmmalaState {
-    if (x0.length !== n) throw new RangeError(`smmala: initial point has length ${x0.length}, the target dimension is ${n}`);
     const pt = slots[0];
-    compute(pt, x0);
+    compute(pt, initialPosition("smmala", x0, n));
     if (!pt.ok) throw new RangeError(`smmala: the log density, its gradient or the metric at the initial point is not finite (log density ${pt.logDensity})`);
-    const state: SmmalaState = { position: pt.x.slice(), logDensity: pt.logDensity, gradient: pt.gradient.slice() };
+    const m = pt.metric!;
+    const state: SmmalaState = { position: m.position.slice(), logDensity: pt.logDensity, gradient: m.gradient.slice() };
     pt.owner = state;
     slots[1].owner = null;
     return state;
@@ -194,14 +146,14 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
     const ci = currentSlot(state);
     const cur = slots[ci];
     const prop = slots[1 - ci];
+    const gc = cur.metric!;
+    const x = gc.position;
     const h = 0.5 * eps * eps;
 
-    // Algorithm 2 line 2: f' = mu(f) + eps xi, xi ~ N(0, G(f)^-1)
-    rng.fillNormal(p);
-    lk.solveUpperInPlace(p);
-    for (let i = 0; i < n; i++) p[i] += cur.s[i] * rng.normal();
-    applyInverseMetric(cur, p, xi);
-    for (let i = 0; i < n; i++) d[i] = cur.x[i] + h * cur.drift[i] + eps * xi[i];
+    // Algorithm 2 line 2: f' = mu(f) + eps xi, xi = G(f)^-1 p ~ N(0, G(f)^-1) with p ~ N(0, G(f))
+    gc.sampleMomentum(rng, p);
+    gc.applyInverse(p, xi);
+    for (let i = 0; i < n; i++) d[i] = x[i] + h * cur.drift[i] + eps * xi[i];
 
     // A metric that cannot be factorised (or a likelihood that throws a numerical failure) where W
     // is finite is a numerical breakdown; a W of -Infinity is an ordinary rejection.
@@ -217,14 +169,16 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
     if (failure) {
       logRatio = NaN;
     } else if (prop.ok && broken !== "no-hastings") {
-      // log g(f' | f) = 1/2 log|B(f)| - 1/2 p' xi   (the log|K| terms cancel)
+      const gp = prop.metric!;
+      // log g(f' | f) = 1/2 log|G(f)| - 1/2 p' xi (log|G| up to the target's constant, which cancels)
       let pxi = 0;
       for (let i = 0; i < n; i++) pxi += p[i] * xi[i];
-      const logForward = 0.5 * cur.logDetB - 0.5 * pxi;
-      // log g(f | f') = 1/2 log|B(f')| - 1/(2 eps^2) e' G(f') e,  e = f - mu(f')
-      const back = broken === "forward-metric" ? cur : prop;
-      for (let i = 0; i < n; i++) d[i] = cur.x[i] - prop.x[i] - h * prop.drift[i];
-      const logReverse = 0.5 * back.logDetB - metricQuadratic(back, d) / (2 * eps * eps);
+      const logForward = 0.5 * logDet(gc) - 0.5 * pxi;
+      // log g(f | f') = 1/2 log|G(f')| - 1/(2 eps^2) e' G(f') e,  e = f - mu(f')
+      const back = broken === "forward-metric" ? gc : gp;
+      const xp = gp.position;
+      for (let i = 0; i < n; i++) d[i] = x[i] - xp[i] - h * prop.drift[i];
+      const logReverse = 0.5 * logDet(back) - metricQuadraticForm(back, d, work) / (2 * eps * eps);
       logRatio += logReverse - logForward;
     }
     metropolisHastingsDecision(logRatio, Math.log(rng.uniform()), decision);
@@ -245,7 +199,8 @@ export function smmala(target: LatentGpTarget, options: SmmalaOptions): SmmalaKe
       prop.owner = null;
       return { state, info };
     }
-    const next: SmmalaState = { position: prop.x.slice(), logDensity: prop.logDensity, gradient: prop.gradient.slice() };
+    const gp = prop.metric!;
+    const next: SmmalaState = { position: gp.position.slice(), logDensity: prop.logDensity, gradient: gp.gradient.slice() };
     prop.owner = next;
     cur.owner = null;
     return { state: next, info };

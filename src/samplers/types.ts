@@ -62,3 +62,14 @@ export interface Kernel<S extends SamplerState = SamplerState> {
   /** The parameter burn-in adaptation tunes, if any. */
   readonly tunable?: Tunable;
 }
+
+/** The work of a trajectory (or of several): calls into the target and fixed-point iterations. */
+export interface TrajectoryCost {
+  gradientCalls: number;
+  metricCalls: number;
+  inverseMetricCalls: number;
+  fixedPointIterations: number;
+}
+
+/** Operation counts over a chain (a TrajectoryCost plus leapfrog steps and density evaluations). */
+export type { OperationCounts } from "../diagnostics/operationCounts.js";

@@ -8,29 +8,12 @@
 import { cholesky, type Cholesky } from "../linalg/cholesky.js";
 import { DimensionError } from "../linalg/errors.js";
 import { Matrix } from "../linalg/matrix.js";
-import { crossprod, hadamardOuter, scaleRows, symmetricMatvecInto } from "../linalg/products.js";
+import { symmetricMatvecInto } from "../linalg/products.js";
 import type { RandomSource } from "../random/types.js";
 import { IndefiniteMetricError } from "./errors.js";
 import type { LatentModel } from "./latentModel.js";
 import type { LocalGeometry } from "./types.js";
-
-/**
- * One Woodbury step: for C symmetric positive definite and s >= 0,
- *   (C^-1 + S^2)^-1 = C - V'V,  V = L \ (C * s),  L = chol(I + C o (s s')),
- *   log|C^-1 + S^2| = log|C^-1| + 2 sum log L_nn.
- * (Algorithm 3 lines 14-18, 21-24 and 25-28.) Returns C - V'V and 2 sum log L_nn.
- */
-function woodbury(C: Matrix, s: Float64Array): { inverse: Matrix; logDetB: number } {
-  const n = C.rows;
-  const B = hadamardOuter(C, s); // C o (s s')
-  for (let i = 0; i < n; i++) B.data[i + i * n] += 1;
-  const L = cholesky(B, { inPlace: true, what: "I + S C S" });
-  const V = L.solveLowerMatrixInPlace(scaleRows(C, s)); // L \ (C * s)
-  const VtV = crossprod(V);
-  const inverse = C.clone();
-  for (let i = 0; i < n * n; i++) inverse.data[i] -= VtV.data[i];
-  return { inverse, logDetB: L.logDet() };
-}
+import { woodbury } from "./woodbury.js";
 
 export class NoteGeometry implements LocalGeometry {
   readonly position: Float64Array;
@@ -65,7 +48,7 @@ export class NoteGeometry implements LocalGeometry {
     // line 12: s := sqrt(lambda)
     const s = lambda.map(Math.sqrt);
     if (model.tau === null) {
-      // lines 13-18: q is the prior, G = Lambda + K^-1
+      // lines 13-18: q is the prior, G = Lambda + K^-1 (one Woodbury step, woodbury.ts)
       const g = woodbury(model.K, s);
       this.Ginv = g.inverse;
       this.logDetMetric = -model.logDetK + g.logDetB;
@@ -95,6 +78,22 @@ export class NoteGeometry implements LocalGeometry {
   applyInverse(p: Float64Array, out: Float64Array): void {
     const w = symmetricMatvecInto(this.Ginv, p, new Float64Array(this.model.n));
     out.set(w);
+  }
+
+  /** out <- G v = (L_Ginv L_Ginv')^-1 v (two triangular solves with chol(G^-1)). */
+  applyMetric(v: Float64Array, out: Float64Array): void {
+    this.LGinv ??= cholesky(this.Ginv, { what: "G^-1" });
+    out.set(v);
+    this.LGinv.solveInPlace(out);
+  }
+
+  /** v' G v = |L_Ginv^-1 v|^2. */
+  metricQuadraticForm(v: Float64Array): number {
+    this.LGinv ??= cholesky(this.Ginv, { what: "G^-1" });
+    const t = this.LGinv.solveLowerInPlace(v.slice());
+    let q = 0;
+    for (let i = 0; i < t.length; i++) q += t[i] * t[i];
+    return q;
   }
 
   /**

@@ -15,6 +15,7 @@ import { randomWalkMetropolis } from "../../src/samplers/metropolisRw.js";
 import { mhV1, mhV2 } from "../../src/samplers/mhNeal.js";
 import { smmala } from "../../src/samplers/smmala.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
+import type { Target } from "../../src/targets/types.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
 import { poissonProblem, probitProblem, regressionProblem, type KnownPosterior } from "./latentFixtures.js";
 
@@ -175,4 +176,18 @@ test("on a Poisson (LCX) posterior with n = 2, every sampler matches quadrature;
   ];
   for (const [label, kernel, draws] of kernels) expectPass(t, `${label}, poisson`, kernel, p, draws);
   expectFail(t, "smmala forward-metric, poisson", smmala(p.target, { stepSize: 1.2, broken: "forward-metric" }), p, 40000);
+});
+
+// ---------- SMMALA on a target that offers only a local geometry ----------
+
+/** The probit target seen through Target.geometry alone (the note's observed-Hessian metric, eq. 16). */
+function geometryOnly(p: KnownPosterior): Target {
+  const t = p.target;
+  return { dim: t.dim, logDensity: (x) => t.logDensity(x), logDensityAndGradient: (x, g) => t.logDensityAndGradient(x, g), geometry: (x) => t.geometry(x) };
+}
+
+test("SMMALA on a target with only a local geometry (metric K^-1 + Lambda(f)) leaves the probit posterior invariant; G(f) at the reverse point fails", (t) => {
+  const target = geometryOnly(classification);
+  expectPass(t, "smmala via geometry, probit", smmala(target, { stepSize: 1.2 }), classification, 10000);
+  expectFail(t, "smmala via geometry forward-metric, probit", smmala(target, { stepSize: 1.2, broken: "forward-metric" }), classification, 80000);
 });

@@ -1,0 +1,258 @@
+/**
+ * The generalised leapfrog of RMHMC (note eqs. 13-15, Algorithm 1 lines 10-29; Girolami &
+ * Calderhead 2011, eqs. 22-24) on a target's local geometry, and the reversibility check that
+ * integrates a proposal back to its start. See rmhmc.ts for the sampler around it and for why
+ * fixed points are iterated to a tolerance and proposals checked for reversibility.
+ *
+ * One integrator per kernel: its buffers are preallocated and the loops allocate nothing of their
+ * own (the geometry objects a target returns are the target's). Positions passed to the target
+ * are never written while a geometry computed at them is still in use, so a target's geometry
+ * may keep a reference to its x.
+ */
+import type { InverseMetric, LocalGeometry } from "../targets/types.js";
+import { isNumericalFailure } from "./metropolis.js";
+import type { DivergenceReason, SamplerState, TrajectoryCost } from "./types.js";
+
+/** Where a trajectory starts: a position with its geometry. */
+export interface GeometryState extends SamplerState {
+  readonly geometry: LocalGeometry;
+}
+
+export interface LeapfrogSettings {
+  /** G(x), everything (line 22 at a converged x_new). */
+  readonly geometryAt: (x: Float64Array) => LocalGeometry;
+  /** G(x)^-1 only, for the position loop (lines 22-23); undefined: use geometryAt. */
+  readonly inverseAt: ((x: Float64Array) => InverseMetric) | undefined;
+  /** A fixed number of fixed-point iterations (the note's f_max), or undefined: iterate to `tolerance`. */
+  readonly fixedCount: number | undefined;
+  readonly tolerance: number;
+  /** Iterations after which a solve stops (f_max, or the cap on a converging one). */
+  readonly iterationCap: number;
+}
+
+/** Adds the work in `from` to `to`. */
+export function addCost(to: TrajectoryCost, from: TrajectoryCost): void {
+  to.gradientCalls += from.gradientCalls;
+  to.metricCalls += from.metricCalls;
+  to.inverseMetricCalls += from.inverseMetricCalls;
+  to.fixedPointIterations += from.fixedPointIterations;
+}
+
+/** Whether a fixed-point solve goes on, has converged (or done its count), or failed. */
+type Progress = "iterate" | "done" | "failed";
+
+/** The integrator's n-vectors, preallocated once. */
+function workspace(n: number) {
+  const vector = () => new Float64Array(n);
+  return {
+    /** p' of eq. (13), the fixed-point iterate. */
+    pHalf: vector(),
+    /** The fixed-point candidate. */
+    next: vector(),
+    dHdx: vector(),
+    /** G(x)^-1 p' (Algorithm 1 line 18) and G(x_new)^-1 p' (line 23). */
+    v0: vector(),
+    vNew: vector(),
+    work: vector(),
+    /** The reversibility check's momentum difference. */
+    dp: vector(),
+  };
+}
+
+export class GeneralisedLeapfrog {
+  /** The momentum: a trajectory's start, then p_new after each step (eq. 15); the final momentum after `run`. */
+  readonly p: Float64Array;
+  private readonly w: ReturnType<typeof workspace>;
+  // Positions of successive leapfrog steps alternate between two buffers, so the buffer written by
+  // step l + 1 is the one whose geometry (from step l - 1) is no longer used. The final one is
+  // handed to the caller and replaced.
+  private readonly pool: [Float64Array, Float64Array];
+
+  // What the last `run` produced.
+  geometry: LocalGeometry | undefined = undefined;
+  position: Float64Array;
+  private poolIndex = -1;
+  divergence: DivergenceReason | undefined = undefined;
+  steps = 0;
+  readonly cost: TrajectoryCost = { gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0 };
+
+  constructor(private readonly n: number, private readonly settings: LeapfrogSettings) {
+    this.p = new Float64Array(n);
+    this.w = workspace(n);
+    this.pool = [new Float64Array(n), new Float64Array(n)];
+    this.position = this.pool[0];
+  }
+
+  /** H(x, p) = 1/2 p' G^-1 p + 1/2 log|G| - L (Algorithm 2; lines 8 and 28). */
+  hamiltonian(geo: LocalGeometry, momentum: Float64Array): number {
+    const w = this.w.work;
+    geo.applyInverse(momentum, w);
+    let s = 0;
+    for (let i = 0; i < this.n; i++) s += momentum[i] * w[i];
+    return 0.5 * s + 0.5 * geo.logDetMetric - geo.logDensity;
+  }
+
+  private fail(reason: DivergenceReason): false {
+    this.divergence = reason;
+    return false;
+  }
+
+  /**
+   * Iteration `it` of a fixed-point solve: iterate <- next, measuring the change from `previous` in
+   * the relative max-norm. Stops after the fixed count (f_max, lines 13 and 20), or at convergence
+   * to the tolerance; a non-finite iterate, or no convergence within the cap, is a divergence.
+   */
+  private settle(it: number, iterate: Float64Array, previous: Float64Array): Progress {
+    const next = this.w.next;
+    let change = 0;
+    let finite = true;
+    for (let i = 0; i < this.n; i++) {
+      const d = Math.abs(next[i] - previous[i]) / (1 + Math.abs(next[i]));
+      if (d > change) change = d;
+      if (!Number.isFinite(next[i])) finite = false;
+    }
+    iterate.set(next);
+    const { fixedCount, tolerance, iterationCap } = this.settings;
+    if (!finite) {
+      this.fail("non-finite");
+      return "failed";
+    }
+    if (it === iterationCap) {
+      if (fixedCount !== undefined || change <= tolerance) return "done";
+      this.fail("fixed-point");
+      return "failed";
+    }
+    return fixedCount === undefined && change <= tolerance ? "done" : "iterate";
+  }
+
+  /** Eq. (13), p' = p - e/2 dH/dx(x, p'), by fixed-point iteration from p' = p (Algorithm 1 lines 13-17). */
+  private momentumHalfStep(geo: LocalGeometry, h: number): boolean {
+    const p = this.p;
+    const { pHalf, next, dHdx } = this.w;
+    pHalf.set(p);
+    for (let it = 1; ; it++) {
+      geo.hamiltonianGradient(pHalf, dHdx); // line 15
+      this.cost.gradientCalls++;
+      this.cost.fixedPointIterations++;
+      for (let i = 0; i < this.n; i++) next[i] = p[i] - h * dHdx[i]; // line 14
+      const progress = this.settle(it, pHalf, pHalf);
+      if (progress !== "iterate") return progress === "done";
+    }
+  }
+
+  /** out <- G(xNew)^-1 p' (Algorithm 1 lines 22-23): the cheap inverse where the target has one, else the whole geometry. */
+  private inverseMetricTimesMomentum(xNew: Float64Array, out: Float64Array): void {
+    if (this.settings.inverseAt) {
+      this.settings.inverseAt(xNew).applyInverse(this.w.pHalf, out);
+      this.cost.inverseMetricCalls++;
+    } else {
+      this.settings.geometryAt(xNew).applyInverse(this.w.pHalf, out);
+      this.cost.metricCalls++;
+    }
+  }
+
+  /**
+   * Eq. (14), x_new = x + e/2 [G(x)^-1 p' + G(x_new)^-1 p'], by fixed-point iteration from
+   * x_new = x (Algorithm 1 lines 18-25), into xNew.
+   */
+  private positionStep(geo: LocalGeometry, x: Float64Array, xNew: Float64Array, h: number): boolean {
+    const { v0, vNew, next, pHalf } = this.w;
+    geo.applyInverse(pHalf, v0); // line 18: dH/dp = G(x)^-1 p'
+    vNew.set(v0); // line 19: the first iterate uses G(x)^-1 p' on both sides
+    for (let it = 1; ; it++) {
+      this.cost.fixedPointIterations++;
+      for (let i = 0; i < this.n; i++) next[i] = x[i] + h * (v0[i] + vNew[i]); // line 21
+      const progress = this.settle(it, xNew, it === 1 ? x : xNew);
+      if (progress !== "iterate") return progress === "done";
+      this.inverseMetricTimesMomentum(xNew, vNew); // lines 22-23
+    }
+  }
+
+  /**
+   * `steps` generalised leapfrog steps from (start, p) (Algorithm 1 lines 10-29); p holds the final
+   * momentum on return, and the fields above say where the trajectory ended. Numerical failures
+   * of the target end it as divergent.
+   */
+  run(start: GeometryState, steps: number, eps: number): void {
+    const h = 0.5 * eps;
+    this.geometry = start.geometry;
+    this.position = start.position;
+    this.poolIndex = -1;
+    this.divergence = undefined;
+    this.steps = 0;
+    this.cost.fixedPointIterations = 0;
+    this.cost.gradientCalls = 0;
+    this.cost.metricCalls = 0;
+    this.cost.inverseMetricCalls = 0;
+    let geo = start.geometry;
+    let x = start.position;
+    let slot = 0;
+    try {
+      for (let l = 0; l < steps; l++) {
+        const xNew = this.pool[slot];
+        if (!this.momentumHalfStep(geo, h)) return;
+        if (!this.positionStep(geo, x, xNew, h)) return;
+        // Line 22 at the converged x_new: the whole geometry, once per leapfrog step.
+        geo = this.settings.geometryAt(xNew);
+        this.cost.metricCalls++;
+        if (!Number.isFinite(geo.logDensity) || !Number.isFinite(geo.logDetMetric)) {
+          this.fail("non-finite");
+          return;
+        }
+        // Eq. (15), lines 26-27: p_new = p' - e/2 dH/dx(x_new, p').
+        const { pHalf, dHdx } = this.w;
+        geo.hamiltonianGradient(pHalf, dHdx);
+        this.cost.gradientCalls++;
+        for (let i = 0; i < this.n; i++) this.p[i] = pHalf[i] - h * dHdx[i];
+        x = xNew;
+        this.geometry = geo;
+        this.position = xNew;
+        this.poolIndex = slot;
+        this.steps = l + 1;
+        slot ^= 1;
+      }
+    } catch (e) {
+      if (!isNumericalFailure(e)) throw e;
+      this.geometry = undefined;
+      this.fail("numerical-error");
+    }
+  }
+
+  /** Hands the final position buffer to the caller, replacing it in the pool. */
+  takeFinalPosition(): Float64Array {
+    const x = this.position;
+    if (this.poolIndex >= 0) this.pool[this.poolIndex] = new Float64Array(this.n);
+    return x;
+  }
+
+  /**
+   * Whether `steps` leapfrog steps from (end, -pEnd) return to (start, -p0) to `tolerance` (p0 the
+   * initial momentum; see rmhmc.ts). Overwrites p and the trajectory fields; adds the work to `cost`.
+   */
+  returnsToStart(start: GeometryState, p0: Float64Array, end: GeometryState, pEnd: Float64Array, steps: number, eps: number, tolerance: number, cost: TrajectoryCost): boolean {
+    const n = this.n;
+    const p = this.p;
+    for (let i = 0; i < n; i++) p[i] = -pEnd[i];
+    this.run(end, steps, eps);
+    addCost(cost, this.cost);
+    if (this.divergence || !this.geometry || this.steps !== steps) return false;
+    // Positions: relative max-norm, as for the fixed points. Momenta: in the norm of G(x_0)^-1,
+    // where a momentum drawn from N(0, G) has squared length about n, so that directions in which
+    // G is large (and a tiny error in x makes a large one in p) weigh no more than others.
+    const x0 = start.position;
+    const xBack = this.position;
+    let dx = 0;
+    for (let i = 0; i < n; i++) {
+      const d = Math.abs(xBack[i] - x0[i]) / (1 + Math.abs(x0[i]));
+      if (!(d <= dx)) dx = Number.isNaN(d) ? Infinity : d;
+    }
+    const { dp, work } = this.w;
+    for (let i = 0; i < n; i++) dp[i] = p[i] + p0[i];
+    start.geometry.applyInverse(dp, work);
+    let q = 0;
+    for (let i = 0; i < n; i++) q += dp[i] * work[i];
+    const dpNorm = Math.sqrt(Math.max(q, 0) / n);
+    const worst = Number.isNaN(dpNorm) ? Infinity : Math.max(dx, dpNorm);
+    return worst <= tolerance;
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The options HMC and RMHMC share (step size, number of leapfrog steps, acceptance target,
+ * divergence threshold), checked in one place.
+ */
+import type { RandomSource } from "../random/types.js";
+import { checkPositive, checkPositiveInteger, checkProbability, DEFAULT_DIVERGENCE_THRESHOLD } from "./metropolis.js";
+
+/** The acceptance rate step-size adaptation aims for by default (the optimum the note cites for HMC). */
+export const HMC_TARGET_ACCEPTANCE = 0.65;
+
+export interface TrajectoryOptions {
+  /** Leapfrog step size epsilon (adapted during burn-in through `tunable`). */
+  stepSize: number;
+  /** Number of leapfrog steps, or the maximum when `randomiseSteps` is set. */
+  leapfrogSteps: number;
+  /** Draw the number of steps uniformly from 1..leapfrogSteps at each transition (G&C Appendix D; Filippone et al.'s "maximum of 10 leapfrog steps"). */
+  randomiseSteps?: boolean;
+  /** Acceptance rate step-size adaptation aims for (default 0.65). */
+  targetAcceptance?: number;
+  /** Energy rise above which a trajectory is rejected as divergent (default 1000). */
+  divergenceThreshold?: number;
+}
+
+export interface CheckedTrajectoryOptions {
+  readonly targetAcceptance: number;
+  readonly divergenceThreshold: number;
+  readonly maxSteps: number;
+  readonly randomiseSteps: boolean;
+}
+
+/** Checks the shared options (RangeError naming the bad one) and fills in their defaults. */
+export function checkTrajectoryOptions(options: TrajectoryOptions): CheckedTrajectoryOptions {
+  checkPositive("stepSize", options.stepSize);
+  checkPositiveInteger("leapfrogSteps", options.leapfrogSteps);
+  const targetAcceptance = options.targetAcceptance ?? HMC_TARGET_ACCEPTANCE;
+  checkProbability("targetAcceptance", targetAcceptance);
+  const divergenceThreshold = options.divergenceThreshold ?? DEFAULT_DIVERGENCE_THRESHOLD;
+  checkPositive("divergenceThreshold", divergenceThreshold);
+  return { targetAcceptance, divergenceThreshold, maxSteps: options.leapfrogSteps, randomiseSteps: options.randomiseSteps ?? false };
+}
+
+/** The number of leapfrog steps of one transition: the maximum, or uniform on 1..maximum when randomised. */
+export function leapfrogStepCount(o: CheckedTrajectoryOptions, rng: RandomSource): number {
+  return o.randomiseSteps ? 1 + rng.integer(o.maxSteps) : o.maxSteps;
+}

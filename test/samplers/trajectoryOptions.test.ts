@@ -1,0 +1,51 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Rng } from "../../src/random/rng.js";
+import { hmc } from "../../src/samplers/hmc.js";
+import { rmhmc } from "../../src/samplers/rmhmc.js";
+import { checkTrajectoryOptions, leapfrogStepCount } from "../../src/samplers/trajectoryOptions.js";
+import type { LocalGeometry, Target } from "../../src/targets/types.js";
+
+// A standard normal target in 2-D with the identity metric, enough to build both kernels.
+const target: Target = {
+  dim: 2,
+  logDensity: (x) => -0.5 * (x[0] * x[0] + x[1] * x[1]),
+  logDensityAndGradient: (x, g) => {
+    g[0] = -x[0];
+    g[1] = -x[1];
+    return -0.5 * (x[0] * x[0] + x[1] * x[1]);
+  },
+  geometry: (x): LocalGeometry => ({
+    position: x, logDensity: -0.5 * (x[0] * x[0] + x[1] * x[1]), gradient: Float64Array.of(-x[0], -x[1]), logDetMetric: 0,
+    applyInverse: (p, out) => out.set(p),
+    sampleMomentum: (rng, out) => rng.fillNormal(out),
+    hamiltonianGradient: (_p, out) => out.set([x[0], x[1]]),
+  }),
+};
+
+test("the shared trajectory options get their defaults and are checked the same way by HMC and RMHMC", () => {
+  const o = checkTrajectoryOptions({ stepSize: 0.1, leapfrogSteps: 7 });
+  assert.deepEqual(o, { targetAcceptance: 0.65, divergenceThreshold: 1000, maxSteps: 7, randomiseSteps: false });
+  const bad: [string, Record<string, number>][] = [
+    ["stepSize", { stepSize: -1 }], ["leapfrogSteps", { leapfrogSteps: 2.5 }],
+    ["targetAcceptance", { targetAcceptance: 1.5 }], ["divergenceThreshold", { divergenceThreshold: 0 }],
+  ];
+  for (const [name, change] of bad) {
+    const options = { stepSize: 0.1, leapfrogSteps: 5, ...change };
+    for (const make of [() => hmc(target, options), () => rmhmc(target, options)]) assert.throws(make, new RegExp(name));
+  }
+  // and good options build both
+  assert.equal(hmc(target, { stepSize: 0.1, leapfrogSteps: 5 }).tunable.targetAcceptance, 0.65);
+  assert.equal(rmhmc(target, { stepSize: 0.1, leapfrogSteps: 5 }).tunable.targetAcceptance, 0.65);
+});
+
+test("the number of leapfrog steps is the maximum, or uniform on 1..maximum when randomised", () => {
+  const rng = new Rng(3);
+  const fixed = checkTrajectoryOptions({ stepSize: 0.1, leapfrogSteps: 4 });
+  for (let i = 0; i < 20; i++) assert.equal(leapfrogStepCount(fixed, rng), 4);
+  const random = checkTrajectoryOptions({ stepSize: 0.1, leapfrogSteps: 4, randomiseSteps: true });
+  const seen = new Array<number>(5).fill(0);
+  for (let i = 0; i < 4000; i++) seen[leapfrogStepCount(random, rng)]++;
+  assert.equal(seen[0], 0);
+  for (let k = 1; k <= 4; k++) assert.ok(Math.abs(seen[k] - 1000) < 5 * Math.sqrt(1000 * 0.75), `count of ${k}: ${seen[k]}`);
+});
