@@ -91,20 +91,20 @@ function gammaPrior(spec: { family: "gamma"; shape: number; rate: number }): Pos
   };
 }
 
+/** If 1/x ~ Gamma(a, rate b) then x ~ inverse-Gamma(a, scale b), and log x = -log(1/x): p_T(t) = p_Gamma,T(-t). */
 function inverseGammaPrior(spec: { family: "invgamma"; shape: number; scale: number }): PositivePrior {
   const { shape: a, scale: b } = spec;
   requirePositive(a, "invgamma shape");
   requirePositive(b, "invgamma scale");
-  const c = a * Math.log(b) - logGamma(a);
+  const reciprocal = gammaPrior({ family: "gamma", shape: a, rate: b });
   return {
     spec,
-    logDensity: (x) => (x > 0 ? c - (a + 1) * Math.log(x) - b / x : -Infinity),
+    logDensity: (x) => (x > 0 ? reciprocal.logDensity(1 / x) - 2 * Math.log(x) : -Infinity),
     logDensityOfLog(t) {
-      const bOverX = b * Math.exp(-t);
-      return { value: c - a * t - bOverX, gradient: -a + bOverX, hessian: -bOverX };
+      const d = reciprocal.logDensityOfLog(-t);
+      return { value: d.value, gradient: -d.gradient, hessian: d.hessian };
     },
-    // 1 / x ~ Gamma(a, rate b).
-    sample: (rng) => b / rng.gamma(a),
+    sample: (rng) => 1 / reciprocal.sample(rng),
     toString: () => `invgamma:${a},${b}`,
   };
 }
