@@ -31,7 +31,8 @@
  * --check recomputes the cells of a committed run (experiments/results/table2/) that the
  * filters select, with the file's own sizes and seed, and exits 1 unless every number matches
  * the file bit for bit. Chain seeds come from each chain's identity (chainSeed), so one cell
- * alone reproduces its numbers from the full grid.
+ * alone reproduces its numbers from the full grid. The command runs OpenBLAS on one thread, as
+ * bit-for-bit agreement needs.
  *
  * Defaults are the paper's size (10 data sets, 10 chains, 20000 draws after 5000 burn-in,
  * checkpoints 1000, 2000, 5000, 10000, 20000). With fewer draws the checkpoints are the paper's
@@ -314,6 +315,10 @@ export function parseTable2Args(args: string[]): { config: Table2Config; json?: 
 }
 
 function main(argv: string[]): number {
+  // One BLAS thread: a threaded OpenBLAS splits sums differently, which changes the draws in
+  // their last bits and then the chains; with one thread a cell's numbers depend on its
+  // identity alone (the committed runs were made so).
+  getBackend().setThreads(1);
   const checkAt = argv.indexOf("--check");
   if (checkAt >= 0) {
     // Recompute the selected cells of a committed run and compare them with the file.
