@@ -6,7 +6,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chainSeed, parseTable2Args, QUICK_CONFIG, runTable2, type Table2Config, type Table2Result } from "../../experiments/table2.js";
 import { compareTable2, narrowConfig } from "../../experiments/table2Check.js";
@@ -60,19 +61,30 @@ test("--check narrows a committed run to the cells asked for and keeps its sizes
   assert.throws(() => narrowConfig({ ...committed, samplers: ["mh-v1"] }, ["--samplers", "ess"], parseTable2Args(["--samplers", "ess"]).config), /--samplers: ess is not in the committed run/);
 });
 
-const COMMITTED = fileURLToPath(new URL("../../../experiments/results/table2/n100.json", import.meta.url));
+const RESULTS = fileURLToPath(new URL("../../../experiments/results/table2/", import.meta.url));
+const COMMITTED = join(RESULTS, "n100.json");
+
+test("every committed Table 2 file records the command that made it, with its own sizes, seed and file name", () => {
+  const files = readdirSync(RESULTS).filter((f) => f.endsWith(".json"));
+  assert.ok(files.includes("n100.json"), `committed files: ${files.join(", ")}`);
+  for (const name of files) {
+    const file = JSON.parse(readFileSync(join(RESULTS, name), "utf8")) as Table2Result & { command: string };
+    const args = file.command.replace(/^node dist\/experiments\/table2\.js /, "").split(" ");
+    const { config, json } = parseTable2Args(args);
+    assert.deepEqual(config, file.config, name);
+    assert.equal(json, `experiments/results/table2/${name}`);
+    // One cell per (likelihood, sampler, setting) of the configuration.
+    assert.equal(file.cells.length, config.likelihoods.length * config.samplers.length * config.settings.length, name);
+  }
+});
 
 const committedFile = JSON.parse(readFileSync(COMMITTED, "utf8")) as Table2Result & { command: string };
 const backendNow = getBackend().describe();
 // The committed numbers are the native backend's; the js backend's sums round differently.
 const otherBackend = skipUnlessAvailable(committedFile.backend === `${backendNow.backend} (${backendNow.library})` ? false : `the committed Table 2 run used ${committedFile.backend}, this process ${backendNow.backend} (${backendNow.library})`);
 
-test("the committed Table 2 run records the command that made it, and its first R-hat recomputes bit for bit", { skip: otherBackend }, () => {
+test("a cell of the committed run 2 recomputes bit for bit (its first R-hat, from data set 0 and the first draws)", { skip: otherBackend }, () => {
   const file = committedFile;
-  const args = file.command.replace(/^node dist\/experiments\/table2\.js /, "").split(" ");
-  const { config, json } = parseTable2Args(args);
-  assert.deepEqual(config, file.config);
-  assert.equal(json, "experiments/results/table2/n100.json");
   // R-hat at the first checkpoint uses only the first draws of each chain, and data set 0's
   // chains do not depend on how many data sets there are: one data set and draws up to the first
   // checkpoint reproduce rhat[0][0] of the committed cell at a fraction of the cost.
