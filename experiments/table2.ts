@@ -26,12 +26,21 @@
  *   node dist/experiments/table2.js [--quick] [--data-sets S] [--chains C] [--draws D]
  *     [--burn-in B] [--n 100,400] [--d 2,10] [--likelihoods logistic,poisson,volatility,ordinal]
  *     [--samplers mh-v1,...] [--checkpoints 1000,...] [--seed S] [--json FILE]
+ *   node dist/experiments/table2.js --check FILE [--likelihoods ...] [--samplers ...] [--n ...] [--d ...]
+ *
+ * --check recomputes the cells of a committed run (experiments/results/table2/) that the
+ * filters select, with the file's own sizes and seed, and exits 1 unless every number matches
+ * the file bit for bit. Chain seeds come from each chain's identity (chainSeed), so one cell
+ * alone reproduces its numbers from the full grid. The command runs OpenBLAS on one thread, as
+ * bit-for-bit agreement needs.
  *
  * Defaults are the paper's size (10 data sets, 10 chains, 20000 draws after 5000 burn-in,
  * checkpoints 1000, 2000, 5000, 10000, 20000). With fewer draws the checkpoints are the paper's
  * scaled by draws / 20000. --quick is a smoke-test size (n = 20, d = 2, 2 data sets, 4 chains,
  * 200 draws after 50 burn-in).
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { rhatAtCheckpoints, rhatCode, medianOf, PAPER_CHECKPOINTS, RHAT_CODE_BOUNDS } from "../src/diagnostics/convergence.js";
 import { drawsArray } from "../src/diagnostics/draws.js";
@@ -47,6 +56,7 @@ import { simulateLatentGp, simulateResponses, simulatedKernelMatrix, type Simula
 import { runChain } from "../src/samplers/driver.js";
 import { latentSampler } from "../src/samplers/registry.js";
 import { annealedLatentTarget } from "../src/targets/annealedLatent.js";
+import { compareTable2, narrowConfig } from "./table2Check.js";
 import { PAPER_MODELS, PAPER_SAMPLER_LABELS, PAPER_SAMPLERS, PAPER_TABLE2, PAPER_SETTINGS, paperEss, type PaperModel, type PaperSampler } from "./table2Paper.js";
 
 export interface Table2Config {
@@ -94,6 +104,26 @@ export function dataSetSeed(base: number, n: number, d: number, s: number): numb
   return base * 1_000_003 + s * 10_007 + n * 101 + d;
 }
 
+/**
+ * The seed of chain `chain` of `sampler` on data set `dataSet` of (likelihood, n, d): the first
+ * 8 bytes (big-endian) of the SHA-256 of the chain's identity string
+ *
+ *   table2 seed=<base> likelihood=<likelihood> n=<n> d=<d> data-set=<s> sampler=<sampler> chain=<c>
+ *
+ * as an unsigned 64-bit integer, used on stream 0. The seed names the chain, not its place in
+ * the grid: adding, removing or reordering samplers, likelihoods or settings leaves every other
+ * chain's draws unchanged, and a cell run alone gives the numbers it gives inside the full grid.
+ * (A hash rather than an index formula, because a formula over positions is what broke that.)
+ */
+export function chainSeed(base: number, likelihood: PaperModel, n: number, d: number, dataSet: number, sampler: PaperSampler, chain: number): bigint {
+  return seedOfIdentity(`table2 seed=${base} likelihood=${likelihood} n=${n} d=${d} data-set=${dataSet} sampler=${sampler} chain=${chain}`);
+}
+
+/** The first 8 bytes of the SHA-256 of `identity` (UTF-8) as an unsigned 64-bit integer. */
+export function seedOfIdentity(identity: string): bigint {
+  return createHash("sha256").update(identity, "utf8").digest().readBigUInt64BE(0);
+}
+
 /** One sampler on one (likelihood, n, d) cell, over all data sets. */
 export interface Table2Cell {
   likelihood: PaperModel;
@@ -136,7 +166,7 @@ export function runTable2(config: Table2Config, onCell?: (cell: Table2Cell) => v
     const kernels = latents.map((l) => simulatedKernelMatrix(l));
     for (const likelihood of config.likelihoods) {
       const row: Table2Cell[] = [];
-      for (const [si, sampler] of config.samplers.entries()) {
+      for (const sampler of config.samplers) {
         const minEss: number[] = [];
         const rhat: number[][] = [];
         const lastRhats: number[] = [];
@@ -152,7 +182,7 @@ export function runTable2(config: Table2Config, onCell?: (cell: Table2Cell) => v
             // Chain c starts from the c-th prior draw of the data set, whatever the sampler.
             const zRng = new Rng(data.seed, 16 + c);
             const init = target.kernelCholesky.multiplyLower(Float64Array.from({ length: n }, () => zRng.normal()));
-            const r = runChain(kernel, new Rng(data.seed, 64 + 16 * si + c), {
+            const r = runChain(kernel, new Rng(chainSeed(config.seed, likelihood, n, d, s, sampler, c)), {
               draws: config.draws,
               burnIn: config.burnIn,
               init,
@@ -284,18 +314,44 @@ export function parseTable2Args(args: string[]): { config: Table2Config; json?: 
   return { config, json };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  let parsed;
-  try {
-    parsed = parseTable2Args(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`table2: ${(e as Error).message}\n`);
-    process.exit(2);
+function main(argv: string[]): number {
+  // One BLAS thread: a threaded OpenBLAS splits sums differently, which changes the draws in
+  // their last bits and then the chains; with one thread a cell's numbers depend on its
+  // identity alone (the committed runs were made so).
+  getBackend().setThreads(1);
+  const checkAt = argv.indexOf("--check");
+  if (checkAt >= 0) {
+    // Recompute the selected cells of a committed run and compare them with the file.
+    const file = argv[checkAt + 1];
+    if (!file) throw new Error("--check needs a file");
+    const committed = JSON.parse(readFileSync(file, "utf8")) as Table2Result;
+    const rest = argv.filter((_, i) => i !== checkAt && i !== checkAt + 1);
+    const config = narrowConfig(committed.config, rest, parseTable2Args(rest).config);
+    if (config.settings.length === 0) throw new Error("--n/--d: no setting of the committed run matches");
+    const recomputed = runTable2(config, (c) => process.stderr.write(`recomputed ${c.likelihood} n=${c.n} d=${c.d} ${c.sampler} (${c.seconds.toFixed(1)} s)\n`));
+    const diffs = compareTable2(committed, recomputed);
+    if (recomputed.backend !== committed.backend) process.stdout.write(`note: backend ${recomputed.backend}, the file's ${committed.backend}\n`);
+    for (const line of diffs) process.stdout.write(`DIFFERS ${line}\n`);
+    process.stdout.write(`${recomputed.cells.length} cell(s) recomputed: ${diffs.length === 0 ? "identical to" : "different from"} ${file}\n`);
+    return diffs.length === 0 ? 0 : 1;
   }
-  const { config, json } = parsed;
+  const { config, json } = parseTable2Args(argv);
   const result = runTable2(config, (c) => {
     process.stderr.write(`${c.likelihood} n=${c.n} d=${c.d} ${c.sampler}: min ESS ${c.essMean.toFixed(1)}, R-hat ${c.medianRhat.map((x) => x.toFixed(2)).join(" ")}, ${c.seconds.toFixed(1)} s\n`);
   });
   process.stdout.write(formatTable2(result));
-  if (json) writeJsonAtomic(json, result);
+  // The file says how it was made, so any of its cells can be recomputed and checked (--check).
+  if (json) writeJsonAtomic(json, { command: `node dist/experiments/table2.js ${argv.join(" ")}`, date: new Date().toISOString(), node: process.version, ...result });
+  return 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let code: number;
+  try {
+    code = main(process.argv.slice(2));
+  } catch (e) {
+    process.stderr.write(`table2: ${(e as Error).message}\n`);
+    code = 2;
+  }
+  process.exit(code);
 }

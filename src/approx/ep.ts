@@ -86,6 +86,40 @@ export interface EpResult {
   sites: EpSites;
 }
 
+/** A site's new (tau~, nu~), and whether tau~ was clamped at 0. */
+interface SiteUpdate {
+  tau: number;
+  nu: number;
+  clamped: boolean;
+}
+
+/**
+ * One EP site update (GPML Algorithm 3.5 lines 5-7): the cavity of site i from the marginal
+ * (mu_i, Sigma_ii) and the site (tau~_i, nu~_i), the tilted moments, and the site that matches
+ * them, damped towards the old site unless damping is 1 and clamped at tau~ >= 0. False (and
+ * `out` untouched) when the cavity precision is not positive. The sequential schedule passes
+ * the current site, the parallel one the site at the start of the sweep.
+ */
+function updateSite(sites: EpSites, i: number, mui: number, sii: number, tauI: number, nuI: number, damping: number, tm: TiltedMoments, out: SiteUpdate): boolean {
+  const tc = 1 / sii - tauI;
+  const nc = mui / sii - nuI;
+  if (!(tc > 0)) return false;
+  sites.tilted(i, nc / tc, 1 / tc, tm);
+  let tNew = 1 / tm.variance - tc;
+  let nNew = tm.mean / tm.variance - nc;
+  if (damping !== 1) {
+    tNew = (1 - damping) * tauI + damping * tNew;
+    nNew = (1 - damping) * nuI + damping * nNew;
+  }
+  if (!Number.isFinite(tNew) || !Number.isFinite(nNew)) {
+    throw new Error(`EP: site ${i} update is not finite (tilted mean ${tm.mean}, variance ${tm.variance}, cavity mean ${nc / tc}, variance ${1 / tc})`);
+  }
+  out.clamped = tNew < 0;
+  out.tau = out.clamped ? 0 : tNew;
+  out.nu = nNew;
+  return true;
+}
+
 /** The posterior given the sites, recomputed from scratch (GPML Algorithm 3.5 lines 12-14). */
 interface Posterior {
   mean: Float64Array;
@@ -208,6 +242,7 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
   const tauOld = new Float64Array(n);
   const nuOld = new Float64Array(n);
   const col = new Float64Array(n);
+  const upd: SiteUpdate = { tau: 0, nu: 0, clamped: false };
   let clamped = 0;
   let skipped = 0;
   let sweeps = 0;
@@ -225,26 +260,13 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
     if (schedule === "sequential") {
       for (let i = 0; i < n; i++) {
         const sii = sd[i + i * n];
-        const tc = 1 / sii - tau[i];
-        const nc = mu[i] / sii - nu[i];
-        if (!(tc > 0)) {
+        if (!updateSite(sites, i, mu[i], sii, tau[i], nu[i], damping, tm, upd)) {
           skipped++;
           continue;
         }
-        sites.tilted(i, nc / tc, 1 / tc, tm);
-        let tNew = 1 / tm.variance - tc;
-        let nNew = tm.mean / tm.variance - nc;
-        if (damping !== 1) {
-          tNew = (1 - damping) * tau[i] + damping * tNew;
-          nNew = (1 - damping) * nu[i] + damping * nNew;
-        }
-        if (!Number.isFinite(tNew) || !Number.isFinite(nNew)) {
-          throw new Error(`EP: site ${i} update is not finite (tilted mean ${tm.mean}, variance ${tm.variance}, cavity mean ${nc / tc}, variance ${1 / tc})`);
-        }
-        if (tNew < 0) {
-          tNew = 0;
-          clamped++;
-        }
+        if (upd.clamped) clamped++;
+        const tNew = upd.tau;
+        const nNew = upd.nu;
         const dTau = tNew - tau[i];
         const dNu = nNew - nu[i];
         tau[i] = tNew;
@@ -267,25 +289,13 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
       }
     } else {
       for (let i = 0; i < n; i++) {
-        const sii = sd[i + i * n];
-        const tc = 1 / sii - tauOld[i];
-        const nc = mu[i] / sii - nuOld[i];
-        if (!(tc > 0)) {
+        if (!updateSite(sites, i, mu[i], sd[i + i * n], tauOld[i], nuOld[i], damping, tm, upd)) {
           skipped++;
           continue;
         }
-        sites.tilted(i, nc / tc, 1 / tc, tm);
-        let tNew = (1 - damping) * tauOld[i] + damping * (1 / tm.variance - tc);
-        const nNew = (1 - damping) * nuOld[i] + damping * (tm.mean / tm.variance - nc);
-        if (!Number.isFinite(tNew) || !Number.isFinite(nNew)) {
-          throw new Error(`EP: site ${i} update is not finite (tilted mean ${tm.mean}, variance ${tm.variance}, cavity mean ${nc / tc}, variance ${1 / tc})`);
-        }
-        if (tNew < 0) {
-          tNew = 0;
-          clamped++;
-        }
-        tau[i] = tNew;
-        nu[i] = nNew;
+        if (upd.clamped) clamped++;
+        tau[i] = upd.tau;
+        nu[i] = upd.nu;
       }
     }
     // Recompute the posterior from scratch (GPML Algorithm 3.5 lines 12-14).

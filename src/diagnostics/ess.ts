@@ -26,8 +26,8 @@
  * floor only as a guard (Geyer's tau can come out non-positive for strongly antithetic chains).
  */
 import { lazyMeanAutocovariance, meanAutocovarianceUnchecked } from "./autocorrelation.js";
-import { allEqual, allFinite, checkChains, checkProbability, checkSequence } from "./errors.js";
-import { pooledSorted, quantileSorted } from "./quantile.js";
+import { allEqual, allFinite, checkChains, checkSequence } from "./errors.js";
+import { pooledSorted, quantileSorted, quantileStatistic } from "./quantile.js";
 import { indicatorAtMost, rankNormalize, splitChains } from "./transforms.js";
 
 /** Result of Geyer's initial monotone sequence estimator. */
@@ -210,10 +210,7 @@ export function essBulk(chains: readonly Float64Array[]): number {
  * chains I(x <= Q(p)), Q the type-7 quantile of all draws (posterior's ess_quantile).
  */
 export function essQuantile(chains: readonly Float64Array[], p: number): number {
-  checkChains(chains, "essQuantile");
-  checkProbability(p, "essQuantile");
-  if (!allFinite(chains)) return NaN;
-  return essQuantileSorted(chains, pooledSorted(chains), p);
+  return quantileStatistic("essQuantile", chains, p, essQuantileSorted);
 }
 
 export function essQuantileSorted(chains: readonly Float64Array[], sorted: Float64Array, p: number): number {

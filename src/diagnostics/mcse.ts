@@ -11,9 +11,9 @@
  * width of a +-1 sd interval for Q(p).
  */
 import { betaQuantile } from "./beta.js";
-import { allFinite, checkChains, checkProbability } from "./errors.js";
+import { checkChains } from "./errors.js";
 import { essMean, essQuantileSorted } from "./ess.js";
-import { pooledSorted } from "./quantile.js";
+import { quantileStatistic } from "./quantile.js";
 
 /** Mean and standard deviation (divisor S - 1) of all draws pooled. */
 export function meanAndSd(chains: readonly Float64Array[]): { mean: number; sd: number } {
@@ -38,10 +38,7 @@ const ONE_SD_PROBABILITIES = [0.1586553, 0.8413447] as const;
 
 /** MCSE of the type-7 p-quantile estimate (Vehtari et al. 2021, sec. 4.3). */
 export function mcseQuantile(chains: readonly Float64Array[], p: number): number {
-  checkChains(chains, "mcseQuantile");
-  checkProbability(p, "mcseQuantile");
-  if (!allFinite(chains)) return NaN;
-  return mcseQuantileSorted(chains, pooledSorted(chains), p);
+  return quantileStatistic("mcseQuantile", chains, p, mcseQuantileSorted);
 }
 
 export function mcseQuantileSorted(chains: readonly Float64Array[], sorted: Float64Array, p: number): number {

@@ -4,7 +4,7 @@
  *   Q(p) = x_floor(h) + (h - floor(h)) (x_{floor(h)+1} - x_floor(h)).
  * posterior's ess_tail / ess_quantile and ArviZ use this definition too.
  */
-import { checkProbability, DiagnosticsInputError } from "./errors.js";
+import { allFinite, checkChains, checkProbability, DiagnosticsInputError } from "./errors.js";
 
 /** Type-7 quantile of values already sorted ascending (no NaN). */
 export function quantileSorted(sorted: Float64Array, p: number): number {
@@ -17,8 +17,8 @@ export function quantileSorted(sorted: Float64Array, p: number): number {
   return sorted[lo] + (h - lo) * (sorted[lo + 1] - sorted[lo]);
 }
 
-/** All values of all chains in one sorted Float64Array. */
-export function pooledSorted(chains: readonly Float64Array[]): Float64Array {
+/** All values of all chains in one Float64Array, chain after chain. */
+export function pooledDraws(chains: readonly Float64Array[]): Float64Array {
   let total = 0;
   for (const x of chains) total += x.length;
   const out = new Float64Array(total);
@@ -27,7 +27,29 @@ export function pooledSorted(chains: readonly Float64Array[]): Float64Array {
     out.set(x, o);
     o += x.length;
   }
-  return out.sort();
+  return out;
+}
+
+/** All values of all chains in one sorted Float64Array. */
+export function pooledSorted(chains: readonly Float64Array[]): Float64Array {
+  return pooledDraws(chains).sort();
+}
+
+/**
+ * A statistic of the p-quantile of pooled chains (its ESS, its MCSE) after the checks they
+ * share: valid chains and p, NaN when a draw is not finite (the quantile is then undefined),
+ * else `statistic(chains, pooled sorted draws, p)`.
+ */
+export function quantileStatistic(
+  name: string,
+  chains: readonly Float64Array[],
+  p: number,
+  statistic: (chains: readonly Float64Array[], sorted: Float64Array, p: number) => number,
+): number {
+  checkChains(chains, name);
+  checkProbability(p, name);
+  if (!allFinite(chains)) return NaN;
+  return statistic(chains, pooledSorted(chains), p);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { normalQuantile } from "../math/index.js";
 import { averageRanks } from "./argsort.js";
-import { pooledSorted, quantileSorted } from "./quantile.js";
+import { pooledDraws, pooledSorted, quantileSorted } from "./quantile.js";
 
 /**
  * Splits each chain into its first and second halves (2m chains of floor(n/2) draws). For an
@@ -26,17 +26,9 @@ export function splitChains(chains: readonly Float64Array[]): Float64Array[] {
  * rank(ties.method = "average"), scipy's rankdata default). Draws must be finite.
  */
 export function pooledRanks(chains: readonly Float64Array[]): Float64Array[] {
-  let total = 0;
-  for (const x of chains) total += x.length;
-  const pooled = new Float64Array(total);
-  let o = 0;
-  for (const x of chains) {
-    pooled.set(x, o);
-    o += x.length;
-  }
-  const ranks = averageRanks(pooled);
+  const ranks = averageRanks(pooledDraws(chains));
   const out: Float64Array[] = [];
-  o = 0;
+  let o = 0;
   for (const x of chains) {
     out.push(ranks.subarray(o, o + x.length));
     o += x.length;

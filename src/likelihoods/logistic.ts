@@ -15,7 +15,7 @@
  */
 import { log1pExp, logistic } from "../math/index.js";
 import type { RandomSource } from "../random/types.js";
-import type { PointwiseLikelihood } from "./pointwise.js";
+import { pointwiseLogLikelihood, type PointwiseLikelihood } from "./pointwise.js";
 import { assertLengths } from "./shape.js";
 import { LikelihoodDataError } from "./types.js";
 
@@ -28,20 +28,7 @@ function logPoint(y: number, f: number): number {
 /** The logistic likelihood for labels y in {0, 1}. */
 export function logisticLikelihood(): PointwiseLikelihood {
   return {
-    name: NAME,
-
-    logLikelihood(y, f) {
-      assertLengths(NAME, "logLikelihood", { y, f });
-      let sum = 0;
-      for (let i = 0; i < f.length; i++) sum += logPoint(y[i], f[i]);
-      return sum;
-    },
-
-    logLikelihoodPoints(y, f, out) {
-      assertLengths(NAME, "logLikelihoodPoints", { y, f, out });
-      for (let i = 0; i < f.length; i++) out[i] = logPoint(y[i], f[i]);
-      return out;
-    },
+    ...pointwiseLogLikelihood(NAME, logPoint),
 
     derivatives(y, f, d1, d2, d3) {
       assertLengths(NAME, "derivatives", { y, f, d1, d2, d3 });

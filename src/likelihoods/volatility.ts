@@ -14,7 +14,7 @@
  *
  * q is formed as exp(2 (log|y| - f)) so that it neither overflows nor underflows early.
  */
-import type { PointwiseLikelihood } from "./pointwise.js";
+import { pointwiseLogLikelihood, type PointwiseLikelihood } from "./pointwise.js";
 import { assertLengths } from "./shape.js";
 import { LikelihoodDataError } from "./types.js";
 
@@ -25,23 +25,14 @@ function scaledSquare(y: number, f: number): number {
   return y === 0 ? 0 : Math.exp(2 * (Math.log(Math.abs(y)) - f));
 }
 
+function logPoint(y: number, f: number): number {
+  return -LOG_SQRT_2PI - f - 0.5 * scaledSquare(y, f);
+}
+
 /** The stochastic-volatility likelihood y ~ N(0, exp(f)^2). */
 export function volatilityLikelihood(): PointwiseLikelihood {
   return {
-    name: NAME,
-
-    logLikelihood(y, f) {
-      assertLengths(NAME, "logLikelihood", { y, f });
-      let sum = 0;
-      for (let i = 0; i < f.length; i++) sum += -LOG_SQRT_2PI - f[i] - 0.5 * scaledSquare(y[i], f[i]);
-      return sum;
-    },
-
-    logLikelihoodPoints(y, f, out) {
-      assertLengths(NAME, "logLikelihoodPoints", { y, f, out });
-      for (let i = 0; i < f.length; i++) out[i] = -LOG_SQRT_2PI - f[i] - 0.5 * scaledSquare(y[i], f[i]);
-      return out;
-    },
+    ...pointwiseLogLikelihood(NAME, logPoint),
 
     derivatives(y, f, d1, d2, d3) {
       assertLengths(NAME, "derivatives", { y, f, d1, d2, d3 });

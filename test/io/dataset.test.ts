@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { DataError, labelCounts, labelKindFor, parseDataset, readDataset } from "../../src/io/index.js";
-import { fixture, sharedData } from "../fixtures.js";
+import { dataFile, fixture } from "../fixtures.js";
 
 function dataError(path: string, opts: Parameters<typeof readDataset>[1] = {}): DataError {
   try {
@@ -110,9 +110,8 @@ test("hex, empty and odd spellings are not numbers", () => {
   assert.throws(() => parseDataset("y,x\n1,1,\n", "h.csv"), /h\.csv:2: row has 3 cells, the header has 2/);
 });
 
-test("the real USPS 3-vs-5 training set: 1214 x 256, 658 threes (+1) and 556 fives (-1)", (t) => {
-  const path = sharedData("usps35_origsplit_train.csv");
-  if (path === undefined) return t.skip("shared/data/usps35_origsplit_train.csv is not present");
+test("the real USPS 3-vs-5 training set: 1214 x 256, 658 threes (+1) and 556 fives (-1)", () => {
+  const path = dataFile("usps35_origsplit_train.csv");
   const ds = readDataset(path, { labels: "binary" });
   assert.equal(ds.n, 1214);
   assert.equal(ds.d, 256);
@@ -128,9 +127,8 @@ test("the real USPS 3-vs-5 training set: 1214 x 256, 658 threes (+1) and 556 fiv
   assert.ok(lo >= -1 && hi <= 1, `pixel range [${lo}, ${hi}]`);
 });
 
-test("the real Pima data (0/1 labels): 768 x 8, 268 positive, 500 negative", (t) => {
-  const path = sharedData("pima768.csv");
-  if (path === undefined) return t.skip("shared/data/pima768.csv is not present");
+test("the real Pima data (0/1 labels): 768 x 8, 268 positive, 500 negative", () => {
+  const path = dataFile("pima768.csv");
   const ds = readDataset(path, { labels: "binary", binaryCoding: "zeroOne" });
   assert.equal(ds.n, 768);
   assert.equal(ds.d, 8);

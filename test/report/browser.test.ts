@@ -13,7 +13,7 @@ import { pathToFileURL } from "node:url";
 import { chromium, type Page } from "playwright-core";
 import { buildReport, echartsSource, PALETTE } from "../../src/report/index.js";
 import { svgLineFigure } from "../../src/report/figures.js";
-import { scratchDir } from "../fixtures.js";
+import { scratchDir, skipUnlessAvailable } from "../fixtures.js";
 import { figure2Spec, writeSyntheticAis, writeSyntheticRun } from "./fixtures.js";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
@@ -32,11 +32,12 @@ function findChromium(): string | undefined {
 }
 
 const executablePath = findChromium();
-const skip =
+const skip = skipUnlessAvailable(
   executablePath === undefined
     ? `no Chromium found (${process.env.GPMCMC_CHROMIUM ? `GPMCMC_CHROMIUM=${process.env.GPMCMC_CHROMIUM} is not executable` : `looked for ${CANDIDATES.join(", ")}`}): ` +
       "install Debian's chromium package (apt-get install chromium), or set GPMCMC_CHROMIUM to a Chromium or Chrome executable, to run this test"
-    : false;
+    : false,
+);
 
 const FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
