@@ -15,7 +15,7 @@
  */
 import { log1pExp, logistic } from "../math/index.js";
 import type { RandomSource } from "../random/types.js";
-import { pointwiseLogLikelihood, type PointwiseLikelihood } from "./pointwise.js";
+import { pointwiseDerivatives, pointwiseLogLikelihood, type PointwiseLikelihood } from "./pointwise.js";
 import { assertLengths } from "./shape.js";
 import { LikelihoodDataError } from "./types.js";
 
@@ -30,22 +30,16 @@ export function logisticLikelihood(): PointwiseLikelihood {
   return {
     ...pointwiseLogLikelihood(NAME, logPoint),
 
-    derivatives(y, f, d1, d2, d3) {
-      assertLengths(NAME, "derivatives", { y, f, d1, d2, d3 });
-      let sum = 0;
-      for (let i = 0; i < f.length; i++) {
-        const fi = f[i];
-        const s = logistic(fi);
-        const t = logistic(-fi);
-        const st = s * t;
-        const pos = y[i] === 1;
-        sum += pos ? -log1pExp(-fi) : -log1pExp(fi);
-        d1[i] = pos ? t : -s;
-        d2[i] = -st;
-        if (d3) d3[i] = -st * (t - s);
-      }
-      return sum;
-    },
+    derivatives: pointwiseDerivatives(NAME, (yi, fi, i, d1, d2, d3) => {
+      const s = logistic(fi);
+      const t = logistic(-fi);
+      const st = s * t;
+      const pos = yi === 1;
+      d1[i] = pos ? t : -s;
+      d2[i] = -st;
+      if (d3) d3[i] = -st * (t - s);
+      return pos ? -log1pExp(-fi) : -log1pExp(fi);
+    }),
 
     fisherInformation(f, out) {
       assertLengths(NAME, "fisherInformation", { f, out });

@@ -30,3 +30,19 @@ export function pointwiseLogLikelihood(
     },
   };
 }
+
+/**
+ * A likelihood's `derivatives` from a rule for one point, which fills entry i of d1, d2 (and d3
+ * when given) and returns log p(y_i | f_i).
+ */
+export function pointwiseDerivatives(
+  name: string,
+  point: (y: number, f: number, i: number, d1: Float64Array, d2: Float64Array, d3: Float64Array | undefined) => number,
+): Likelihood["derivatives"] {
+  return (y, f, d1, d2, d3) => {
+    assertLengths(name, "derivatives", { y, f, d1, d2, d3 });
+    let sum = 0;
+    for (let i = 0; i < f.length; i++) sum += point(y[i], f[i], i, d1, d2, d3);
+    return sum;
+  };
+}

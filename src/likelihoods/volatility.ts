@@ -14,7 +14,7 @@
  *
  * q is formed as exp(2 (log|y| - f)) so that it neither overflows nor underflows early.
  */
-import { pointwiseLogLikelihood, type PointwiseLikelihood } from "./pointwise.js";
+import { pointwiseDerivatives, pointwiseLogLikelihood, type PointwiseLikelihood } from "./pointwise.js";
 import { assertLengths } from "./shape.js";
 import { LikelihoodDataError } from "./types.js";
 
@@ -34,18 +34,13 @@ export function volatilityLikelihood(): PointwiseLikelihood {
   return {
     ...pointwiseLogLikelihood(NAME, logPoint),
 
-    derivatives(y, f, d1, d2, d3) {
-      assertLengths(NAME, "derivatives", { y, f, d1, d2, d3 });
-      let sum = 0;
-      for (let i = 0; i < f.length; i++) {
-        const q = scaledSquare(y[i], f[i]);
-        sum += -LOG_SQRT_2PI - f[i] - 0.5 * q;
-        d1[i] = q - 1;
-        d2[i] = -2 * q;
-        if (d3) d3[i] = 4 * q;
-      }
-      return sum;
-    },
+    derivatives: pointwiseDerivatives(NAME, (yi, fi, i, d1, d2, d3) => {
+      const q = scaledSquare(yi, fi);
+      d1[i] = q - 1;
+      d2[i] = -2 * q;
+      if (d3) d3[i] = 4 * q;
+      return -LOG_SQRT_2PI - fi - 0.5 * q;
+    }),
 
     fisherInformation(f, out) {
       assertLengths(NAME, "fisherInformation", { f, out });

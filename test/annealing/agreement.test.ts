@@ -12,12 +12,12 @@ import { epApproximation, expectationPropagation, probitSites } from "../../src/
 import { seKernel } from "../../src/gp/index.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { Rng } from "../../src/random/rng.js";
-import { latentGpKernel } from "../../src/run/kernel.js";
+import { latentSampler } from "../../src/samplers/registry.js";
 
 /** runAis's estimate computed run by run with `anneal`, with the same seeds, and with a broken weight. */
 function annealRuns(data: { X: Matrix; y: Float64Array }, spec: AisSpec, broken?: BrokenWeight) {
   const target = aisTarget(data, spec, () => {});
-  const options = { betas: temperatureSchedule(spec.schedule), kernelAt: (t: Parameters<typeof latentGpKernel>[0]) => latentGpKernel(t, spec.transition), brokenWeight: broken };
+  const options = { betas: temperatureSchedule(spec.schedule), kernelAt: (t: Parameters<typeof latentSampler>[0]) => latentSampler(t, spec.transition), brokenWeight: broken };
   const w: number[] = [];
   for (let r = 0; r < spec.runs; r++) w.push(anneal(target, new Rng(spec.seed, r), { ...options, run: r }).logWeight);
   return aisEstimate(w);
