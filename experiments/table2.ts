@@ -58,18 +58,10 @@ import { latentSampler } from "../src/samplers/registry.js";
 import { annealedLatentTarget } from "../src/targets/annealedLatent.js";
 import { compareTable2, narrowConfig } from "./table2Check.js";
 import { PAPER_MODELS, PAPER_SAMPLER_LABELS, PAPER_SAMPLERS, PAPER_TABLE2, PAPER_SETTINGS, paperEss, type PaperModel, type PaperSampler } from "./table2Paper.js";
+import type { Table2Cell, Table2Config, Table2Result } from "./table2Types.js";
 
-export interface Table2Config {
-  likelihoods: PaperModel[];
-  samplers: PaperSampler[];
-  settings: { n: number; d: number }[];
-  dataSets: number;
-  chains: number;
-  draws: number;
-  burnIn: number;
-  checkpoints: number[];
-  seed: number;
-}
+export type { Table2Cell, Table2Config, Table2Result } from "./table2Types.js";
+
 
 export const PAPER_CONFIG: Table2Config = {
   likelihoods: PAPER_MODELS.map((m) => m.likelihood),
@@ -124,36 +116,7 @@ export function seedOfIdentity(identity: string): bigint {
   return createHash("sha256").update(identity, "utf8").digest().readBigUInt64BE(0);
 }
 
-/** One sampler on one (likelihood, n, d) cell, over all data sets. */
-export interface Table2Cell {
-  likelihood: PaperModel;
-  sampler: PaperSampler;
-  n: number;
-  d: number;
-  /** Min ESS of every chain of every data set (data set after data set). */
-  minEss: number[];
-  essMean: number;
-  essSd: number;
-  /** Per data set, per checkpoint: max over latent values of the classic R-hat. */
-  rhat: number[][];
-  /** Median over data sets per checkpoint, and its code 0..3. */
-  medianRhat: number[];
-  codes: number[];
-  /** R-hat of every latent value of every data set at the last checkpoint (for the ordering). */
-  lastRhats: number[];
-  acceptanceRate: number;
-  /** Sampling plus burn-in seconds, all chains and data sets. */
-  seconds: number;
-}
 
-export interface Table2Result {
-  config: Table2Config;
-  backend: string;
-  cells: Table2Cell[];
-  /** Per likelihood and setting: the ordering row in the paper's notation (rows 1..6 = config.samplers order). */
-  orderings: { likelihood: PaperModel; n: number; d: number; text: string }[];
-  seconds: number;
-}
 
 /** Runs the experiment; `onCell` hears about each finished cell (progress). */
 export function runTable2(config: Table2Config, onCell?: (cell: Table2Cell) => void): Table2Result {

@@ -2,7 +2,7 @@
  * Checking a committed Table 2 run: recompute some of its cells and compare them, bit for bit,
  * with the file (`node dist/experiments/table2.js --check FILE [filters]`).
  */
-import type { Table2Cell, Table2Config, Table2Result } from "./table2.js";
+import type { Table2Cell, Table2Config, Table2Result } from "./table2Types.js";
 
 /** A cell's reproducible content: everything but its timing, as JSON stores it (Infinity and NaN become null). */
 function cellNumbers(c: Table2Cell): unknown {

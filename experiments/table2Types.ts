@@ -1,0 +1,45 @@
+/** The configuration and results of the Table 2 experiment (experiments/table2.ts), as committed in its JSON files. */
+import type { PaperModel, PaperSampler } from "./table2Paper.js";
+
+export interface Table2Config {
+  likelihoods: PaperModel[];
+  samplers: PaperSampler[];
+  settings: { n: number; d: number }[];
+  dataSets: number;
+  chains: number;
+  draws: number;
+  burnIn: number;
+  checkpoints: number[];
+  seed: number;
+}
+
+/** One sampler on one (likelihood, n, d) cell, over all data sets. */
+export interface Table2Cell {
+  likelihood: PaperModel;
+  sampler: PaperSampler;
+  n: number;
+  d: number;
+  /** Min ESS of every chain of every data set (data set after data set). */
+  minEss: number[];
+  essMean: number;
+  essSd: number;
+  /** Per data set, per checkpoint: max over latent values of the classic R-hat. */
+  rhat: number[][];
+  /** Median over data sets per checkpoint, and its code 0..3. */
+  medianRhat: number[];
+  codes: number[];
+  /** R-hat of every latent value of every data set at the last checkpoint (for the ordering). */
+  lastRhats: number[];
+  acceptanceRate: number;
+  /** Sampling plus burn-in seconds, all chains and data sets. */
+  seconds: number;
+}
+
+export interface Table2Result {
+  config: Table2Config;
+  backend: string;
+  cells: Table2Cell[];
+  /** Per likelihood and setting: the ordering row in the paper's notation (rows 1..6 = config.samplers order). */
+  orderings: { likelihood: PaperModel; n: number; d: number; text: string }[];
+  seconds: number;
+}
