@@ -12,27 +12,11 @@ import { Matrix } from "../../src/linalg/matrix.js";
 import { normalCdf } from "../../src/math/normal.js";
 import { predictFromApproximation, predictFromDraws, type LogTheta } from "../../src/predict/sources.js";
 import { Rng } from "../../src/random/rng.js";
-
-/** Solves A x = b by Gauss-Jordan elimination with partial pivoting. */
-function solve(a: number[][], b: number[]): number[] {
-  const n = b.length;
-  const m = a.map((row, i) => [...row, b[i]!]);
-  for (let c = 0; c < n; c++) {
-    let p = c;
-    for (let r = c + 1; r < n; r++) if (Math.abs(m[r]![c]!) > Math.abs(m[p]![c]!)) p = r;
-    [m[c], m[p]] = [m[p]!, m[c]!];
-    for (let r = 0; r < n; r++) {
-      if (r === c) continue;
-      const f = m[r]![c]! / m[c]![c]!;
-      for (let k = c; k <= n; k++) m[r]![k]! -= f * m[c]![k]!;
-    }
-  }
-  return m.map((row, i) => row[n]! / row[i]!);
-}
+import { gaussSolve } from "./denseSolve.js";
 
 function inverse(a: number[][]): number[][] {
   const n = a.length;
-  const cols = Array.from({ length: n }, (_, j) => solve(a, Array.from({ length: n }, (_, i) => (i === j ? 1 : 0))));
+  const cols = Array.from({ length: n }, (_, j) => gaussSolve(a, Array.from({ length: n }, (_, i) => (i === j ? 1 : 0))));
   return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => cols[j]![i]!));
 }
 
