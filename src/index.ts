@@ -18,3 +18,4 @@ export * from "./approx/index.js";
 export * from "./report/index.js";
 export * from "./parallel/index.js";
 export * from "./run/index.js";
+export * from "./predict/index.js";

@@ -6,3 +6,5 @@ export type { EpCorrection, EpCorrectionOptions } from "./epCorrection.js";
 export { epCorrectedLogZ } from "./epCorrection.js";
 export type { LaplaceOptions, LaplaceResult } from "./laplace.js";
 export { laplace, laplaceCovariance, NotLogConcaveError } from "./laplace.js";
+export type { LogZMethod, SeTheta, TypeIIResult } from "./logZGradient.js";
+export { epLogZGradient, laplaceLogZGradient, logZAndGradient, maximiseLogZ } from "./logZGradient.js";

@@ -10,6 +10,7 @@
  */
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { maximiseLogZ, type LogZMethod } from "../approx/logZGradient.js";
 import { APPROXIMATION_FILE_FORMAT, APPROXIMATION_FILE_VERSION, fileSha256, type ApproximationFile } from "../approx/approximationFile.js";
 import { seKernel } from "../gp/squaredExponential.js";
 import type { Dataset } from "../io/dataset.js";
@@ -29,6 +30,7 @@ export interface RawApproxOptions extends RawModelOptions {
   out?: string;
   force?: boolean;
   strict?: boolean;
+  optimize?: boolean;
 }
 
 /** What both commands' --json summaries hold. */
@@ -47,6 +49,22 @@ export interface ApproxSummary {
   seconds: number;
   /** The file written, or null. */
   out: string | null;
+  /** With --optimize: the search for theta maximising log Z (the kernel fields above are its optimum); null without. */
+  optimize: OptimizeReport | null;
+}
+
+/** What --optimize reports: where it started, how it ended, and how long it took. */
+export interface OptimizeReport {
+  startLengthscale: number[];
+  startSignalSd: number;
+  iterations: number;
+  /** Laplace or EP runs. */
+  evaluations: number;
+  converged: boolean;
+  reason: string;
+  /** d log Z / d theta at the optimum (log lengthscales, log signal sd). */
+  gradient: number[];
+  seconds: number;
 }
 
 export interface CommandOutcome<S> {
@@ -64,6 +82,7 @@ export interface Common {
   out?: string;
   force: boolean;
   strict: boolean;
+  optimize: boolean;
 }
 
 /** The model options within `scope`, then the output options. */
@@ -72,7 +91,7 @@ export function parseCommon(raw: RawApproxOptions, scope: ModelScope): Common {
   const data = model.data;
   const out = raw.out === undefined ? undefined : parsePath("--out", raw.out);
   if (out !== undefined && resolve(out) === resolve(data)) throw new OptionError("--out", `is the data file ${JSON.stringify(data)}; give another file name`);
-  return { model, data, json: raw.json === true, out, force: raw.force === true, strict: raw.strict === true };
+  return { model, data, json: raw.json === true, out, force: raw.force === true, strict: raw.strict === true, optimize: raw.optimize === true };
 }
 
 export function optional<T>(raw: string | undefined, option: string, parse: (option: string, raw: string) => T): T | undefined {
@@ -93,6 +112,34 @@ export function loadProblem(common: Common): Problem {
   const t0 = performance.now();
   const k = seKernel({ logLengthscale: kernel.logLengthscale, logSignalSd: kernel.logSignalSd }).matrix(dataset.X);
   return { dataset, kernel, k, kernelSeconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * --optimize: theta maximising log Z from the given hyperparameters (type-II maximum likelihood,
+ * src/approx/logZGradient.ts); p's kernel and K become the optimum's. A search that does not
+ * converge is reported (converged false, a warning) like a Newton or EP iteration that does not.
+ */
+export function optimizeProblem(p: Problem, how: LogZMethod, warn: (message: string) => void): OptimizeReport {
+  const t0 = performance.now();
+  const start = { logLengthscale: Array.from(p.kernel.logLengthscale), logSignalSd: p.kernel.logSignalSd };
+  const r = maximiseLogZ(p.dataset.X, start, how);
+  if (!r.converged) warn(`gpmcmc: --optimize: the search for theta stopped without converging (${r.reason}); the values shown are the best found`);
+  p.kernel = { ...p.kernel, logLengthscale: Float64Array.from(r.theta.logLengthscale), logSignalSd: r.theta.logSignalSd };
+  p.k = seKernel({ logLengthscale: p.kernel.logLengthscale, logSignalSd: p.kernel.logSignalSd }).matrix(p.dataset.X);
+  return {
+    startLengthscale: start.logLengthscale.map(Math.exp), startSignalSd: Math.exp(start.logSignalSd),
+    iterations: r.iterations, evaluations: r.evaluations, converged: r.converged, reason: r.reason,
+    gradient: Array.from(r.gradient), seconds: (performance.now() - t0) / 1000,
+  };
+}
+
+/** The table rows of --optimize. */
+export function optimizeRows(o: OptimizeReport | null): [string, string][] {
+  if (o === null) return [];
+  return [
+    ["optimised", `theta maximising log Z by BFGS from lengthscale ${o.startLengthscale.map(short).join(", ")}, signal sd ${short(o.startSignalSd)}`],
+    ["BFGS iterations", `${o.iterations} (${o.evaluations} evaluations of log Z), ${o.converged ? "converged" : "NOT converged"}, ${o.seconds.toFixed(2)} s`],
+  ];
 }
 
 function dataPart(common: Common, ds: Dataset): ApproximationFile["data"] {
@@ -165,7 +212,8 @@ function addOutputOptions(cmd: Command): Command {
     .option("--json", "print one JSON object on stdout instead of text")
     .option("--out <file.json>", "write the Gaussian approximation to this JSON file")
     .option("--force", "with --out: replace an existing file that is not a gpmcmc approximation file")
-    .option("--strict", `exit with code ${EXIT_NOT_CONVERGED} (and write no --out) when the iteration does not converge`);
+    .option("--strict", `exit with code ${EXIT_NOT_CONVERGED} (and write no --out) when the iteration does not converge`)
+    .option("--optimize", "first maximise log Z over the log lengthscale(s) and log signal sd by BFGS, from the values given (type-II maximum likelihood); report and write the approximation at the optimum");
 }
 
 /** The fields of the approximation file that say what it is and what it approximates. */

@@ -10,7 +10,7 @@ import { expectationPropagation, type EpOptions } from "../approx/ep.js";
 import { epCorrectedLogZ } from "../approx/epCorrection.js";
 import { probitSites } from "../approx/sites.js";
 import { VERSION } from "../version.js";
-import { fileHeader, finish, loadProblem, optional, parseCommon, problemFields, problemRows, registerApproxCommand, short, type ApproxSummary, type CommandOutcome, type RawApproxOptions } from "./approxCommon.js";
+import { fileHeader, finish, loadProblem, optimizeProblem, optimizeRows, optional, parseCommon, problemFields, problemRows, registerApproxCommand, short, type ApproxSummary, type CommandOutcome, type RawApproxOptions } from "./approxCommon.js";
 import { processIO, type CommandIO } from "./commandIO.js";
 import { LAPLACE_LIKELIHOODS } from "./laplace.js";
 import type { ModelScope } from "./modelOptions.js";
@@ -74,6 +74,8 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
     onWarning: warn,
   };
   const p = loadProblem(common);
+  const { onWarning: _, ...searchOptions } = options;
+  const optimize = common.optimize ? optimizeProblem(p, { method: "ep", sites: probitSites(p.dataset.y), options: searchOptions }, warn) : null;
   const t0 = performance.now();
   const ep = expectationPropagation(p.k, probitSites(p.dataset.y), options);
   const corr = epCorrectedLogZ(ep, { form, maxOrder: order, onWarning: warn });
@@ -83,7 +85,7 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
     schedule: ep.schedule, damping: ep.damping,
     logZ: ep.logZ, logZCorrected: corr.logZ, correction: corr.correction, correctionForm: corr.form, correctionOrder: corr.maxOrder,
     iterations: ep.sweeps, converged: ep.converged, siteChange: ep.siteChange, logZChange: ep.logZChange, clampedSites: ep.clampedSites,
-    seconds, out: null,
+    seconds, out: null, optimize,
   };
   const file: ApproximationFile = {
     ...fileHeader("ep", common, p),
@@ -100,6 +102,7 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
   };
   const human: [string, string][] = [
     ...problemRows(`EP (probit likelihood), ${ep.schedule} updates, damping ${short(ep.damping)}`, common, p),
+    ...optimizeRows(optimize),
     ["log Z_EP", ep.logZ.toFixed(6)],
     ["corrected log Z", corr.logZ.toFixed(6)],
     ["R2", `${corr.correction.toExponential(4)} (${corr.form}, orders 3 to ${corr.maxOrder})`],

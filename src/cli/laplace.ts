@@ -8,7 +8,7 @@ import { siteMeansOf, type ApproximationFile } from "../approx/approximationFile
 import { laplace, NotLogConcaveError, type LaplaceOptions } from "../approx/laplace.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import { VERSION } from "../version.js";
-import { fileHeader, finish, loadProblem, optional, parseCommon, problemFields, problemRows, registerApproxCommand, type ApproxSummary, type CommandOutcome, type RawApproxOptions } from "./approxCommon.js";
+import { fileHeader, finish, loadProblem, optimizeProblem, optimizeRows, optional, parseCommon, problemFields, problemRows, registerApproxCommand, type ApproxSummary, type CommandOutcome, type RawApproxOptions } from "./approxCommon.js";
 import { processIO, type CommandIO } from "./commandIO.js";
 import { registerUserError } from "./errors.js";
 import type { ModelScope } from "./modelOptions.js";
@@ -47,15 +47,18 @@ export function runLaplace(raw: RawLaplaceOptions, io: CommandIO = processIO): C
     onWarning: (s) => io.stderr(s + "\n"),
   };
   const p = loadProblem(common);
+  const lik = likelihoodByName(likelihood);
+  const { onWarning: _, ...searchOptions } = options;
+  const optimize = common.optimize ? optimizeProblem(p, { method: "laplace", y: p.dataset.y, likelihood: lik, options: searchOptions }, (s) => io.stderr(s + "\n")) : null;
   const t0 = performance.now();
-  const r = laplace(p.k, p.dataset.y, likelihoodByName(likelihood), options);
+  const r = laplace(p.k, p.dataset.y, lik, options);
   const seconds = p.kernelSeconds + (performance.now() - t0) / 1000;
   const n = p.dataset.n;
   const nu = new Float64Array(n);
   for (let i = 0; i < n; i++) nu[i] = r.w[i] * r.mode[i] + r.alpha[i];
   const summary: LaplaceSummary = {
     command: "laplace", ...problemFields(common, p),
-    logZ: r.logZ, iterations: r.iterations, converged: r.converged, gradientNorm: r.gradientNorm, seconds, out: null,
+    logZ: r.logZ, iterations: r.iterations, converged: r.converged, gradientNorm: r.gradientNorm, seconds, out: null, optimize,
   };
   const file: ApproximationFile = {
     ...fileHeader("laplace", common, p),
@@ -66,6 +69,7 @@ export function runLaplace(raw: RawLaplaceOptions, io: CommandIO = processIO): C
   };
   const human: [string, string][] = [
     ...problemRows(`Laplace (${likelihood} likelihood)`, common, p),
+    ...optimizeRows(optimize),
     ["log Z", r.logZ.toFixed(6)],
     ["Newton steps", String(r.iterations)],
   ];

@@ -7,6 +7,7 @@ import { registerAisCommand } from "./ais.js";
 import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 import { registerDiagnoseCommand } from "./diagnose.js";
+import { registerPredictCommand } from "./predict.js";
 import { registerReportCommand } from "./report.js";
 import { registerSampleCommand } from "./sample.js";
 import { registerSimulateCommand } from "./simulate.js";
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
   registerApproxCommands(program);
   registerSimulateCommand(program);
   registerAisCommand(program);
+  registerPredictCommand(program);
   return program;
 }
 

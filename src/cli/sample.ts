@@ -34,6 +34,7 @@ import {
   type LatentSamplerSpecInput,
 } from "../samplers/registry.js";
 import { writeChainDraws } from "../run/outputs.js";
+import { fileSha256 } from "../approx/approximationFile.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { ProgressDisplay } from "./progress.js";
@@ -143,7 +144,8 @@ export interface SampleReport extends RunSummary {
   complete: boolean;
   /** When sampling started (ISO 8601, UTC). */
   startedAt: string;
-  data: { file: string; n: number; d: number };
+  /** The training data: file, size, SHA-256 of its bytes, input columns (what `predict` checks a test file and the file against); the exposure column (poisson), if any. */
+  data: { file: string; n: number; d: number; sha256?: string; inputNames?: string[]; exposureColumn?: string };
   /** The run as run: model, sampler, counts, seed, adaptation. */
   run: LatentGpRunSpec;
   /** Jitter added to K (0: none). */
@@ -179,12 +181,13 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const seed = o.seed ?? randomInt(0, 2 ** 31);
   const spec = runSpecFor(inputs, extras, seed);
   const data = inputs.data;
+  const dataSha256 = fileSha256(data.path);
 
   let out: OutputDir | undefined;
   const files: string[] = [];
   const onChain = (r: Parameters<typeof writeChainDraws>[1]) => {
     // in chain order, whichever chain finishes first
-    if (out) files[r.chain] = writeChainDraws(out, r, spec, data.path);
+    if (out) files[r.chain] = writeChainDraws(out, r, spec, data.path, dataSha256);
   };
   const showProgress = !o.quiet && (o.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
   const display = showProgress
@@ -236,7 +239,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     parallel: run.workers,
     complete: run.complete,
     startedAt,
-    data: { file: data.path, n: data.n, d: data.d },
+    data: { file: data.path, n: data.n, d: data.d, sha256: dataSha256, inputNames: data.inputNames, ...(o.model.exposureColumn !== undefined ? { exposureColumn: o.model.exposureColumn } : {}) },
     run: spec,
     jitter: run.target.jitter,
     out: o.out ?? null,

@@ -28,6 +28,8 @@ export interface ReadDatasetOptions {
   labels?: LabelKind;
   /** Coding of the returned binary labels (default "plusMinusOne"); only with labels "binary". */
   binaryCoding?: BinaryCoding;
+  /** A file without the response column is read with `y` all NaN and `hasResponse` false (test inputs to predict at). */
+  responseOptional?: boolean;
 }
 
 export interface Dataset {
@@ -43,6 +45,8 @@ export interface Dataset {
   d: number;
   /** The path as given. */
   path: string;
+  /** False when the file had no response column (ReadDatasetOptions.responseOptional); y is then NaN. */
+  hasResponse?: boolean;
 }
 
 /** The label kind a likelihood needs (unknown names: "real"). */
@@ -141,6 +145,7 @@ export function parseDataset(text: string, path: string, options: ReadDatasetOpt
   checkHeader(header, path, headerLine);
 
   const yCol = header.indexOf(responseName);
+  if (yCol < 0 && options.responseOptional) return parseInputsOnly(records, header, path, responseName);
   if (yCol < 0) {
     throw new DataError({ file: path, line: headerLine }, `no response column ${quoteCell(responseName)} in the header (columns: ${listNames(header)})`);
   }
@@ -174,6 +179,21 @@ export function parseDataset(text: string, path: string, options: ReadDatasetOpt
   }
   if (labels === "binary") recode(y, coding);
   return { X, y, inputNames: inputCols.map((j) => header[j]), responseName, n, d, path };
+}
+
+/** A data set whose file has no response column: every column is an input, y is NaN. */
+function parseInputsOnly(records: CsvRecord[], header: string[], path: string, responseName: string): Dataset {
+  const headerLine = records[0].info.lines;
+  const n = records.length - 1;
+  if (n === 0) throw new DataError({ file: path, line: headerLine }, "header only: no data rows follow it");
+  const d = header.length;
+  const X = new Matrix(n, d);
+  for (let i = 0; i < n; i++) {
+    const { record, info } = records[i + 1];
+    if (record.length !== d) throw new DataError({ file: path, line: info.lines }, `row has ${record.length} ${record.length === 1 ? "cell" : "cells"}, the header has ${d}`);
+    for (let j = 0; j < d; j++) X.data[i + j * n] = numericCell(record[j], path, info.lines, j, header[j]);
+  }
+  return { X, y: new Float64Array(n).fill(NaN), inputNames: [...header], responseName, n, d, path, hasResponse: false };
 }
 
 /**

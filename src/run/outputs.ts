@@ -10,7 +10,7 @@ import { leapfrogSteps, tunableValue } from "../samplers/registry.js";
 import type { LatentGpRunSpec } from "./runSpec.js";
 
 /** The configuration comments of chain `chain` (0-based) of a run. */
-export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: string): CmdStanRunInfo {
+export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: string, dataSha256?: string): CmdStanRunInfo {
   const { model, sampler } = spec;
   const settings: Record<string, string | number | boolean> = {
     likelihood: model.likelihood,
@@ -31,6 +31,7 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
   if (sampler.sampler === "mh") settings.proposal_sd = sampler.proposalSd;
   if (model.jitter !== undefined) settings.jitter = String(model.jitter);
   settings.init = spec.init ?? "zero";
+  if (dataSha256 !== undefined) settings.data_sha256 = dataSha256;
   if (sampler.sampler === "rmhmc") {
     settings.integrator = sampler.variant ?? "fast";
     const fp = sampler.fixedPoint;
@@ -61,7 +62,7 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
 }
 
 /** Writes one chain's draws file into `out` (atomically) and returns its name. */
-export function writeChainDraws(out: OutputDir, result: ChainResult, spec: LatentGpRunSpec, dataFile: string): string {
+export function writeChainDraws(out: OutputDir, result: ChainResult, spec: LatentGpRunSpec, dataFile: string, dataSha256?: string): string {
   const name = drawsFileName(result.chain + 1);
   const st = result.stats;
   const stats: DrawStats[] = Array.from({ length: result.draws }, (_, i) => ({
@@ -72,7 +73,7 @@ export function writeChainDraws(out: OutputDir, result: ChainResult, spec: Laten
     divergent: st.divergent[i] === 1,
     energy: st.energy[i],
   }));
-  writeCmdStanCsv(out.open(name), drawsFileInfo(spec, result.chain, dataFile), {
+  writeCmdStanCsv(out.open(name), drawsFileInfo(spec, result.chain, dataFile, dataSha256), {
     variables: vectorNames("f", result.dim),
     stats,
     values: result.samples,

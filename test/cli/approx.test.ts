@@ -89,12 +89,12 @@ test("ep and laplace --json print exactly the documented keys", () => {
   const ep = JSON.parse(cli(["ep", ...base]).stdout);
   assert.deepEqual(Object.keys(ep).sort(), [
     "clampedSites", "command", "converged", "correction", "correctionForm", "correctionOrder", "d", "damping", "data",
-    "iterations", "lengthscale", "likelihood", "logZ", "logZChange", "logZCorrected", "n", "out", "schedule", "seconds",
+    "iterations", "lengthscale", "likelihood", "logZ", "logZChange", "logZCorrected", "n", "optimize", "out", "schedule", "seconds",
     "signalSd", "siteChange",
   ]);
   const lap = JSON.parse(cli(["laplace", ...base]).stdout);
   assert.deepEqual(Object.keys(lap).sort(), [
-    "command", "converged", "d", "data", "gradientNorm", "iterations", "lengthscale", "likelihood", "logZ", "n", "out", "seconds", "signalSd",
+    "command", "converged", "d", "data", "gradientNorm", "iterations", "lengthscale", "likelihood", "logZ", "n", "optimize", "out", "seconds", "signalSd",
   ]);
   for (const j of [ep, lap]) {
     for (const key of ["logZ", "iterations", "seconds"]) assert.equal(typeof j[key], "number", key);

@@ -35,6 +35,8 @@ const NOT_RUN: { start: string; why: string }[] = [
   { start: "npx gpmcmc laplace --data d.csv", why: "d.csv is a placeholder" },
   { start: "npx gpmcmc ep --data d.csv", why: "d.csv is a placeholder; [options] are alternatives" },
   { start: "npx gpmcmc ais --data d.csv", why: "d.csv is a placeholder; [options] are alternatives" },
+  { start: "npx gpmcmc predict --run DIR", why: "DIR and test.csv are placeholders" },
+  { start: "npx gpmcmc predict --approx q.json", why: "q.json and test.csv are placeholders" },
 ];
 
 /** Commands that take a minute or more; run with GPMCMC_README_SLOW=1. */
