@@ -12,7 +12,6 @@
  * Not run, each for the reason given in NOT_RUN: commands that install or build, the test
  * suite itself, and commands with placeholders (d.csv, DIR, [options]). A command that is
  * neither run nor listed there fails the test, and so does a listed one the README no longer has.
- * SLOW commands run only when GPMCMC_README_SLOW=1 (the test says when it skips them).
  * ```ts blocks are not shell: the API example is run by test/api/readme.test.ts.
  */
 import { test } from "node:test";
@@ -39,10 +38,6 @@ const NOT_RUN: { start: string; why: string }[] = [
   { start: "npx gpmcmc predict --approx q.json", why: "q.json and test.csv are placeholders" },
 ];
 
-/** Commands that take a minute or more; run with GPMCMC_README_SLOW=1. */
-const SLOW: { start: string; why: string }[] = [
-  { start: "npx gpmcmc sample --data usps200.csv", why: "RMHMC on 200 cases: about a minute on two cores" },
-];
 
 const startsWithAny = (command: string, list: { start: string; why: string }[]) => list.find((x) => command.startsWith(x.start));
 
@@ -77,14 +72,14 @@ function shellBlocks(): { shell: Block; output?: Block }[] {
 test("README: the lists of commands not run name only commands the README has", () => {
   const commands = shellBlocks().flatMap((b) => shellCommands(b.shell));
   assert.ok(commands.length >= 8, `only ${commands.length} shell commands found`);
-  const run = commands.filter((c) => !startsWithAny(c, NOT_RUN) && !startsWithAny(c, SLOW));
+  const run = commands.filter((c) => !startsWithAny(c, NOT_RUN));
   assert.ok(run.some((c) => c.startsWith("npx gpmcmc diagnose ")), "the diagnose example is not among the commands run");
-  for (const x of [...NOT_RUN, ...SLOW]) {
+  for (const x of NOT_RUN) {
     assert.ok(commands.some((c) => c.startsWith(x.start)), `the list names ${JSON.stringify(x.start)}, which the README no longer has`);
   }
 });
 
-test("README: the shell commands run, and each shown output is what its command prints", async (t) => {
+test("README: the shell commands run, and each shown output is what its command prints", async () => {
   const ws = workspace();
   try {
     let compared = 0;
@@ -92,11 +87,6 @@ test("README: the shell commands run, and each shown output is what its command 
       const printed = new Map<string, string>();
       for (const command of shellCommands(shell)) {
         if (startsWithAny(command, NOT_RUN)) continue;
-        const slow = startsWithAny(command, SLOW);
-        if (slow !== undefined && process.env.GPMCMC_README_SLOW !== "1") {
-          t.diagnostic(`not run (set GPMCMC_README_SLOW=1): ${command} (${slow.why})`);
-          continue;
-        }
         const r = run(command, ws);
         assert.equal(r.status, 0, `README line ${shell.line} (${shell.section}): ${command}\n${r.stderr}`);
         printed.set(command, r.stdout);
