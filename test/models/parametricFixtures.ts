@@ -1,0 +1,131 @@
+/**
+ * Dense-metric targets with independently known moments, for the parametric samplers' tests:
+ * a 2-D Gaussian with a constant non-identity metric (its precision), a banana-shaped density with
+ * a position-dependent metric, and a small logistic regression. Moments of the 2-D targets come
+ * from quadrature on a fine grid (independent of the samplers and of the model's gradient).
+ */
+import { Matrix } from "../../src/linalg/matrix.js";
+import { logisticRegression, type LogisticRegressionModel } from "../../src/models/logisticRegression.js";
+import { Rng } from "../../src/random/rng.js";
+import type { DenseMetricModel, DenseMetricParts } from "../../src/targets/denseMetric.js";
+
+export const GAUSS_MEAN = [1, -2];
+export const GAUSS_COV = [[1, 0.8], [0.8, 2]];
+
+/** N(GAUSS_MEAN, GAUSS_COV) with G = the precision (constant), dG = 0. */
+export function gaussianModel(): DenseMetricModel {
+  const [[a, b], [, c]] = GAUSS_COV;
+  const det = a * c - b * b;
+  const p = [c / det, -b / det, a / det]; // p00, p01, p11
+  const grad = (x: Float64Array, g: Float64Array): number => {
+    const u = x[0] - GAUSS_MEAN[0];
+    const v = x[1] - GAUSS_MEAN[1];
+    g[0] = -(p[0] * u + p[1] * v);
+    g[1] = -(p[1] * u + p[2] * v);
+    return -0.5 * (p[0] * u * u + 2 * p[1] * u * v + p[2] * v * v);
+  };
+  return {
+    dim: 2,
+    logDensity: (x) => grad(x, new Float64Array(2)),
+    logDensityAndGradient: grad,
+    denseMetric(x, derivatives): DenseMetricParts {
+      const gradient = new Float64Array(2);
+      const logDensity = grad(x, gradient);
+      const metric = Matrix.fromRows([[p[0], p[1]], [p[1], p[2]]]);
+      return { logDensity, gradient, metric, metricDerivatives: derivatives ? [new Matrix(2, 2), new Matrix(2, 2)] : undefined };
+    },
+  };
+}
+
+/** Precision of the banana's observation, its mean, and the prior precision. */
+const BANANA = { precision: 4, ybar: 1, prior: 1 };
+
+/**
+ * The banana of the Riemann manifold Langevin literature: ybar ~ N(t1 + t2^2, 1/precision),
+ * t ~ N(0, I/prior). Metric: the Fisher information plus the prior's,
+ * G = precision J'J + prior I with J = [1, 2 t2], so dG/dt1 = 0, dG/dt2 = precision [[0, 2], [2, 8 t2]].
+ */
+export function bananaModel(): DenseMetricModel {
+  const { precision, ybar, prior } = BANANA;
+  const grad = (x: Float64Array, g: Float64Array): number => {
+    const r = ybar - x[0] - x[1] * x[1];
+    g[0] = precision * r - prior * x[0];
+    g[1] = precision * r * 2 * x[1] - prior * x[1];
+    return -0.5 * precision * r * r - 0.5 * prior * (x[0] * x[0] + x[1] * x[1]);
+  };
+  return {
+    dim: 2,
+    logDensity: (x) => grad(x, new Float64Array(2)),
+    logDensityAndGradient: grad,
+    denseMetric(x, derivatives): DenseMetricParts {
+      const gradient = new Float64Array(2);
+      const logDensity = grad(x, gradient);
+      const t = x[1];
+      const metric = Matrix.fromRows([[precision + prior, 2 * precision * t], [2 * precision * t, 4 * precision * t * t + prior]]);
+      const metricDerivatives = derivatives ? [new Matrix(2, 2), Matrix.fromRows([[0, 2 * precision], [2 * precision, 8 * precision * t]])] : undefined;
+      return { logDensity, gradient, metric, metricDerivatives };
+    },
+  };
+}
+
+/** Logistic regression with an intercept and one covariate, 30 cases drawn once from a fixed seed, prior variance 4. */
+export function smallLogistic(): LogisticRegressionModel {
+  const rng = new Rng(20111);
+  const n = 30;
+  const x = new Matrix(n, 2);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x.set(i, 0, 1);
+    x.set(i, 1, rng.normal());
+    const eta = 0.5 + 1.5 * x.get(i, 1);
+    y[i] = rng.uniform() < 1 / (1 + Math.exp(-eta)) ? 1 : 0;
+  }
+  return logisticRegression(x, y, { priorVariance: 4 });
+}
+
+/** The model with dG/dx_k negated (a negative control for samplers that use dG). */
+export function negatedDerivatives(model: DenseMetricModel): DenseMetricModel {
+  return {
+    ...model,
+    denseMetric(x, derivatives) {
+      const parts = model.denseMetric(x, derivatives);
+      const metricDerivatives = parts.metricDerivatives?.map((m) => new Matrix(m.rows, m.cols, m.data.map((v) => -v)));
+      return { ...parts, metricDerivatives };
+    },
+  };
+}
+
+export interface Moments {
+  mean: number[];
+  cov: number[][];
+}
+
+/** Mean and covariance of exp(L) on [lo0, hi0] x [lo1, hi1] by the midpoint rule on a points x points grid. */
+export function quadratureMoments(model: DenseMetricModel, box: [number, number, number, number], points = 600): Moments {
+  const [lo0, hi0, lo1, hi1] = box;
+  const h0 = (hi0 - lo0) / points;
+  const h1 = (hi1 - lo1) / points;
+  const logs = new Float64Array(points * points);
+  const x = new Float64Array(2);
+  let max = -Infinity;
+  for (let i = 0; i < points; i++) {
+    for (let j = 0; j < points; j++) {
+      x[0] = lo0 + (i + 0.5) * h0;
+      x[1] = lo1 + (j + 0.5) * h1;
+      const l = model.logDensity(x);
+      logs[i * points + j] = l;
+      if (l > max) max = l;
+    }
+  }
+  let z = 0, m0 = 0, m1 = 0, s00 = 0, s01 = 0, s11 = 0;
+  for (let i = 0; i < points; i++) {
+    for (let j = 0; j < points; j++) {
+      const w = Math.exp(logs[i * points + j] - max);
+      const a = lo0 + (i + 0.5) * h0;
+      const b = lo1 + (j + 0.5) * h1;
+      z += w; m0 += w * a; m1 += w * b; s00 += w * a * a; s01 += w * a * b; s11 += w * b * b;
+    }
+  }
+  m0 /= z; m1 /= z;
+  return { mean: [m0, m1], cov: [[s00 / z - m0 * m0, s01 / z - m0 * m1], [s01 / z - m0 * m1, s11 / z - m1 * m1]] };
+}
