@@ -3,6 +3,7 @@
  * 2-5 and 7.1), by name, each with defaults that need no tuning: the step size (or scale) starts
  * at a value and is adapted during burn-in to the paper's acceptance ranges.
  */
+import { Matrix } from "../linalg/matrix.js";
 import type { DenseMetricTarget } from "../targets/denseMetric.js";
 import type { AdaptOptions } from "./adaptation.js";
 import { hmc } from "./hmc.js";
@@ -14,7 +15,6 @@ import { mmala } from "./mmala.js";
 import { rmhmc } from "./rmhmc.js";
 import { smmala } from "./smmala.js";
 import type { Kernel } from "./types.js";
-import { Matrix } from "../linalg/matrix.js";
 
 /** The names, in the order help texts list them. */
 export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "simplified-mmala", "mala", "hmc", "hmc-diagonal", "mh-componentwise", "iwls"] as const;
@@ -44,21 +44,30 @@ export interface ParametricSampler {
 /**
  * The kernel `name` on `target` with its defaults; `init` is the chain's starting point (the
  * diagonal HMC mass is read there), `burnIn` the number of burn-in transitions (the component-wise
- * scales adapt during those).
+ * scales adapt during those); `given` overrides the initial step size and the leapfrog steps, or
+ * turns adaptation off.
  */
-export function parametricSampler(target: DenseMetricTarget, name: ParametricSamplerName, init: Float64Array, burnIn: number): ParametricSampler {
-  const dualAveraging: AdaptOptions = { method: "dual-averaging" };
+export function parametricSampler(
+  target: DenseMetricTarget,
+  name: ParametricSamplerName,
+  init: Float64Array,
+  burnIn: number,
+  given: { stepSize?: number; leapfrogSteps?: number; adapt?: boolean } = {},
+): ParametricSampler {
+  const dualAveraging: AdaptOptions | undefined = given.adapt === false ? undefined : { method: "dual-averaging" };
+  const eps = (e: number) => given.stepSize ?? e;
+  const steps = (l: number) => given.leapfrogSteps ?? l;
   switch (name) {
     case "rmhmc":
-      return { kernel: rmhmc(target, { stepSize: 0.5, leapfrogSteps: 6, targetAcceptance: 0.8 }), adapt: dualAveraging };
+      return { kernel: rmhmc(target, { stepSize: eps(0.5), leapfrogSteps: steps(6), targetAcceptance: 0.8 }), adapt: dualAveraging };
     case "mmala":
-      return { kernel: mmala(target, { stepSize: 0.8 }), adapt: dualAveraging };
+      return { kernel: mmala(target, { stepSize: eps(0.8) }), adapt: dualAveraging };
     case "simplified-mmala":
-      return { kernel: smmala(target, { stepSize: 0.8, targetAcceptance: 0.7 }), adapt: dualAveraging };
+      return { kernel: smmala(target, { stepSize: eps(0.8), targetAcceptance: 0.7 }), adapt: dualAveraging };
     case "mala":
-      return { kernel: mala(target, { stepSize: 0.1 }), adapt: dualAveraging };
+      return { kernel: mala(target, { stepSize: eps(0.1) }), adapt: dualAveraging };
     case "hmc":
-      return { kernel: hmc(target, { stepSize: 0.01, leapfrogSteps: 100, mass: identityMass(target.dim) }), adapt: dualAveraging };
+      return { kernel: hmc(target, { stepSize: eps(0.01), leapfrogSteps: steps(100), mass: identityMass(target.dim) }), adapt: dualAveraging };
     case "hmc-diagonal": {
       const g = target.fisherMetric(init);
       const e = new Float64Array(target.dim);
@@ -71,7 +80,7 @@ export function parametricSampler(target: DenseMetricTarget, name: ParametricSam
         root[k] = Math.sqrt(out[k]);
       }
       const mass = massFromCholesky(Matrix.diagonal(root));
-      return { kernel: hmc(target, { stepSize: 0.05, leapfrogSteps: 100, mass }), adapt: dualAveraging };
+      return { kernel: hmc(target, { stepSize: eps(0.05), leapfrogSteps: steps(100), mass }), adapt: dualAveraging };
     }
     case "mh-componentwise":
       return { kernel: componentwiseMetropolis(target, { adaptIterations: burnIn }), adapt: undefined };
