@@ -22,7 +22,7 @@ import { cholesky, type Cholesky } from "../linalg/cholesky.js";
 import type { Matrix } from "../linalg/matrix.js";
 import { symmetricMatvecInto } from "../linalg/products.js";
 import type { RandomSource } from "../random/types.js";
-import type { LocalGeometry, LocalMetric, Target } from "./types.js";
+import type { InverseMetric, LocalGeometry, LocalMetric, Target } from "./types.js";
 
 /** What a parametric model gives at one position. */
 export interface DenseMetricParts {
@@ -58,6 +58,7 @@ export interface DenseMetricTarget extends Target {
   logDensityAndGradient(x: Float64Array, grad: Float64Array): number;
   geometry(x: Float64Array): DenseLocalGeometry;
   fisherMetric(x: Float64Array): LocalMetric;
+  inverseMetricAt(x: Float64Array): InverseMetric;
 }
 
 /** v' A v for a dense symmetric A. */
@@ -174,5 +175,7 @@ export function denseMetricTarget(model: DenseMetricModel): DenseMetricTarget {
     logDensityAndGradient: (x, grad) => model.logDensityAndGradient(x, grad),
     geometry: (x) => new DenseGeometry(x, model.denseMetric(x, true)),
     fisherMetric: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
+    // the position fixed point of the generalised leapfrog needs only G(x)^-1 (no dG/dx_k)
+    inverseMetricAt: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
   };
 }
