@@ -14,7 +14,7 @@ import type { RandomSource } from "../random/types.js";
 import type { Target } from "../targets/types.js";
 import { AcceptanceWindow } from "./adaptation.js";
 import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
-import { checkPositive } from "./metropolis.js";
+import { checkPositive, metropolisStepInfo } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
 
 export interface ComponentwiseMhOptions {
@@ -85,20 +85,8 @@ export function componentwiseMetropolis(target: Target, options: ComponentwiseMh
       if (adapting) scales[k] = windows[k].update(NaN, ok);
     }
     transitions++;
-    const rate = accepted / n;
-    const info: StepInfo = {
-      accepted: accepted > 0,
-      acceptanceProbability: rate,
-      divergent: false,
-      energy: NaN,
-      energyError: NaN,
-      stepSize: NaN,
-      leapfrogSteps: 0,
-      gradientCalls: 0,
-      metricCalls: 0,
-      fixedPointIterations: 0,
-      densityEvaluations: n,
-    };
+    // acceptance statistic: the fraction of coordinates moved; one density evaluation per coordinate
+    const info: StepInfo = { ...metropolisStepInfo({ accepted: accepted > 0, acceptanceProbability: accepted / n, divergence: undefined }, NaN), densityEvaluations: n };
     return { state: accepted > 0 ? { position: x, logDensity } : state, info };
   }
 

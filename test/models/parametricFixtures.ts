@@ -9,6 +9,20 @@ import { logisticRegression, type LogisticRegressionModel } from "../../src/mode
 import { Rng } from "../../src/random/rng.js";
 import type { DenseMetricModel, DenseMetricParts } from "../../src/targets/denseMetric.js";
 
+/** A 2-D model from its log density with gradient, its metric and the metric's derivatives. */
+function model2(grad: (x: Float64Array, g: Float64Array) => number, metric: (x: Float64Array) => Matrix, derivatives: (x: Float64Array) => Matrix[]): DenseMetricModel {
+  return {
+    dim: 2,
+    logDensity: (x) => grad(x, new Float64Array(2)),
+    logDensityAndGradient: grad,
+    denseMetric(x, withDerivatives): DenseMetricParts {
+      const gradient = new Float64Array(2);
+      const logDensity = grad(x, gradient);
+      return { logDensity, gradient, metric: metric(x), metricDerivatives: withDerivatives ? derivatives(x) : undefined };
+    },
+  };
+}
+
 export const GAUSS_MEAN = [1, -2];
 export const GAUSS_COV = [[1, 0.8], [0.8, 2]];
 
@@ -24,17 +38,7 @@ export function gaussianModel(): DenseMetricModel {
     g[1] = -(p[1] * u + p[2] * v);
     return -0.5 * (p[0] * u * u + 2 * p[1] * u * v + p[2] * v * v);
   };
-  return {
-    dim: 2,
-    logDensity: (x) => grad(x, new Float64Array(2)),
-    logDensityAndGradient: grad,
-    denseMetric(x, derivatives): DenseMetricParts {
-      const gradient = new Float64Array(2);
-      const logDensity = grad(x, gradient);
-      const metric = Matrix.fromRows([[p[0], p[1]], [p[1], p[2]]]);
-      return { logDensity, gradient, metric, metricDerivatives: derivatives ? [new Matrix(2, 2), new Matrix(2, 2)] : undefined };
-    },
-  };
+  return model2(grad, () => Matrix.fromRows([[p[0], p[1]], [p[1], p[2]]]), () => [new Matrix(2, 2), new Matrix(2, 2)]);
 }
 
 /** Precision of the banana's observation, its mean, and the prior precision. */
@@ -53,19 +57,11 @@ export function bananaModel(): DenseMetricModel {
     g[1] = precision * r * 2 * x[1] - prior * x[1];
     return -0.5 * precision * r * r - 0.5 * prior * (x[0] * x[0] + x[1] * x[1]);
   };
-  return {
-    dim: 2,
-    logDensity: (x) => grad(x, new Float64Array(2)),
-    logDensityAndGradient: grad,
-    denseMetric(x, derivatives): DenseMetricParts {
-      const gradient = new Float64Array(2);
-      const logDensity = grad(x, gradient);
-      const t = x[1];
-      const metric = Matrix.fromRows([[precision + prior, 2 * precision * t], [2 * precision * t, 4 * precision * t * t + prior]]);
-      const metricDerivatives = derivatives ? [new Matrix(2, 2), Matrix.fromRows([[0, 2 * precision], [2 * precision, 8 * precision * t]])] : undefined;
-      return { logDensity, gradient, metric, metricDerivatives };
-    },
-  };
+  return model2(
+    grad,
+    (x) => Matrix.fromRows([[precision + prior, 2 * precision * x[1]], [2 * precision * x[1], 4 * precision * x[1] * x[1] + prior]]),
+    (x) => [new Matrix(2, 2), Matrix.fromRows([[0, 2 * precision], [2 * precision, 8 * precision * x[1]]])],
+  );
 }
 
 /** Logistic regression with an intercept and one covariate, 30 cases drawn once from a fixed seed, prior variance 4. */
