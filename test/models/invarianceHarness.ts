@@ -26,8 +26,8 @@ export interface Case {
 
 export const cases: Case[] = [
   { name: "gaussian", model: gaussianModel, moments: () => ({ mean: GAUSS_MEAN, cov: GAUSS_COV }), init: [0.5, -1.5] },
-  { name: "banana", model: bananaModel, moments: () => quadratureMoments(bananaModel(), [-5, 3, -3.5, 3.5]), init: [0.5, 0.5] },
-  { name: "logistic", model: smallLogistic, moments: () => quadratureMoments(smallLogistic(), [-4, 5, -3, 7]), init: [0, 0] },
+  { name: "banana", model: bananaModel, moments: () => quadratureMoments(bananaModel(), -5, 5), init: [0.5, 0.5] },
+  { name: "logistic", model: smallLogistic, moments: () => quadratureMoments(smallLogistic(), -4, 7), init: [0, 0] },
 ];
 
 const momentCache = new Map<string, Moments>();

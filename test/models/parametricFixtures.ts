@@ -8,6 +8,7 @@ import { Matrix } from "../../src/linalg/matrix.js";
 import { logisticRegression, type LogisticRegressionModel } from "../../src/models/logisticRegression.js";
 import { Rng } from "../../src/random/rng.js";
 import type { DenseMetricModel, DenseMetricParts } from "../../src/targets/denseMetric.js";
+import { quadratureMoments2d } from "../samplers/fixtures.js";
 
 /** A 2-D model from its log density with gradient, its metric and the metric's derivatives. */
 function model2(grad: (x: Float64Array, g: Float64Array) => number, metric: (x: Float64Array) => Matrix, derivatives: (x: Float64Array) => Matrix[]): DenseMetricModel {
@@ -96,32 +97,7 @@ export interface Moments {
   cov: number[][];
 }
 
-/** Mean and covariance of exp(L) on [lo0, hi0] x [lo1, hi1] by the midpoint rule on a points x points grid. */
-export function quadratureMoments(model: DenseMetricModel, box: [number, number, number, number], points = 600): Moments {
-  const [lo0, hi0, lo1, hi1] = box;
-  const h0 = (hi0 - lo0) / points;
-  const h1 = (hi1 - lo1) / points;
-  const logs = new Float64Array(points * points);
-  const x = new Float64Array(2);
-  let max = -Infinity;
-  for (let i = 0; i < points; i++) {
-    for (let j = 0; j < points; j++) {
-      x[0] = lo0 + (i + 0.5) * h0;
-      x[1] = lo1 + (j + 0.5) * h1;
-      const l = model.logDensity(x);
-      logs[i * points + j] = l;
-      if (l > max) max = l;
-    }
-  }
-  let z = 0, m0 = 0, m1 = 0, s00 = 0, s01 = 0, s11 = 0;
-  for (let i = 0; i < points; i++) {
-    for (let j = 0; j < points; j++) {
-      const w = Math.exp(logs[i * points + j] - max);
-      const a = lo0 + (i + 0.5) * h0;
-      const b = lo1 + (j + 0.5) * h1;
-      z += w; m0 += w * a; m1 += w * b; s00 += w * a * a; s01 += w * a * b; s11 += w * b * b;
-    }
-  }
-  m0 /= z; m1 /= z;
-  return { mean: [m0, m1], cov: [[s00 / z - m0 * m0, s01 / z - m0 * m1], [s01 / z - m0 * m1, s11 / z - m1 * m1]] };
+/** Mean and covariance of exp(L) on [lo, hi]^2 by the midpoint rule (test/samplers/fixtures.ts). */
+export function quadratureMoments(model: DenseMetricModel, lo: number, hi: number, points = 800): Moments {
+  return quadratureMoments2d((x) => model.logDensity(x), lo, hi, points);
 }
