@@ -16,7 +16,7 @@ function cli(...args: string[]) {
   return spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
 }
 
-test("sample --model logistic-regression writes beta.k draws with the terms named, and diagnose reads them", () => {
+test("sample --model logistic-regression writes beta.k draws with the terms named, and diagnose and report read them", () => {
   const s = scratchDir();
   try {
     const out = join(s.dir, "run");
@@ -32,6 +32,10 @@ test("sample --model logistic-regression writes beta.k draws with the terms name
     const d = cli("diagnose", out);
     assert.equal(d.status, 0, d.stderr);
     assert.match(d.stdout, /beta\.7/);
+    const page = join(s.dir, "ripley.html");
+    const rep = cli("report", out, "--out", page);
+    assert.equal(rep.status, 0, rep.stderr);
+    assert.match(readFileSync(page, "utf8"), /beta\.7/);
   } finally {
     s.cleanup();
   }
