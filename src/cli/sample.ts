@@ -39,6 +39,7 @@ import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { ProgressDisplay } from "./progress.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
+import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
 import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
   parseSamplerOptions,
@@ -300,7 +301,7 @@ export function registerSampleCommand(program: Command): Command {
   const command = program
     .command("sample")
     .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)");
-  return addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true })
+  return addParametricModelOptions(addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
     .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
     .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
@@ -327,7 +328,8 @@ export function registerSampleCommand(program: Command): Command {
     .option("--progress", "show per-chain progress on stderr even when it is not a terminal (plain lines every 10 s)")
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
-    .action(async (opts: RawSampleCommandOptions) => {
+    .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
+      if (isParametricModel(opts)) return void runParametricSample(opts);
       const report = await runSampleCommand(opts, { handleSigint: true });
       // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.
       if (!report.complete) process.exitCode = 130;

@@ -30,3 +30,11 @@ export type {
   EssSpec, FixedPointSpec, HmcGpSpec, HmcMassName, HmcSpec, LatentSamplerInfo, LatentSamplerName, LatentSamplerSpec, LatentSamplerSpecInput, LatentSamplerSpecOf,
   MhNealSpec, MhSpec, RmhmcSpec, SmmalaSpec,
 } from "./registry.js";
+export { mala } from "./mala.js";
+export type { MalaOptions } from "./mala.js";
+export { mmala, MMALA_TARGET_ACCEPTANCE } from "./mmala.js";
+export { iwls } from "./iwls.js";
+export { componentwiseMetropolis } from "./mhComponentwise.js";
+export type { ComponentwiseMhKernel, ComponentwiseMhOptions } from "./mhComponentwise.js";
+export { isParametricSamplerName, PARAMETRIC_SAMPLER_DESCRIPTIONS, PARAMETRIC_SAMPLER_NAMES, parametricSampler } from "./parametricRegistry.js";
+export type { ParametricSampler, ParametricSamplerName } from "./parametricRegistry.js";

@@ -43,7 +43,17 @@ export interface SmmalaOptions {
    * densities from the ratio altogether.
    * @internal
    */
-  broken?: "forward-metric" | "no-hastings";
+  broken?: "forward-metric" | "no-hastings" | "reverse-without-christoffel";
+  /**
+   * Full manifold MALA (G&C eq. 10): the drift adds eps^2 c(f), c the Christoffel part of the
+   * geometry's `christoffelDrift` (targets/denseMetric.ts). Needs Target.geometry with metric derivatives.
+   */
+  christoffel?: boolean;
+  /**
+   * Drift f + G^-1 dW/df (coefficient 1 instead of eps^2/2): with stepSize 1, the proposal
+   * N(f + G^-1 dW/df, G^-1) of iterated weighted least squares (Gamerman 1997; samplers/iwls.ts).
+   */
+  newtonDrift?: boolean;
 }
 
 export interface SmmalaState extends SamplerState {
@@ -62,6 +72,8 @@ interface MetricPoint {
   metric: LocalMetric | undefined;
   /** G^-1 dW/df. */
   readonly drift: Float64Array;
+  /** The Christoffel part c(f) of the full mMALA drift (zero unless `christoffel`). */
+  readonly correction: Float64Array;
   logDensity: number;
   /** W finite and the metric factorised. */
   ok: boolean;
@@ -85,15 +97,17 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
   // The latent GP target's Fisher metric K^-1 + R(f) is the comparison paper's, for q the prior.
   if ("qIsPrior" in target) requirePriorSplit(target as LatentGpTarget, "smmala");
   const n = target.dim;
-  const metricAt = target.fisherMetric?.bind(target) ?? target.geometry?.bind(target);
-  if (!metricAt) throw new Error("smmala: the target has no metric (Target.fisherMetric or Target.geometry)");
+  const christoffel = options.christoffel ?? false;
+  const name = christoffel ? "mmala" : "smmala";
+  const metricAt = christoffel ? target.geometry?.bind(target) : target.fisherMetric?.bind(target) ?? target.geometry?.bind(target);
+  if (!metricAt) throw new Error(`${name}: the target has no metric (Target.fisherMetric or Target.geometry)`);
   checkPositive("stepSize", options.stepSize);
   const targetAcceptance = options.targetAcceptance ?? MALA_TARGET_ACCEPTANCE;
   checkProbability("targetAcceptance", targetAcceptance);
   const broken = options.broken;
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
 
-  const newPoint = (): MetricPoint => ({ owner: null, metric: undefined, drift: new Float64Array(n), logDensity: NaN, ok: false });
+  const newPoint = (): MetricPoint => ({ owner: null, metric: undefined, drift: new Float64Array(n), correction: new Float64Array(n), logDensity: NaN, ok: false });
   const slots: [MetricPoint, MetricPoint] = [newPoint(), newPoint()];
   const p = new Float64Array(n);
   const xi = new Float64Array(n);
@@ -114,7 +128,12 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
     if (!Number.isFinite(pt.logDensity) || !Number.isFinite(m.logDetMetric)) return;
     if (!m.metricQuadraticForm && !m.applyMetric) throw new Error("smmala: the target's metric offers neither metricQuadraticForm nor applyMetric");
     m.applyInverse(m.gradient, pt.drift);
-    for (let i = 0; i < n; i++) if (!Number.isFinite(pt.drift[i])) return;
+    if (christoffel) {
+      const dense = m as LocalMetric & { christoffelDrift?: (out: Float64Array) => void };
+      if (!dense.christoffelDrift) throw new Error("mmala: the target's geometry offers no christoffelDrift (a dense-metric target does)");
+      dense.christoffelDrift(pt.correction);
+    }
+    for (let i = 0; i < n; i++) if (!Number.isFinite(pt.drift[i]) || !Number.isFinite(pt.correction[i])) return;
     pt.ok = true;
   }
 
@@ -148,12 +167,14 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
     const prop = slots[1 - ci];
     const gc = cur.metric!;
     const x = gc.position;
-    const h = 0.5 * eps * eps;
+    // mu(f) = f + h G^-1 dW/df + eps^2 c(f): h = eps^2 / 2 (eq. 10), or 1 for the Newton drift of IWLS
+    const h = options.newtonDrift ? 1 : 0.5 * eps * eps;
+    const e2 = eps * eps;
 
     // Algorithm 2 line 2: f' = mu(f) + eps xi, xi = G(f)^-1 p ~ N(0, G(f)^-1) with p ~ N(0, G(f))
     gc.sampleMomentum(rng, p);
     gc.applyInverse(p, xi);
-    for (let i = 0; i < n; i++) d[i] = x[i] + h * cur.drift[i] + eps * xi[i];
+    for (let i = 0; i < n; i++) d[i] = x[i] + h * cur.drift[i] + e2 * cur.correction[i] + eps * xi[i];
 
     // A metric that cannot be factorised (or a likelihood that throws a numerical failure) where W
     // is finite is a numerical breakdown; a W of -Infinity is an ordinary rejection.
@@ -177,7 +198,8 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
       // log g(f | f') = 1/2 log|G(f')| - 1/(2 eps^2) e' G(f') e,  e = f - mu(f')
       const back = broken === "forward-metric" ? gc : gp;
       const xp = gp.position;
-      for (let i = 0; i < n; i++) d[i] = x[i] - xp[i] - h * prop.drift[i];
+      const c = broken === "reverse-without-christoffel" ? 0 : e2;
+      for (let i = 0; i < n; i++) d[i] = x[i] - xp[i] - h * prop.drift[i] - c * prop.correction[i];
       const logReverse = 0.5 * logDet(back) - metricQuadraticForm(back, d, work) / (2 * eps * eps);
       logRatio += logReverse - logForward;
     }
@@ -206,5 +228,5 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
     return { state: next, info };
   }
 
-  return { name: "smmala", tunable, init, step };
+  return { name, tunable, init, step };
 }

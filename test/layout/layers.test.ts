@@ -17,7 +17,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/linalg", "src/random", "src/math", "src/version.ts"],
   ["src/parallel", "src/diagnostics", "src/gp", "src/likelihoods"],
   ["src/targets"],
-  ["src/samplers"],
+  ["src/samplers", "src/models"],
   ["src/io"],
   ["src/approx", "src/annealing"],
   ["src/hyper", "src/predict"],

@@ -1,0 +1,90 @@
+/**
+ * The samplers of a parametric model with a dense metric (Girolami & Calderhead 2011, Sections
+ * 2-5 and 7.1), by name, each with defaults that need no tuning: the step size (or scale) starts
+ * at a value and is adapted during burn-in to the paper's acceptance ranges.
+ */
+import { Matrix } from "../linalg/matrix.js";
+import type { DenseMetricTarget } from "../targets/denseMetric.js";
+import type { AdaptOptions } from "./adaptation.js";
+import { hmc } from "./hmc.js";
+import { iwls } from "./iwls.js";
+import { mala } from "./mala.js";
+import { identityMass, massFromCholesky } from "./massMatrix.js";
+import { componentwiseMetropolis } from "./mhComponentwise.js";
+import { mmala } from "./mmala.js";
+import { rmhmc } from "./rmhmc.js";
+import { smmala } from "./smmala.js";
+import type { Kernel } from "./types.js";
+
+/** The names, in the order help texts list them. */
+export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "simplified-mmala", "mala", "hmc", "hmc-diagonal", "mh-componentwise", "iwls"] as const;
+export type ParametricSamplerName = (typeof PARAMETRIC_SAMPLER_NAMES)[number];
+
+export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSamplerName]: string } = {
+  "rmhmc": "Riemannian manifold HMC, generalised leapfrog with fixed points to 1e-8, 6 steps (Section 5)",
+  "mmala": "manifold MALA with the full drift, Christoffel terms included (Section 5, eq. 10)",
+  "simplified-mmala": "manifold MALA with the constant-curvature drift (Section 7.1.6)",
+  "mala": "Metropolis-adjusted Langevin, identity metric (Section 2, eqs. 8-9)",
+  "hmc": "HMC with the identity mass, 100 leapfrog steps (Section 7.1.4)",
+  "hmc-diagonal": "HMC with the diagonal mass diag(G) at the initial point, 100 leapfrog steps",
+  "mh-componentwise": "component-wise random-walk Metropolis, scales adapted per coordinate to 20-40% (Section 7.1.1)",
+  "iwls": "iterated weighted least squares proposal, nothing to tune (Gamerman 1997; Section 7.1.5)",
+};
+
+export function isParametricSamplerName(name: string): name is ParametricSamplerName {
+  return (PARAMETRIC_SAMPLER_NAMES as readonly string[]).includes(name);
+}
+
+export interface ParametricSampler {
+  kernel: Kernel;
+  /** The burn-in adaptation the driver runs on kernel.tunable (undefined: none). */
+  adapt: AdaptOptions | undefined;
+}
+
+/**
+ * The kernel `name` on `target` with its defaults; `init` is the chain's starting point (the
+ * diagonal HMC mass is read there), `burnIn` the number of burn-in transitions (the component-wise
+ * scales adapt during those); `given` overrides the initial step size and the leapfrog steps, or
+ * turns adaptation off.
+ */
+export function parametricSampler(
+  target: DenseMetricTarget,
+  name: ParametricSamplerName,
+  init: Float64Array,
+  burnIn: number,
+  given: { stepSize?: number; leapfrogSteps?: number; adapt?: boolean } = {},
+): ParametricSampler {
+  const dualAveraging: AdaptOptions | undefined = given.adapt === false ? undefined : { method: "dual-averaging" };
+  const eps = (e: number) => given.stepSize ?? e;
+  const steps = (l: number) => given.leapfrogSteps ?? l;
+  switch (name) {
+    case "rmhmc":
+      return { kernel: rmhmc(target, { stepSize: eps(0.5), leapfrogSteps: steps(6), targetAcceptance: 0.8 }), adapt: dualAveraging };
+    case "mmala":
+      return { kernel: mmala(target, { stepSize: eps(0.8) }), adapt: dualAveraging };
+    case "simplified-mmala":
+      return { kernel: smmala(target, { stepSize: eps(0.8), targetAcceptance: 0.7 }), adapt: dualAveraging };
+    case "mala":
+      return { kernel: mala(target, { stepSize: eps(0.1) }), adapt: dualAveraging };
+    case "hmc":
+      return { kernel: hmc(target, { stepSize: eps(0.01), leapfrogSteps: steps(100), mass: identityMass(target.dim) }), adapt: dualAveraging };
+    case "hmc-diagonal": {
+      const g = target.fisherMetric(init);
+      const e = new Float64Array(target.dim);
+      const out = new Float64Array(target.dim);
+      const root = new Float64Array(target.dim);
+      for (let k = 0; k < target.dim; k++) {
+        e.fill(0);
+        e[k] = 1;
+        g.applyMetric!(e, out);
+        root[k] = Math.sqrt(out[k]);
+      }
+      const mass = massFromCholesky(Matrix.diagonal(root));
+      return { kernel: hmc(target, { stepSize: eps(0.05), leapfrogSteps: steps(100), mass }), adapt: dualAveraging };
+    }
+    case "mh-componentwise":
+      return { kernel: componentwiseMetropolis(target, { adaptIterations: burnIn }), adapt: undefined };
+    case "iwls":
+      return { kernel: iwls(target), adapt: undefined };
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * Targets with a position-dependent dense metric (Girolami & Calderhead 2011, Sections 2-5): a
+ * parametric model gives its log density L(x), dL/dx, the metric tensor G(x) as a dense
+ * symmetric positive-definite matrix, and the D derivative matrices dG/dx_k. `denseMetricTarget`
+ * turns such a model into the `Target` the manifold samplers run on (SMMALA and mMALA through
+ * `fisherMetric`/`geometry`, RMHMC through `geometry`): one Cholesky factorisation of G per
+ * position, then
+ *
+ *   dH/dx_k = -dL/dx_k + 1/2 tr(G^-1 dG_k) - 1/2 v' dG_k v,   v = G^-1 p     (G&C eq. 18 / 22)
+ *
+ * and the Christoffel part of the manifold drift of mMALA (G&C eq. 10),
+ *
+ *   c_i = -sum_j (G^-1 dG_j G^-1)_ij + 1/2 sum_j (G^-1)_ij tr(G^-1 dG_j),
+ *
+ * computed as c = G^-1 (-w + 1/2 t) with w = sum_j dG_j (G^-1)_{:,j} and t_j = tr(G^-1 dG_j):
+ * D matrix-vector products, no D x D x D loop.
+ *
+ * The GP targets keep their structured paths (targets/latentMetric.ts); this is the dense path,
+ * through the linear-algebra backends (OpenBLAS natively, TypeScript otherwise).
+ */
+import { cholesky, type Cholesky } from "../linalg/cholesky.js";
+import type { Matrix } from "../linalg/matrix.js";
+import { symmetricMatvecInto } from "../linalg/products.js";
+import type { RandomSource } from "../random/types.js";
+import type { InverseMetric, LocalGeometry, LocalMetric, Target } from "./types.js";
+
+/** What a parametric model gives at one position. */
+export interface DenseMetricParts {
+  readonly logDensity: number;
+  readonly gradient: Float64Array;
+  /** G(x), symmetric positive definite (both triangles filled). */
+  readonly metric: Matrix;
+  /** dG/dx_k for k = 0..dim-1 (present when asked for). */
+  readonly metricDerivatives?: readonly Matrix[];
+}
+
+/** A differentiable target with a position-dependent dense metric. */
+export interface DenseMetricModel {
+  readonly dim: number;
+  logDensity(x: Float64Array): number;
+  /** Writes dL/dx into `grad` and returns L(x). */
+  logDensityAndGradient(x: Float64Array, grad: Float64Array): number;
+  /** L, dL/dx, G and (when `derivatives`) dG/dx_k at x. */
+  denseMetric(x: Float64Array, derivatives: boolean): DenseMetricParts;
+}
+
+/** A local geometry with a dense metric, offering the Christoffel drift term of full mMALA. */
+export interface DenseLocalGeometry extends LocalGeometry {
+  /** out <- the Christoffel part c of the mMALA drift (G&C eq. 10; see the module comment). */
+  christoffelDrift(out: Float64Array): void;
+  /** G(x) itself. */
+  readonly metric: Matrix;
+}
+
+/** A Target whose geometry is dense (what the parametric samplers ask for). */
+export interface DenseMetricTarget extends Target {
+  readonly model: DenseMetricModel;
+  logDensityAndGradient(x: Float64Array, grad: Float64Array): number;
+  geometry(x: Float64Array): DenseLocalGeometry;
+  fisherMetric(x: Float64Array): LocalMetric;
+  inverseMetricAt(x: Float64Array): InverseMetric;
+}
+
+/** v' A v for a dense symmetric A. */
+function quadraticForm(a: Matrix, v: Float64Array, work: Float64Array): number {
+  symmetricMatvecInto(a, v, work);
+  let q = 0;
+  for (let i = 0; i < v.length; i++) q += v[i] * work[i];
+  return q;
+}
+
+class DenseGeometry implements DenseLocalGeometry {
+  readonly position: Float64Array;
+  readonly logDensity: number;
+  readonly gradient: Float64Array;
+  readonly logDetMetric: number;
+  readonly metric: Matrix;
+  private readonly factor: Cholesky;
+  private readonly derivatives: readonly Matrix[] | undefined;
+  private readonly work: Float64Array;
+  private traces: Float64Array | undefined;
+  private inverse: Matrix | undefined;
+
+  constructor(x: Float64Array, parts: DenseMetricParts) {
+    this.position = Float64Array.from(x);
+    this.logDensity = parts.logDensity;
+    this.gradient = parts.gradient;
+    this.metric = parts.metric;
+    this.derivatives = parts.metricDerivatives;
+    this.factor = cholesky(parts.metric);
+    this.logDetMetric = this.factor.logDet();
+    this.work = new Float64Array(x.length);
+  }
+
+  applyInverse(p: Float64Array, out: Float64Array): void {
+    out.set(p);
+    this.factor.solveInPlace(out);
+  }
+
+  applyMetric(v: Float64Array, out: Float64Array): void {
+    symmetricMatvecInto(this.metric, v, out);
+  }
+
+  metricQuadraticForm(v: Float64Array): number {
+    return quadraticForm(this.metric, v, this.work);
+  }
+
+  sampleMomentum(rng: RandomSource, out: Float64Array): void {
+    const z = rng.fillNormal(new Float64Array(out.length));
+    out.set(this.factor.multiplyLower(z));
+  }
+
+  inverseMetricMatrix(): Matrix {
+    if (!this.inverse) {
+      const n = this.position.length;
+      const id = this.metric.clone();
+      id.data.fill(0);
+      for (let i = 0; i < n; i++) id.data[i + i * n] = 1;
+      this.inverse = this.factor.solveMatrix(id);
+    }
+    return this.inverse;
+  }
+
+  private requireDerivatives(): readonly Matrix[] {
+    if (!this.derivatives) throw new Error("dense metric geometry: the model gave no metric derivatives at this point");
+    return this.derivatives;
+  }
+
+  /** t_k = tr(G^-1 dG_k) = sum_ij (G^-1)_ij (dG_k)_ij (both symmetric). */
+  private traceTerms(): Float64Array {
+    if (!this.traces) {
+      const dg = this.requireDerivatives();
+      const gi = this.inverseMetricMatrix().data;
+      const t = new Float64Array(dg.length);
+      for (let k = 0; k < dg.length; k++) {
+        const d = dg[k].data;
+        let s = 0;
+        for (let i = 0; i < d.length; i++) s += gi[i] * d[i];
+        t[k] = s;
+      }
+      this.traces = t;
+    }
+    return this.traces;
+  }
+
+  hamiltonianGradient(p: Float64Array, out: Float64Array): void {
+    const dg = this.requireDerivatives();
+    const t = this.traceTerms();
+    const v = new Float64Array(p.length);
+    this.applyInverse(p, v);
+    for (let k = 0; k < dg.length; k++) out[k] = -this.gradient[k] + 0.5 * t[k] - 0.5 * quadraticForm(dg[k], v, this.work);
+  }
+
+  christoffelDrift(out: Float64Array): void {
+    const dg = this.requireDerivatives();
+    const t = this.traceTerms();
+    const gi = this.inverseMetricMatrix();
+    const n = out.length;
+    const w = new Float64Array(n);
+    for (let j = 0; j < n; j++) {
+      symmetricMatvecInto(dg[j], gi.column(j), this.work);
+      for (let i = 0; i < n; i++) w[i] += this.work[i];
+    }
+    for (let i = 0; i < n; i++) w[i] = -w[i] + 0.5 * t[i];
+    this.applyInverse(w, out);
+  }
+}
+
+/** The Target of a dense-metric model (see the module comment). */
+export function denseMetricTarget(model: DenseMetricModel): DenseMetricTarget {
+  return {
+    model,
+    dim: model.dim,
+    logDensity: (x) => model.logDensity(x),
+    logDensityAndGradient: (x, grad) => model.logDensityAndGradient(x, grad),
+    geometry: (x) => new DenseGeometry(x, model.denseMetric(x, true)),
+    fisherMetric: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
+    // the position fixed point of the generalised leapfrog needs only G(x)^-1 (no dG/dx_k)
+    inverseMetricAt: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
+  };
+}

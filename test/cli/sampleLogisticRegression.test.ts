@@ -1,0 +1,91 @@
+// `gpmcmc sample --model logistic-regression` end to end: the draws files (beta.1 the intercept,
+// the polynomial terms named in the comments) read back by `diagnose`; and the bad inputs of this
+// model, each one line with exit code 2 and nothing written (a constant or duplicated column only
+// warns).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
+
+const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
+const SYNTH = join(REPO_ROOT, "data", "synth_tr.csv");
+
+function cli(...args: string[]) {
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
+}
+
+test("sample --model logistic-regression writes beta.k draws with the terms named, and diagnose and report read them", () => {
+  const s = scratchDir();
+  try {
+    const out = join(s.dir, "run");
+    const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, "--polynomial-degree", "3", "--sampler", "simplified-mmala",
+      "--draws", "200", "--burn-in", "200", "--chains", "2", "--seed", "3", "--out", out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /7 coefficients: \(intercept\), xs, ys, xs\^2, ys\^2, xs\^3, ys\^3/);
+    const text = readFileSync(join(out, "draws_1.csv"), "utf8");
+    const header = text.split("\n").find((l) => !l.startsWith("#"))!;
+    assert.ok(header.endsWith("beta.1,beta.2,beta.3,beta.4,beta.5,beta.6,beta.7"), header);
+    assert.match(text, /term\.beta\.1 = \(intercept\)/);
+    assert.match(text, /term\.beta\.6 = xs\^3/);
+    const d = cli("diagnose", out);
+    assert.equal(d.status, 0, d.stderr);
+    assert.match(d.stdout, /beta\.7/);
+    const page = join(s.dir, "ripley.html");
+    const rep = cli("report", out, "--out", page);
+    assert.equal(rep.status, 0, rep.stderr);
+    assert.match(readFileSync(page, "utf8"), /beta\.7/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("bad input for --model logistic-regression: one line, exit 2, nothing written", () => {
+  const s = scratchDir();
+  try {
+    const bad = join(s.dir, "bad_labels.csv");
+    writeFileSync(bad, "y,x\n0,1\n2,3\n1,0.5\n");
+    const out = join(s.dir, "run");
+    const base = ["sample", "--model", "logistic-regression", "--draws", "10", "--burn-in", "10", "--chains", "1", "--seed", "1", "--out", out];
+    const cases: [string[], RegExp][] = [
+      [["--data", bad], /bad_labels\.csv:3:1: .*label/i],
+      [["--data", SYNTH, "--polynomial-degree", "2.5"], /^gpmcmc: --polynomial-degree: must be a whole number from 1 to 10, got "2\.5"$/],
+      [["--data", SYNTH, "--polynomial-degree", "50"], /^gpmcmc: --polynomial-degree: must be a whole number from 1 to 10, got "50"$/],
+      [["--data", SYNTH, "--prior-variance", "-1"], /^gpmcmc: --prior-variance: /],
+      [["--data", SYNTH, "--prior-variance", "0"], /^gpmcmc: --prior-variance: /],
+      [["--data", SYNTH, "--sampler", "ess"], /^gpmcmc: --sampler: ess does not apply to --model logistic-regression/],
+      [["--data", SYNTH, "--lengthscale", "1"], /^gpmcmc: --lengthscale: applies only to --model latent-gp/],
+      [["--data", SYNTH, "--model", "linear"], /^gpmcmc: --model: unknown model "linear"/],
+    ];
+    for (const [args, message] of cases) {
+      const r = cli(...base, ...args);
+      assert.equal(r.status, 2, `${args.join(" ")}: exit ${r.status}\n${r.stderr}`);
+      const lines = r.stderr.trim().split("\n");
+      assert.equal(lines.length, 1, `${args.join(" ")}: ${r.stderr}`);
+      assert.match(lines[0], message);
+      assert.equal(existsSync(out), false, `${args.join(" ")}: wrote ${out}`);
+    }
+    const r = cli("sample", "--data", SYNTH, "--polynomial-degree", "3", "--lengthscale", "1", "--signal-sd", "1");
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /^gpmcmc: --polynomial-degree: applies only to --model logistic-regression\n$/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("a constant or duplicated column beside the intercept is named in a warning, and the run goes on", () => {
+  const s = scratchDir();
+  try {
+    const file = join(s.dir, "odd_columns.csv");
+    const rows = ["y,a,k,b"];
+    for (let i = 0; i < 20; i++) rows.push(`${i % 2},${(i * 0.37) % 1},5,${(i * 0.37) % 1}`);
+    writeFileSync(file, rows.join("\n") + "\n");
+    const r = cli("sample", "--model", "logistic-regression", "--data", file, "--sampler", "iwls", "--draws", "20", "--burn-in", "0", "--chains", "1", "--seed", "1");
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /warning: .*column 3 of the design \(k\) is constant/);
+    assert.match(r.stderr, /warning: .*column 4 of the design \(b\) duplicates column 2 \(a\)/);
+  } finally {
+    s.cleanup();
+  }
+});
