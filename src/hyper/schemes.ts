@@ -21,7 +21,7 @@ import type { RandomSource } from "../random/types.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerInfo, latentSamplerSpec, tunableValue, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import type { StepInfo } from "../samplers/types.js";
 import { kernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
-import { khrMove, surrogateMove, surrogateNoise, type JointProblem } from "./jointMoves.js";
+import { khrMove, logJoint, surrogateMove, surrogateNoise, type JointProblem } from "./jointMoves.js";
 import { gibbsSignalVariance } from "./signalVarianceGibbs.js";
 import { thetaGivenF } from "./thetaGivenF.js";
 import { thetaGivenNu } from "./thetaGivenNu.js";
@@ -67,6 +67,8 @@ export interface JointChain {
   step(rng: RandomSource): IterationInfo;
   /** Ends burn-in: the adapted tunables keep their current values. */
   freeze(): void;
+  /** log p(y, f, theta) at the current state (up to a constant; K's factor comes from the cache). */
+  logDensity(): number;
   /** The current tunables (latent, theta). */
   tunables(): { latent: number | undefined; theta: number };
 }
@@ -191,6 +193,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
       latentTuned?.freeze();
       thetaTuned.freeze();
     },
+    logDensity: () => logJoint(prob, kernel, t, f),
     tunables: () => ({ latent: latentTuned?.value, theta: thetaTuned.value }),
   };
 }
