@@ -29,7 +29,7 @@ import { ProgressDisplay } from "./progress.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
-export const DEFAULT_SCHEME: SchemeName = "sa";
+export const DEFAULT_SCHEME: SchemeName = "aa";
 /** The latent sampler with sampled hyperparameters unless --sampler is given (the paper's). */
 export const DEFAULT_HYPER_LATENT_SAMPLER: LatentSamplerName = "hmc-v2";
 
