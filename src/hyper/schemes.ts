@@ -20,7 +20,7 @@ import { snapshotOpCounts, type OpCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerInfo, latentSamplerSpec, tunableValue, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import type { StepInfo } from "../samplers/types.js";
-import { kernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
+import { kernelAt, rescaledKernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
 import { khrMove, logJoint, surrogateMove, surrogateNoise, type JointProblem } from "./jointMoves.js";
 import { gibbsSignalVariance } from "./signalVarianceGibbs.js";
 import { thetaGivenF } from "./thetaGivenF.js";
@@ -75,16 +75,22 @@ export interface JointChain {
 
 const KERNEL_CACHE = 4;
 
-/** kernelAt with the last few results kept (keyed by theta's exact values). */
+/**
+ * kernelAt with the last few results kept (keyed by theta's exact values); a theta that differs
+ * from a kept one in sigma alone is rescaled from it (no factorisation).
+ */
 function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
   const cache: KernelAt[] = [];
+  const d = space.x.cols;
   return (t) => {
+    let samePsi: KernelAt | undefined;
     for (const at of cache) {
-      let same = at.t.length === t.length;
-      for (let k = 0; same && k < t.length; k++) same = at.t[k] === t[k];
-      if (same) return at;
+      let same = true;
+      for (let k = 0; same && k < d; k++) same = at.t[k] === t[k];
+      if (same && at.t[d] === t[d]) return at;
+      if (same) samePsi ??= at;
     }
-    const at = kernelAt(space, t);
+    const at = samePsi ? rescaledKernelAt(space, samePsi, t) : kernelAt(space, t);
     cache.unshift(at);
     if (cache.length > KERNEL_CACHE) cache.pop();
     return at;
@@ -127,7 +133,8 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
   let f: Float64Array = f0 ? f0.slice() : new Float64Array(n);
 
   function latentUpdate(rng: RandomSource): StepInfo {
-    const target = annealedLatentTarget({ likelihood: problem.likelihood, y: problem.y, kernelMatrix: kernel(t).K });
+    const at = kernel(t);
+    const target = annealedLatentTarget({ likelihood: problem.likelihood, y: problem.y, kernelMatrix: at.K, kernelCholesky: at.chol });
     const spec = latentTuned && tunableField ? { ...latentSpec, [tunableField]: latentTuned.value } : latentSpec;
     const k = latentSampler(target, spec as LatentSamplerSpecInput);
     const { state, info } = k.step(k.init(f), rng);
@@ -139,7 +146,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
   function saUpdate(rng: RandomSource): StepInfo {
     let free = Array.from({ length: m }, (_, k) => k);
     if (space.variancePrior.spec.family === "invgamma") {
-      t = gibbsSignalVariance(gibbsSpace, t, f, rng);
+      t = gibbsSignalVariance(gibbsSpace, t, f, rng, kernel);
       free = free.slice(0, m - 1);
     }
     const density = thetaGivenF(space, f, kernel);
