@@ -84,10 +84,16 @@ function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
   const d = space.x.cols;
   return (t) => {
     let samePsi: KernelAt | undefined;
-    for (const at of cache) {
+    for (let i = 0; i < cache.length; i++) {
+      const at = cache[i]!;
       let same = true;
       for (let k = 0; same && k < d; k++) same = at.t[k] === t[k];
-      if (same && at.t[d] === t[d]) return at;
+      if (same && at.t[d] === t[d]) {
+        // most recently used first, so that the current theta outlives rejected proposals
+        cache.splice(i, 1);
+        cache.unshift(at);
+        return at;
+      }
       if (same) samePsi ??= at;
     }
     const at = samePsi ? rescaledKernelAt(space, samePsi, t) : kernelAt(space, t);
