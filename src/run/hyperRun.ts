@@ -8,7 +8,7 @@
  * right-hand sides, n x n products; src/linalg/counters.ts).
  */
 import type { OutputDir } from "../io/atomic.js";
-import { drawsFileName, writeCmdStanCsv, type CmdStanRunInfo, type DrawStats } from "../io/cmdstan.js";
+import type { CmdStanRunInfo } from "../io/cmdstan.js";
 import type { OpCounts } from "../linalg/counters.js";
 import { fromPlainMatrix, toPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
@@ -19,6 +19,7 @@ import { Rng } from "../random/rng.js";
 import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
 import { jointKernel, hyperVariableNames, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
 import type { LatentGpData } from "../targets/latentGpModel.js";
+import { writeChainFile } from "./outputs.js";
 
 export const HYPER_GP_CHAIN_TASK = "hyper-gp-chain";
 
@@ -141,18 +142,5 @@ export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: 
 
 /** Writes one chain's draws file into `out` and returns its name. */
 export function writeHyperChainDraws(out: OutputDir, result: HyperChainResult, spec: HyperRunSpec, dataFile: string, d: number): string {
-  const name = drawsFileName(result.chain + 1);
-  const st = result.stats;
-  const stats: DrawStats[] = Array.from({ length: result.draws }, (_, i) => ({
-    lp: st.lp[i]!, acceptStat: st.acceptStat[i]!, stepSize: st.stepSize[i]!, nLeapfrog: st.nLeapfrog[i]!, divergent: st.divergent[i] === 1, energy: st.energy[i]!,
-  }));
-  writeCmdStanCsv(out.open(name), hyperDrawsFileInfo(spec, result.chain, dataFile), {
-    variables: hyperVariableNames(d, result.dim - d - 1),
-    stats,
-    values: result.samples,
-    adaptation: result.tunedValue !== undefined ? { stepSize: result.tunedValue } : undefined,
-    timing: { warmupSeconds: result.seconds.burnIn, samplingSeconds: result.seconds.sampling },
-    incomplete: result.stopped === true,
-  });
-  return name;
+  return writeChainFile(out, result, hyperDrawsFileInfo(spec, result.chain, dataFile), hyperVariableNames(d, result.dim - d - 1));
 }
