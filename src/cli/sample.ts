@@ -301,7 +301,7 @@ export function registerSampleCommand(program: Command): Command {
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme)");
   return addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true })
     .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3; default rmhmc, or ${DEFAULT_HYPER_LATENT_SAMPLER} with sampled hyperparameters)`)
-    .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}, the most min-ESS-of-theta per second on the README's measurement)`)
+    .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}: the most min ESS of theta per second of the five on a small probit problem, measured by npm run bench -- hyperSchemes, BENCHMARKS.md)`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")
     .option("--prior-variance <spec>", "with sampled hyperparameters: prior of the signal variance, the same forms (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)")

@@ -7,6 +7,7 @@
  * operations of its transitions (Cholesky factorisations, triangular solves with n x n
  * right-hand sides, n x n products; src/linalg/counters.ts).
  */
+import { positivePrior } from "../gp/hyperpriors.js";
 import type { OutputDir } from "../io/atomic.js";
 import type { CmdStanRunInfo } from "../io/cmdstan.js";
 import type { OpCounts } from "../linalg/counters.js";
@@ -115,7 +116,7 @@ export function operationsPerIteration(results: readonly HyperChainResult[]): Op
 /** The configuration comments of chain `chain` (0-based). */
 export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: string): CmdStanRunInfo {
   const { model, sampler } = spec;
-  const priorText = (p: HyperModelSpec["lengthscalePrior"]) => p.family === "gamma" ? `gamma:${p.shape},${p.rate}` : p.family === "invgamma" ? `invgamma:${p.shape},${p.scale}` : `lognormal:${p.mu},${p.sigma}`;
+  const priorText = (p: HyperModelSpec["lengthscalePrior"]) => positivePrior(p).toString();
   return {
     model: `gp_${model.likelihood}`,
     sampler: sampler.scheme,
