@@ -43,6 +43,12 @@ interface LaplaceAt {
   chol: Cholesky;
 }
 
+/** Laplace's approximation at the chain's current theta, kept between KHR moves (it is the same until a move is accepted). */
+export interface LaplaceCache {
+  t?: Float64Array;
+  q?: LaplaceAt;
+}
+
 function laplaceAt(problem: JointProblem, at: KernelAt): LaplaceAt {
   const result = laplace(at.K, problem.y, problem.likelihood, { onWarning: () => {} });
   return { mode: result.mode, chol: cholesky(laplaceCovariance(at.K, result)) };
@@ -65,7 +71,7 @@ export function logJoint(problem: JointProblem, kernel: (t: ArrayLike<number>) =
  * One KHR move from (t, f). `broken: "no-proposal-density"` drops the q terms from the ratio
  * (a negative control: the pair is then not left invariant).
  */
-export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, scale: number, rng: RandomSource, broken?: "no-proposal-density"): { t: Float64Array; f: Float64Array; info: StepInfo } {
+export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, scale: number, rng: RandomSource, broken?: "no-proposal-density", cache: LaplaceCache = {}): { t: Float64Array; f: Float64Array; info: StepInfo } {
   const reject = (p = 0) => ({ t, f, info: moveInfo(false, p, scale) });
   const z = new Float64Array(t.length);
   rng.fillNormal(z);
@@ -74,8 +80,10 @@ export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) =>
   let q2: LaplaceAt;
   let q1: LaplaceAt;
   try {
+    q1 = cache.t === t && cache.q ? cache.q : laplaceAt(problem, kernel(t));
+    cache.t = t;
+    cache.q = q1;
     q2 = laplaceAt(problem, kernel(t2));
-    q1 = laplaceAt(problem, kernel(t));
   } catch (e) {
     if (isSingular(e)) return reject();
     throw e;
@@ -87,7 +95,11 @@ export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) =>
   let logR = logJoint(problem, kernel, t2, f2) - logJoint(problem, kernel, t, f);
   if (broken !== "no-proposal-density") logR += logGaussian(f, q1.mode, q1.chol) - logGaussian(f2, q2.mode, q2.chol);
   const p = Number.isNaN(logR) ? 0 : Math.min(1, Math.exp(logR));
-  if (Math.log(rng.uniform()) < logR) return { t: t2, f: f2, info: moveInfo(true, p, scale) };
+  if (Math.log(rng.uniform()) < logR) {
+    cache.t = t2;
+    cache.q = q2;
+    return { t: t2, f: f2, info: moveInfo(true, p, scale) };
+  }
   return reject(p);
 }
 

@@ -21,7 +21,7 @@ import type { RandomSource } from "../random/types.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerInfo, latentSamplerSpec, tunableValue, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import type { StepInfo } from "../samplers/types.js";
 import { kernelAt, rescaledKernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
-import { khrMove, logJoint, surrogateMove, surrogateNoise, type JointProblem } from "./jointMoves.js";
+import { khrMove, logJoint, surrogateMove, surrogateNoise, type JointProblem, type LaplaceCache } from "./jointMoves.js";
 import { gibbsSignalVariance } from "./signalVarianceGibbs.js";
 import { thetaGivenF } from "./thetaGivenF.js";
 import { thetaGivenNu } from "./thetaGivenNu.js";
@@ -135,6 +135,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
   const gibbsSpace = broken === "gibbs-shape" && space.variancePrior.spec.family === "invgamma"
     ? { ...space, variancePrior: positivePrior({ ...space.variancePrior.spec, shape: space.variancePrior.spec.shape + 1 }) }
     : space;
+  const laplaceCache: LaplaceCache = {};
   let t: Float64Array = Float64Array.from(t0);
   let f: Float64Array = f0 ? f0.slice() : new Float64Array(n);
 
@@ -178,7 +179,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
 
   function jointUpdate(rng: RandomSource): StepInfo {
     const move = options.scheme === "khr"
-      ? khrMove(prob, kernel, t, f, thetaTuned.value, rng, broken === "no-proposal-density" ? broken : undefined)
+      ? khrMove(prob, kernel, t, f, thetaTuned.value, rng, broken === "no-proposal-density" ? broken : undefined, laplaceCache)
       : surrogateMove(prob, kernel, t, f, noise, thetaTuned.value, rng);
     // SURR's bracket width: adapted so that about half the first points land in the slice.
     thetaTuned.record(options.scheme === "surr" ? { ...move.info, accepted: move.info.densityEvaluations === 1, acceptanceProbability: move.info.densityEvaluations === 1 ? 1 : 0 } : move.info);
