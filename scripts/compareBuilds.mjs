@@ -2,7 +2,8 @@
 // Runs the same gpmcmc commands on two built checkouts, alternating between them, and prints a
 // table of wall times (fastest of --reps runs each, so that load from other processes, which can
 // only slow a run down, falls on both alike) and whether the two give the same output: the draws
-// files' rows and the --json figures other than timings.
+// files' rows, and the --json figures other than timings (a renamed or added field counts as a
+// difference there).
 //
 // Usage: node scripts/compareBuilds.mjs --base DIR [--new DIR] [--reps 3] [--only NAME,...]
 //   DIR: a checkout with `npm ci` done (dist/ built). --new defaults to this checkout.
@@ -86,11 +87,12 @@ function drawRows(dir) {
 }
 
 console.log(`# base: ${resolve(base)}\n# new: ${next}\n# ${reps} runs each, alternating; OPENBLAS_NUM_THREADS=1\n`);
-console.log("| command | base s | new s | new/base | same output |");
-console.log("|---|---|---|---|---|");
+console.log("| command | base s | new s | new/base | same draws | same figures |");
+console.log("|---|---|---|---|---|---|");
 for (const [name, args] of cases) {
   const best = { base: Infinity, next: Infinity };
-  const outputs = {};
+  const draws = {};
+  const figs = {};
   for (let r = 0; r < reps; r++) {
     for (const [key, root] of [["base", base], ["next", next]]) {
       const dir = join(work, "out");
@@ -98,10 +100,12 @@ for (const [name, args] of cases) {
       const withOut = args[0] === "sample" ? [...args, "--out", dir, "--quiet"] : args;
       const { seconds, stdout } = gpmcmc(root, [...withOut, "--json"]);
       best[key] = Math.min(best[key], seconds);
-      outputs[key] = figures(stdout) + "\n" + drawRows(dir);
+      draws[key] = drawRows(dir);
+      figs[key] = figures(stdout);
     }
   }
-  const same = outputs.base === outputs.next ? "yes" : "NO";
-  console.log(`| ${name} | ${best.base.toFixed(2)} | ${best.next.toFixed(2)} | ${(best.next / best.base).toFixed(3)} | ${same} |`);
+  const sameDraws = args[0] !== "sample" ? "-" : draws.base === draws.next ? "yes" : "NO";
+  const sameFigures = figs.base === figs.next ? "yes" : "NO";
+  console.log(`| ${name} | ${best.base.toFixed(2)} | ${best.next.toFixed(2)} | ${(best.next / best.base).toFixed(3)} | ${sameDraws} | ${sameFigures} |`);
 }
 rmSync(work, { recursive: true, force: true });

@@ -17,6 +17,7 @@ export * from "./diagnostics/index.js";
 export * from "./approx/index.js";
 export * from "./report/index.js";
 export * from "./parallel/index.js";
+export * from "./hyper/index.js";
 export * from "./run/index.js";
 export * from "./predict/index.js";
 export { denseMetricTarget } from "./targets/denseMetric.js";

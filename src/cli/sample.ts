@@ -38,6 +38,7 @@ import { fileSha256 } from "../approx/approximationFile.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { ProgressDisplay } from "./progress.js";
+import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
 import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
@@ -52,7 +53,7 @@ import {
 } from "./sampleOptions.js";
 
 /** `gpmcmc sample`'s options as Commander gives them: the shared ones plus this command's own. */
-export interface RawSampleCommandOptions extends RawSampleOptions, RawSamplerOptions {
+export interface RawSampleCommandOptions extends RawSampleOptions, RawSamplerOptions, RawHyperOptions {
   /** --adapt / --no-adapt (undefined: not given). */
   adapt?: boolean;
   mass?: string;
@@ -175,6 +176,7 @@ export interface SampleIO {
 export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleIO = {}): Promise<SampleReport> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  refuseHyperOptions(raw);
   const extras = parseSampleExtras(raw);
   // Logistic takes 0/1 internally (readModelData's default); the file may hold -1/+1 or 0/1.
   const inputs = prepareSampleInputs(raw);
@@ -300,9 +302,13 @@ export function registerSampleCommand(program: Command): Command {
   const D = <N extends LatentSamplerName>(name: N) => latentSamplerInfo[name].defaults;
   const command = program
     .command("sample")
-    .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)");
+    .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
   return addParametricModelOptions(addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
-    .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
+    .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3; default rmhmc, or ${DEFAULT_HYPER_LATENT_SAMPLER} with sampled hyperparameters)`)
+    .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}: the most min ESS of theta per second of the five on a small probit problem, measured by npm run bench -- hyperSchemes, BENCHMARKS.md)`)
+    .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
+    .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")
+    .option("--prior-variance <spec>", "with sampled hyperparameters: prior of the signal variance, the same forms (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)")
     .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
     .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
@@ -330,7 +336,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
       if (isParametricModel(opts)) return void runParametricSample(opts);
-      const report = await runSampleCommand(opts, { handleSigint: true });
+      const report = samplesHyperparameters(opts) ? await runHyperSampleCommand(opts) : await runSampleCommand(opts, { handleSigint: true });
       // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.
       if (!report.complete) process.exitCode = 130;
     });

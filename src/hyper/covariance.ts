@@ -14,7 +14,7 @@
  */
 import { seKernel } from "../gp/squaredExponential.js";
 import type { PositivePrior } from "../gp/hyperpriors.js";
-import { cholesky, type Cholesky } from "../linalg/cholesky.js";
+import { Cholesky, cholesky } from "../linalg/cholesky.js";
 import { DimensionError } from "../linalg/errors.js";
 import { Matrix } from "../linalg/matrix.js";
 
@@ -62,11 +62,33 @@ export function kernelAt(space: HyperSpace, t: ArrayLike<number>): KernelAt {
   const tt = Float64Array.from(t);
   const d = space.x.cols;
   const n = space.x.rows;
-  const kernel = seAt(space, tt);
-  const K = kernel.matrix(space.x);
+  const K = seAt(space, tt).matrix(space.x);
   const sigma = Math.exp(tt[d]!);
   for (let i = 0; i < n; i++) K.data[i + i * n] += space.relativeJitter * sigma;
-  const chol = cholesky(K);
+  return withFactor(space, tt, K, cholesky(K));
+}
+
+/**
+ * K(t) from K(s) at an s with the same psi: K = sigma (C + j I) is linear in sigma, so
+ * K(t) = (sigma_t / sigma_s) K(s) and its factor is sqrt(sigma_t / sigma_s) L(s) (no
+ * factorisation: what the exact Gibbs step of sigma and the moves after it need).
+ */
+export function rescaledKernelAt(space: HyperSpace, from: KernelAt, t: ArrayLike<number>): KernelAt {
+  checkT(space, t);
+  const d = space.x.cols;
+  for (let r = 0; r < d; r++) if (from.t[r] !== t[r]) throw new DimensionError(`rescaledKernelAt: psi_${r + 1} differs (${from.t[r]} and ${t[r]})`);
+  const ratio = Math.exp(t[d]! - from.t[d]!);
+  const K = from.K.clone();
+  K.data.forEach((v, i) => (K.data[i] = v * ratio));
+  const L = from.chol.factor.clone();
+  const root = Math.sqrt(ratio);
+  L.data.forEach((v, i) => (L.data[i] = v * root));
+  return withFactor(space, Float64Array.from(t), K, new Cholesky(L));
+}
+
+function withFactor(space: HyperSpace, tt: Float64Array, K: Matrix, chol: Cholesky): KernelAt {
+  const d = space.x.cols;
+  const kernel = seAt(space, tt);
   const cache = new Map<number, Matrix>();
   return {
     t: tt,

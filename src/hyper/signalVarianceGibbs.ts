@@ -8,7 +8,7 @@
  * since p(f | sigma) is proportional to sigma^(-n/2) exp(-f' (C + j I)^-1 f / (2 sigma)).
  */
 import type { RandomSource } from "../random/types.js";
-import { kernelAt, type HyperSpace } from "./covariance.js";
+import { kernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
 
 /** A prior for which the step does not exist. */
 export class NotConjugateError extends Error {
@@ -18,20 +18,23 @@ export class NotConjugateError extends Error {
   }
 }
 
-/** Returns t with its last entry (log sigma) replaced by the log of a draw of sigma | f, psi. */
-export function gibbsSignalVariance(space: HyperSpace, t: ArrayLike<number>, f: Float64Array, rng: RandomSource): Float64Array {
+/**
+ * Returns t with its last entry (log sigma) replaced by the log of a draw of sigma | f, psi.
+ * `kernel` computes K(t) and its factor (default kernelAt; a caller may pass a cache).
+ */
+export function gibbsSignalVariance(space: HyperSpace, t: ArrayLike<number>, f: Float64Array, rng: RandomSource, kernel: (t: ArrayLike<number>) => KernelAt = (tt) => kernelAt(space, tt)): Float64Array {
   const spec = space.variancePrior.spec;
   if (spec.family !== "invgamma") {
     throw new NotConjugateError(`the exact Gibbs step of the signal variance needs an inverse-Gamma prior, not ${space.variancePrior}`);
   }
   const d = space.x.cols;
   const out = Float64Array.from(t);
-  // f' (C + j I)^-1 f = sigma f' K^-1 f at any sigma: evaluate at sigma = 1.
-  out[d] = 0;
-  const at = kernelAt(space, out);
+  // f' (C + j I)^-1 f = sigma f' K^-1 f at any sigma: evaluated at the current one (K's factor is at hand).
+  const at = kernel(t);
   const a = at.chol.solve(f);
   let q = 0;
   for (let i = 0; i < f.length; i++) q += f[i]! * a[i]!;
+  q *= Math.exp(t[d]!);
   const shape = spec.shape + f.length / 2;
   const scale = spec.scale + q / 2;
   out[d] = Math.log(scale / rng.gamma(shape));

@@ -50,14 +50,15 @@ function traceOfProduct(a: Matrix, b: Matrix): number {
   return s;
 }
 
-export function thetaGivenF(space: HyperSpace, f: Float64Array): ThetaGivenF {
+/** `kernel` computes K(t) and its factor (default kernelAt; a caller may pass a cache of recent ones). */
+export function thetaGivenF(space: HyperSpace, f: Float64Array, kernel: (t: ArrayLike<number>) => KernelAt = (t) => kernelAt(space, t)): ThetaGivenF {
   const m = hyperDimension(space);
   if (f.length !== space.x.rows) throw new RangeError(`f has ${f.length} entries, the inputs ${space.x.rows} rows`);
   return {
     dim: m,
-    logDensity: (t) => logDensityAt(space, kernelAt(space, t), f).value,
+    logDensity: (t) => logDensityAt(space, kernel(t), f).value,
     evaluate(t) {
-      const at = kernelAt(space, t);
+      const at = kernel(t);
       const { value, a } = logDensityAt(space, at, f);
       const prior = hyperLogPrior(space, t);
       const gradient = new Float64Array(m);
@@ -77,7 +78,7 @@ export function thetaGivenF(space: HyperSpace, f: Float64Array): ThetaGivenF {
       return { value, gradient };
     },
     metric(t) {
-      const at = kernelAt(space, t);
+      const at = kernel(t);
       const prior = hyperLogPrior(space, t);
       const solved = solvedDerivatives(at, m);
       const G = new Matrix(m, m);

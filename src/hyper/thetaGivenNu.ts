@@ -11,7 +11,7 @@
  */
 import { choleskyDerivative } from "../linalg/choleskyDerivative.js";
 import type { Likelihood } from "../likelihoods/types.js";
-import { hyperDimension, hyperLogPrior, kernelAt, type HyperSpace } from "./covariance.js";
+import { hyperDimension, hyperLogPrior, kernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
 import type { ThetaEvaluation } from "./thetaGivenF.js";
 
 export interface ThetaGivenNu {
@@ -22,19 +22,20 @@ export interface ThetaGivenNu {
   latent(t: ArrayLike<number>): Float64Array;
 }
 
-export function thetaGivenNu(space: HyperSpace, likelihood: Likelihood, y: Float64Array, nu: Float64Array): ThetaGivenNu {
+/** `kernel` computes K(t) and its factor (default kernelAt; a caller may pass a cache of recent ones). */
+export function thetaGivenNu(space: HyperSpace, likelihood: Likelihood, y: Float64Array, nu: Float64Array, kernel: (t: ArrayLike<number>) => KernelAt = (t) => kernelAt(space, t)): ThetaGivenNu {
   const m = hyperDimension(space);
   const n = space.x.rows;
   if (nu.length !== n || y.length !== n) throw new RangeError(`nu has ${nu.length} entries and y ${y.length}, the inputs ${n} rows`);
   const d1 = new Float64Array(n);
   const d2 = new Float64Array(n);
-  const latent = (t: ArrayLike<number>) => kernelAt(space, t).chol.multiplyLower(nu);
+  const latent = (t: ArrayLike<number>) => kernel(t).chol.multiplyLower(nu);
   return {
     dim: m,
     latent,
     logDensity: (t) => likelihood.logLikelihood(y, latent(t)) + hyperLogPrior(space, t).value,
     evaluate(t) {
-      const at = kernelAt(space, t);
+      const at = kernel(t);
       const f = at.chol.multiplyLower(nu);
       const prior = hyperLogPrior(space, t);
       const value = likelihood.derivatives(y, f, d1, d2) + prior.value;

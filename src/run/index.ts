@@ -14,3 +14,5 @@ export type { LatentGpChainInput } from "./chainTask.js";
 export { summariseRun } from "./summary.js";
 export type { ChainReport, RunSummary } from "./summary.js";
 export { drawsFileInfo, writeChainDraws } from "./outputs.js";
+export { runHyperGp, hyperChain, operationsPerIteration, writeHyperChainDraws, HYPER_GP_CHAIN_TASK } from "./hyperRun.js";
+export type { HyperChainResult, HyperRun, HyperRunSpec } from "./hyperRun.js";

@@ -63,6 +63,11 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
 
 /** Writes one chain's draws file into `out` (atomically) and returns its name. */
 export function writeChainDraws(out: OutputDir, result: ChainResult, spec: LatentGpRunSpec, dataFile: string, dataSha256?: string): string {
+  return writeChainFile(out, result, drawsFileInfo(spec, result.chain, dataFile, dataSha256), vectorNames("f", result.dim));
+}
+
+/** Writes a chain's draws under the column names `variables` with the comments of `info`; returns the file's name. */
+export function writeChainFile(out: OutputDir, result: ChainResult, info: CmdStanRunInfo, variables: string[]): string {
   const name = drawsFileName(result.chain + 1);
   const st = result.stats;
   const stats: DrawStats[] = Array.from({ length: result.draws }, (_, i) => ({
@@ -73,8 +78,8 @@ export function writeChainDraws(out: OutputDir, result: ChainResult, spec: Laten
     divergent: st.divergent[i] === 1,
     energy: st.energy[i],
   }));
-  writeCmdStanCsv(out.open(name), drawsFileInfo(spec, result.chain, dataFile, dataSha256), {
-    variables: vectorNames("f", result.dim),
+  writeCmdStanCsv(out.open(name), info, {
+    variables,
     stats,
     values: result.samples,
     adaptation: result.tunedValue !== undefined ? { stepSize: result.tunedValue } : undefined,

@@ -43,6 +43,11 @@ export interface LatentModelOptions {
    */
   jitter?: number | "auto";
   onJitter?: (message: string) => void;
+  /**
+   * The Cholesky factor of kernelMatrix when the caller already has it (a chain that samples
+   * theta keeps K's factor at the current theta): no factorisation here. Ignored with a jitter.
+   */
+  kernelCholesky?: Cholesky;
 }
 
 export interface LogDensityParts {
@@ -116,7 +121,9 @@ export class LatentModel {
     o.likelihood.checkResponses(this.y);
     this.likelihood = o.likelihood;
 
-    const { K, LK, jitter } = factoriseKernel(K0, o.jitter, o.onJitter);
+    const { K, LK, jitter } = o.kernelCholesky && o.jitter === undefined
+      ? { K: K0.clone(), LK: o.kernelCholesky, jitter: 0 }
+      : factoriseKernel(K0, o.jitter, o.onJitter);
     this.K = K;
     this.LK = LK;
     this.jitter = jitter;

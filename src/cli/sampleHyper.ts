@@ -1,0 +1,202 @@
+/**
+ * `gpmcmc sample` with sampled hyperparameters: when none of --lengthscale / --log-lengthscale /
+ * --signal-sd / --log-signal-sd is given, theta = (log lengthscales, log signal variance) is
+ * sampled jointly with f by one of the five schemes of Filippone, Zhong & Girolami (Section 2):
+ * --scheme sa|aa|asis|khr|surr, --theta-sampler mh|hmc|smmala, --prior-lengthscale and
+ * --prior-variance (family:p1,p2). The latent sampler is --sampler (default hmc-v2, the paper's).
+ * The draws files gain log_lengthscale.1..d and log_signal_sd before f.1; the summary reports
+ * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration.
+ */
+import { randomInt } from "node:crypto";
+import { PriorSpecError, parsePriorSpec, type PositivePriorSpec } from "../gp/hyperpriors.js";
+import { essGeyer } from "../diagnostics/ess.js";
+import { rhatClassic } from "../diagnostics/rhat.js";
+import { meanAndSd } from "../diagnostics/mcse.js";
+import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
+import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames } from "../hyper/jointKernel.js";
+import { isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
+import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
+import { DEFAULT_RELATIVE_JITTER } from "../hyper/covariance.js";
+import type { OpCounts } from "../linalg/counters.js";
+import { StopFlag } from "../parallel/pool.js";
+import { operationsPerIteration, runHyperGp, writeHyperChainDraws, type HyperChainResult, type HyperRunSpec } from "../run/hyperRun.js";
+import { summariseRun, type RunSummary } from "../run/summary.js";
+import { latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
+import { VERSION } from "../version.js";
+import { latentGpModelSpec, readModelData } from "./modelOptions.js";
+import { OptionError, parseChoice } from "./options.js";
+import { ProgressDisplay } from "./progress.js";
+import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
+
+/** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
+export const DEFAULT_SCHEME: SchemeName = "aa";
+/** The latent sampler with sampled hyperparameters unless --sampler is given (the paper's). */
+export const DEFAULT_HYPER_LATENT_SAMPLER: LatentSamplerName = "hmc-v2";
+
+export interface RawHyperOptions {
+  scheme?: string;
+  thetaSampler?: string;
+  priorLengthscale?: string;
+  priorVariance?: string;
+}
+
+type Raw = RawSampleOptions & RawHyperOptions & { maxLeapfrogSteps?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
+
+/** Whether the command samples the hyperparameters: none of the kernel options is given. */
+export function samplesHyperparameters(raw: RawSampleOptions): boolean {
+  return raw.lengthscale === undefined && raw.logLengthscale === undefined && raw.signalSd === undefined && raw.logSignalSd === undefined;
+}
+
+/** With fixed hyperparameters, the options of sampled ones are an error naming the first given. */
+export function refuseHyperOptions(raw: RawHyperOptions): void {
+  const given = ([["--scheme", raw.scheme], ["--theta-sampler", raw.thetaSampler], ["--prior-lengthscale", raw.priorLengthscale], ["--prior-variance", raw.priorVariance]] as const).find(([, v]) => v !== undefined);
+  if (given) throw new OptionError(given[0], "applies only when the hyperparameters are sampled, i.e. without --lengthscale/--log-lengthscale and --signal-sd/--log-signal-sd");
+}
+
+function prior(option: string, text: string | undefined, fallback: PositivePriorSpec): PositivePriorSpec {
+  if (text === undefined) return fallback;
+  try {
+    return parsePriorSpec(text, option);
+  } catch (e) {
+    if (e instanceof PriorSpecError) throw new OptionError(option, e.message.startsWith(`${option}: `) ? e.message.slice(option.length + 2) : e.message);
+    throw e;
+  }
+}
+
+/** Options of the fixed-hyperparameter sampler that have no meaning here. */
+function refuseFixedOnly(raw: Raw): void {
+  const refused: [string, unknown][] = [["--init", raw.init !== undefined && raw.init !== "zero" ? raw.init : undefined], ["--no-adapt", raw.adapt === false ? true : undefined], ["--mass", raw.mass], ["--integrator", raw.integrator], ["--target-acceptance", raw.targetAcceptance], ["--alpha", raw.alpha], ["--scale", raw.scale]];
+  const hit = refused.find(([, v]) => v !== undefined);
+  if (hit) throw new OptionError(hit[0], "is not available with sampled hyperparameters (each chain starts at unit lengthscales and signal variance, f = 0, and adapts both samplers during burn-in)");
+}
+
+export interface HyperThetaColumn {
+  name: string;
+  mean: number;
+  sd: number;
+  ess: number | null;
+  rhat: number | null;
+}
+
+export interface HyperSampleReport extends RunSummary {
+  gpmcmc: string;
+  node: string;
+  parallel: number;
+  complete: boolean;
+  data: { file: string; n: number; d: number };
+  run: HyperRunSpec;
+  /** Per theta column: posterior mean, sd, ESS (Geyer) and classic R-hat over the chains. */
+  theta: HyperThetaColumn[];
+  /** O(n^3) operations per iteration (burn-in included), averaged over the chains. */
+  operationsPerIteration: OpCounts;
+  out: string | null;
+  files: string[];
+}
+
+const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
+
+function thetaColumns(results: readonly HyperChainResult[], names: string[], count: number): HyperThetaColumn[] {
+  const draws = Math.min(...results.map((r) => r.draws));
+  return names.slice(0, count).map((name, j) => {
+    const chains = results.map((r) => Float64Array.from({ length: draws }, (_, i) => r.samples[i * r.dim + j]!));
+    const { mean, sd } = meanAndSd(chains);
+    let ess = NaN, rhat = NaN;
+    try { ess = essGeyer(chains); } catch { /* too few draws: n/a */ }
+    try { if (chains.length > 1) rhat = rhatClassic(chains); } catch { /* n/a */ }
+    return { name, mean, sd, ess: finite(ess), rhat: finite(rhat) };
+  });
+}
+
+export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string) => void; stderr?: (s: string) => void; stderrIsTTY?: boolean; stop?: StopFlag } = {}): Promise<HyperSampleReport> {
+  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
+  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  const scheme = parseChoice("--scheme", raw.scheme ?? DEFAULT_SCHEME, SCHEME_NAMES, "scheme");
+  if (!isSchemeName(scheme)) throw new OptionError("--scheme", `unknown scheme ${scheme}`);
+  let thetaSampler: ThetaSamplerName | undefined;
+  if (scheme === "surr") {
+    if (raw.thetaSampler !== undefined) throw new OptionError("--theta-sampler", "does not apply to --scheme surr (it slice-samples theta)");
+  } else {
+    thetaSampler = parseChoice("--theta-sampler", raw.thetaSampler ?? "mh", THETA_SAMPLER_NAMES, "theta sampler");
+    if (scheme === "khr" && thetaSampler !== "mh") throw new OptionError("--theta-sampler", `--scheme khr proposes theta by random-walk MH; ${thetaSampler} does not apply`);
+  }
+  const lengthscalePrior = prior("--prior-lengthscale", raw.priorLengthscale, DEFAULT_LENGTHSCALE_PRIOR);
+  const variancePrior = prior("--prior-variance", raw.priorVariance, DEFAULT_VARIANCE_PRIOR);
+  refuseFixedOnly(raw);
+  const options = parseSampleOptions({ ...raw, sampler: raw.sampler ?? DEFAULT_HYPER_LATENT_SAMPLER });
+  const latentName = options.sampler as LatentSamplerName;
+  let latent;
+  try {
+    latent = latentSamplerSpec({ sampler: latentName, stepSize: options.stepSize, leapfrogSteps: options.leapfrogSteps, maxLeapfrogSteps: raw.maxLeapfrogSteps === undefined ? undefined : Number(raw.maxLeapfrogSteps) } as LatentSamplerSpecInput);
+  } catch (e) {
+    if (e instanceof RangeError) throw new OptionError("--sampler", e.message);
+    throw e;
+  }
+  if (options.out !== undefined) checkOutputDir(options.out, { force: options.force });
+  // The data are read with the kernel options the fixed-hyperparameter model would need set to a
+  // placeholder: the kernel here is sampled, and only the data, the likelihood and its options are used.
+  const read = readModelData({ ...options.model, kernel: { logLengthscale: "0", logSignalSd: "0" } });
+  const fixedSpec = latentGpModelSpec(options.model, read);
+  const seed = options.seed ?? randomInt(0, 2 ** 31);
+  const spec: HyperRunSpec = {
+    model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter: DEFAULT_RELATIVE_JITTER },
+    sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent },
+    draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
+  };
+  const data = read.data;
+  let out: OutputDir | undefined;
+  const files: string[] = [];
+  const showProgress = !options.quiet && (options.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
+  const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
+  if (options.out !== undefined) out = prepareOutputDir(options.out, { force: options.force });
+  const run = await runHyperGp(data, spec, {
+    parallel: options.parallel,
+    stop: io.stop,
+    onProgress: display && ((p) => display.update(p)),
+    progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
+    onChain: (r) => { if (out) files[r.chain] = writeHyperChainDraws(out, r, spec, data.path, data.d); },
+  }).catch((e) => { out?.finish(false); throw e; });
+  const names = hyperVariableNames(data.d, data.n);
+  const summary = summariseRun(run.results, { names, seconds: run.seconds });
+  const report: HyperSampleReport = {
+    ...summary,
+    gpmcmc: VERSION,
+    node: process.version,
+    parallel: run.workers,
+    complete: run.complete,
+    data: { file: data.path, n: data.n, d: data.d },
+    run: spec,
+    theta: thetaColumns(run.results, names, data.d + 1),
+    operationsPerIteration: operationsPerIteration(run.results),
+    out: options.out ?? null,
+    files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
+  };
+  if (out) {
+    out.writeJson("summary.json", report);
+    out.finish(report.complete);
+  }
+  stdout(options.json ? JSON.stringify(report) + "\n" : formatHyperReport(report));
+  return report;
+}
+
+function fmt(x: number | null, digits = 3): string {
+  if (x === null || !Number.isFinite(x)) return "n/a";
+  return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(digits);
+}
+
+export function formatHyperReport(r: HyperSampleReport): string {
+  const s = r.run.sampler;
+  const prior = (p: PositivePriorSpec) => p.family === "gamma" ? `gamma(${p.shape}, ${p.rate})` : p.family === "invgamma" ? `inverse-gamma(${p.shape}, ${p.scale})` : `lognormal(${p.mu}, ${p.sigma})`;
+  const ops = r.operationsPerIteration;
+  const lines = [
+    ...(r.complete ? [] : ["STOPPED EARLY: the figures below are over the draws kept"]),
+    `scheme ${s.scheme} (theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors lengthscale ${prior(r.run.model.lengthscalePrior)}, signal variance ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
+    `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}), seed ${r.run.seed}; theta acceptance rate ${fmt(r.acceptanceRate)}`,
+    "variable            mean       sd      ESS    R-hat",
+    ...r.theta.map((c) => `${c.name.padEnd(16)}${fmt(c.mean).padStart(9)}${fmt(c.sd).padStart(9)}${fmt(c.ess).padStart(9)}${fmt(c.rhat, 4).padStart(9)}`),
+    `ESS (Geyer, over all ${r.variables} variables): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}; R-hat max ${r.chains < 2 ? "n/a with one chain" : fmt(r.rhatMax, 4)}`,
+    `O(n^3) operations per iteration: ${fmt(ops.cholesky)} Cholesky, ${fmt(ops.triangularSolveMatrix)} triangular solves with n x n right-hand sides, ${fmt(ops.symmetricProduct + ops.matrixProduct)} n x n products`,
+    `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains, ${fmt(r.seconds)} s wall-clock with burn-in; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
+  ];
+  if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
+  return lines.join("\n") + "\n";
+}

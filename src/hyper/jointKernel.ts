@@ -1,0 +1,127 @@
+/**
+ * A joint chain of (theta, f) (./schemes.ts) as a `Kernel` the chain driver runs
+ * (src/samplers/driver.ts), built from plain data (`HyperModelSpec` and `HyperSamplerSpec`) so
+ * that a worker thread rebuilds the same one. Its position is what the draws files hold:
+ *
+ *   (log_lengthscale.1 .. log_lengthscale.d, log_signal_sd, f.1 .. f.n),
+ *
+ * with log_signal_sd = log(sigma) / 2. The kernel adapts its own tunables during the first
+ * `burnIn` transitions and freezes them after (the driver's adaptation is not used: a scheme has
+ * two tunables, the latent sampler's and the theta sampler's). A transition reports the theta
+ * update's acceptance and the theta tunable as its step size; it accumulates the O(n^3)
+ * operations (src/linalg/counters.ts) of its transitions in `ops`.
+ */
+import { positivePrior, type PositivePriorSpec } from "../gp/hyperpriors.js";
+import type { OpCounts } from "../linalg/counters.js";
+import type { Matrix } from "../linalg/matrix.js";
+import { likelihoodByName } from "../likelihoods/registry.js";
+import type { LatentGpLikelihoodOptions } from "../targets/latentGpModel.js";
+import type { LatentSamplerSpec } from "../samplers/registry.js";
+import type { Kernel, SamplerState, StepInfo } from "../samplers/types.js";
+import { DEFAULT_RELATIVE_JITTER, type HyperSpace } from "./covariance.js";
+import { jointChain, type JointChain, type SchemeName } from "./schemes.js";
+import type { ThetaSamplerName } from "./thetaSamplers.js";
+
+/** The model with sampled hyperparameters, as plain data. */
+export interface HyperModelSpec {
+  likelihood: string;
+  likelihoodOptions?: LatentGpLikelihoodOptions;
+  /** The prior of every lengthscale exp(psi_r). */
+  lengthscalePrior: PositivePriorSpec;
+  /** The prior of the signal variance sigma. */
+  variancePrior: PositivePriorSpec;
+  /** j of K = sigma (C + j I) (default DEFAULT_RELATIVE_JITTER). */
+  relativeJitter?: number;
+}
+
+export interface HyperSamplerSpec {
+  scheme: SchemeName;
+  /** Undefined for surr (slice sampling of theta). */
+  thetaSampler?: ThetaSamplerName;
+  latent: LatentSamplerSpec;
+}
+
+/** The paper's default priors (Section 4.1): lengthscales Gamma(1, 1), sigma inverse-Gamma(1, 1). */
+export const DEFAULT_LENGTHSCALE_PRIOR: PositivePriorSpec = { family: "gamma", shape: 1, rate: 1 };
+export const DEFAULT_VARIANCE_PRIOR: PositivePriorSpec = { family: "invgamma", shape: 1, scale: 1 };
+
+export function hyperSpace(X: Matrix, model: HyperModelSpec): HyperSpace {
+  const ell = positivePrior(model.lengthscalePrior);
+  return {
+    x: X,
+    lengthscalePriors: Array.from({ length: X.cols }, () => ell),
+    variancePrior: positivePrior(model.variancePrior),
+    relativeJitter: model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
+  };
+}
+
+/** Variable names in the order of the kernel's position. */
+export function hyperVariableNames(d: number, n: number): string[] {
+  return [...Array.from({ length: d }, (_, r) => `log_lengthscale.${r + 1}`), "log_signal_sd", ...Array.from({ length: n }, (_, i) => `f.${i + 1}`)];
+}
+
+export interface JointKernel extends Kernel {
+  /** O(n^3) operations of all transitions so far. */
+  readonly ops: OpCounts;
+  /** Transitions so far. */
+  readonly transitions: number;
+  /** The tunables now (after burn-in: as frozen). */
+  tunables(): { latent: number | undefined; theta: number };
+}
+
+/** The kernel of `sampler` on the model; its first `burnIn` transitions adapt. */
+export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, sampler: HyperSamplerSpec, burnIn: number): JointKernel {
+  const space = hyperSpace(X, model);
+  const likelihood = likelihoodByName(model.likelihood, model.likelihoodOptions ?? {});
+  const problem = { space, likelihood, y };
+  const d = X.cols;
+  const n = X.rows;
+  let chain: JointChain | undefined;
+  let transitions = 0;
+  const ops: OpCounts = { cholesky: 0, triangularSolveMatrix: 0, symmetricProduct: 0, matrixProduct: 0, flops: 0 };
+  const stateOf = (c: JointChain): SamplerState => {
+    const position = new Float64Array(d + 1 + n);
+    for (let r = 0; r < d; r++) position[r] = c.t[r]!;
+    position[d] = c.t[d]! / 2;
+    position.set(c.f, d + 1);
+    return { position, logDensity: c.logDensity() };
+  };
+  return {
+    name: sampler.scheme,
+    get ops() { return ops; },
+    get transitions() { return transitions; },
+    tunables: () => chain?.tunables() ?? { latent: undefined, theta: NaN },
+    init(x0) {
+      if (x0.length !== d + 1 + n) throw new RangeError(`the starting point has ${x0.length} entries, expected ${d + 1 + n}`);
+      const t = Float64Array.from({ length: d + 1 }, (_, k) => (k < d ? x0[k]! : 2 * x0[d]!));
+      chain = jointChain(problem, { scheme: sampler.scheme, thetaSampler: sampler.thetaSampler, latent: sampler.latent }, t, x0.slice(d + 1));
+      transitions = 0;
+      if (burnIn === 0) chain.freeze();
+      return stateOf(chain);
+    },
+    step(_state, rng) {
+      const c = chain!;
+      const it = c.step(rng);
+      transitions++;
+      if (transitions === burnIn) c.freeze();
+      for (const k of Object.keys(ops) as (keyof OpCounts)[]) ops[k] += it.ops[k];
+      const last = it.theta[it.theta.length - 1]!;
+      const all = [it.latent, ...it.theta];
+      const sum = (f: (s: StepInfo) => number) => all.reduce((a, s) => a + (Number.isFinite(f(s)) ? f(s) : 0), 0);
+      const info: StepInfo = {
+        accepted: last.accepted,
+        acceptanceProbability: last.acceptanceProbability,
+        divergent: all.some((s) => s.divergent),
+        energy: NaN,
+        energyError: NaN,
+        stepSize: c.tunables().theta,
+        leapfrogSteps: sum((s) => s.leapfrogSteps),
+        gradientCalls: sum((s) => s.gradientCalls),
+        metricCalls: sum((s) => s.metricCalls),
+        fixedPointIterations: 0,
+        densityEvaluations: sum((s) => s.densityEvaluations ?? 0),
+      };
+      return { state: stateOf(c), info };
+    },
+  };
+}

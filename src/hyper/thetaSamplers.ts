@@ -1,0 +1,86 @@
+/**
+ * The samplers of theta (comparison paper, Section 3.2): the kernels of src/samplers run on a
+ * theta target (./thetaTargets.ts).
+ *
+ * - "mh": random-walk Metropolis, proposal covariance alpha^2 I (alpha adapted to 25%);
+ * - "hmc": HMC with identity mass, step epsilon and a number of leapfrog steps drawn uniformly
+ *   from 1..10 (epsilon adapted to 65%);
+ * - "smmala": simplified manifold MALA with the Fisher metric of Appendix A plus the prior's
+ *   negative Hessian (epsilon adapted to 57.4%).
+ *
+ * Burn-in adapts the tunable by dual averaging (src/samplers/adaptation.ts) and freezes it after.
+ */
+import { DualAveraging } from "../samplers/adaptation.js";
+import { hmc } from "../samplers/hmc.js";
+import { identityMass } from "../samplers/massMatrix.js";
+import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "../samplers/metropolisRw.js";
+import { MALA_TARGET_ACCEPTANCE, smmala } from "../samplers/smmala.js";
+import type { Kernel, StepInfo } from "../samplers/types.js";
+import type { Target } from "../targets/types.js";
+
+export const THETA_SAMPLER_NAMES = ["mh", "hmc", "smmala"] as const;
+export type ThetaSamplerName = (typeof THETA_SAMPLER_NAMES)[number];
+
+/** The paper's bound on HMC's leapfrog steps for theta (Section 3.2). */
+export const THETA_MAX_LEAPFROG_STEPS = 10;
+
+const DEFAULTS: { readonly [N in ThetaSamplerName]: { initial: number; targetAcceptance: number } } = {
+  mh: { initial: 0.5, targetAcceptance: MH_TARGET_ACCEPTANCE },
+  hmc: { initial: 0.2, targetAcceptance: 0.65 },
+  smmala: { initial: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE },
+};
+
+export function isThetaSamplerName(name: string): name is ThetaSamplerName {
+  return (THETA_SAMPLER_NAMES as readonly string[]).includes(name);
+}
+
+/** The kernel `name` on `target` with tunable `value`. */
+export function thetaKernel(name: ThetaSamplerName, target: Target, value: number): Kernel {
+  switch (name) {
+    case "mh": return randomWalkMetropolis(target, { scale: value });
+    case "hmc": return hmc(target, { stepSize: value, leapfrogSteps: THETA_MAX_LEAPFROG_STEPS, randomiseSteps: true, mass: identityMass(target.dim) });
+    case "smmala": return smmala(target, { stepSize: value });
+  }
+}
+
+/**
+ * A tunable value that burn-in adapts (dual averaging towards `targetAcceptance`) and that stays
+ * fixed after `freeze`.
+ */
+export class AdaptedValue {
+  value: number;
+  private adapter: DualAveraging | undefined;
+
+  constructor(initial: number, targetAcceptance: number) {
+    this.value = initial;
+    this.adapter = new DualAveraging(initial, targetAcceptance);
+  }
+
+  /** Takes one burn-in transition's outcome (nothing once frozen). */
+  record(info: StepInfo): void {
+    if (this.adapter) this.value = this.adapter.update(info.acceptanceProbability, info.accepted);
+  }
+
+  freeze(): void {
+    if (this.adapter) this.value = this.adapter.final();
+    this.adapter = undefined;
+  }
+
+  get adapting(): boolean {
+    return this.adapter !== undefined;
+  }
+}
+
+/** The adapted tunable of theta sampler `name`, from its default initial value unless given. */
+export function thetaTunable(name: ThetaSamplerName, initial?: number): AdaptedValue {
+  const d = DEFAULTS[name];
+  return new AdaptedValue(initial ?? d.initial, d.targetAcceptance);
+}
+
+/** One transition of `name` on `target` from x, recording the outcome in `tuned`. */
+export function thetaStep(name: ThetaSamplerName, target: Target, x: Float64Array, tuned: AdaptedValue, rng: import("../random/types.js").RandomSource): { x: Float64Array; info: StepInfo } {
+  const kernel = thetaKernel(name, target, tuned.value);
+  const { state, info } = kernel.step(kernel.init(x), rng);
+  tuned.record(info);
+  return { x: Float64Array.from(state.position), info };
+}

@@ -1,0 +1,147 @@
+/**
+ * A run with sampled hyperparameters: chains of one joint scheme (src/hyper/jointKernel.ts),
+ * described by plain data (`HyperRunSpec`) so that a worker thread rebuilds chain c and runs it
+ * on the stream new Rng(seed, c) from the same starting point (theta = 0: unit lengthscales and
+ * signal variance; f = 0), whichever thread runs it. The draws files hold
+ * log_lengthscale.1..d, log_signal_sd and f.1..n; each chain's result carries the O(n^3)
+ * operations of its transitions (Cholesky factorisations, triangular solves with n x n
+ * right-hand sides, n x n products; src/linalg/counters.ts).
+ */
+import { positivePrior } from "../gp/hyperpriors.js";
+import type { OutputDir } from "../io/atomic.js";
+import type { CmdStanRunInfo } from "../io/cmdstan.js";
+import type { OpCounts } from "../linalg/counters.js";
+import { fromPlainMatrix, toPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
+import { NotPositiveDefiniteError } from "../linalg/errors.js";
+import { registerErrorType } from "../parallel/errors.js";
+import { defaultParallelism, runTasks, type StopFlag, type Task } from "../parallel/pool.js";
+import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import { Rng } from "../random/rng.js";
+import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
+import { jointKernel, hyperVariableNames, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
+import type { LatentGpData } from "../targets/latentGpModel.js";
+import { writeChainFile } from "./outputs.js";
+
+export const HYPER_GP_CHAIN_TASK = "hyper-gp-chain";
+
+/** Everything that determines the draws of a run with sampled hyperparameters. */
+export interface HyperRunSpec {
+  model: HyperModelSpec;
+  sampler: HyperSamplerSpec;
+  draws: number;
+  burnIn: number;
+  thin: number;
+  chains: number;
+  seed: number;
+}
+
+/** A chain's result with the O(n^3) operations of its transitions (burn-in included). */
+export interface HyperChainResult extends ChainResult {
+  linalg: OpCounts;
+  transitions: number;
+  /** The latent sampler's tunable after burn-in (undefined for ess). */
+  latentTunedValue: number | undefined;
+}
+
+export interface HyperChainInput {
+  X: PlainMatrix;
+  y: Float64Array;
+  spec: HyperRunSpec;
+  chain: number;
+  progressInterval?: number;
+}
+
+/** Chain `chain` of the run (any thread). */
+export function hyperChain(X: PlainMatrix, y: Float64Array, spec: HyperRunSpec, chain: number, hooks: { onProgress?: (p: Progress) => void; shouldStop?: () => boolean; progressInterval?: number } = {}): HyperChainResult {
+  const Xm = fromPlainMatrix(X);
+  const kernel = jointKernel(Xm, y, spec.model, spec.sampler, spec.burnIn);
+  const x0 = new Float64Array(Xm.cols + 1 + Xm.rows);
+  const result = runChain(kernel, new Rng(spec.seed, chain), {
+    draws: spec.draws,
+    burnIn: spec.burnIn,
+    thin: spec.thin,
+    init: x0,
+    chainIndex: chain,
+    ...hooks,
+  });
+  const tuned = kernel.tunables();
+  return { ...result, tunedValue: tuned.theta, latentTunedValue: tuned.latent, linalg: { ...kernel.ops }, transitions: kernel.transitions };
+}
+
+export function hyperChainTask(input: HyperChainInput, context: TaskContext): HyperChainResult {
+  return hyperChain(input.X, input.y, input.spec, input.chain, {
+    onProgress: (p) => context.progress(p),
+    shouldStop: () => context.stopRequested(),
+    progressInterval: input.progressInterval,
+  });
+}
+
+registerTaskKind(HYPER_GP_CHAIN_TASK, import.meta.url, "hyperChainTask");
+registerErrorType(NotPositiveDefiniteError);
+
+export interface HyperRun {
+  results: HyperChainResult[];
+  seconds: number;
+  workers: number;
+  complete: boolean;
+}
+
+/** Runs the chains of `spec` (on worker threads unless `inProcess`). */
+export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options: { parallel?: number; inProcess?: boolean; stop?: StopFlag; progressInterval?: number; onProgress?: (p: Progress) => void; onChain?: (r: HyperChainResult) => void } = {}): Promise<HyperRun> {
+  jointKernel(data.X, data.y, spec.model, spec.sampler, spec.burnIn); // checks the spec before any thread starts
+  const X = toPlainMatrix(data.X);
+  const tasks: Task<HyperChainInput>[] = Array.from({ length: spec.chains }, (_, chain) => ({
+    kind: HYPER_GP_CHAIN_TASK,
+    input: { X, y: data.y, spec, chain, progressInterval: options.progressInterval },
+  }));
+  const parallel = Math.min(options.parallel ?? defaultParallelism(spec.chains), spec.chains);
+  const t0 = performance.now();
+  const results = await runTasks<HyperChainResult, Progress>(tasks, {
+    parallel,
+    inProcess: options.inProcess,
+    stop: options.stop,
+    onProgress: options.onProgress && ((_, p) => options.onProgress!(p)),
+    onResult: options.onChain && ((_, r) => options.onChain!(r)),
+  });
+  return { results, seconds: (performance.now() - t0) / 1000, workers: options.inProcess ? 0 : parallel, complete: !results.some((r) => r.stopped) };
+}
+
+/** O(n^3) operations per transition, over all chains. */
+export function operationsPerIteration(results: readonly HyperChainResult[]): OpCounts {
+  const total = results.reduce((a, r) => a + r.transitions, 0);
+  const per = (k: keyof OpCounts) => results.reduce((a, r) => a + r.linalg[k], 0) / Math.max(1, total);
+  return { cholesky: per("cholesky"), triangularSolveMatrix: per("triangularSolveMatrix"), symmetricProduct: per("symmetricProduct"), matrixProduct: per("matrixProduct"), flops: per("flops") };
+}
+
+/** The configuration comments of chain `chain` (0-based). */
+export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: string): CmdStanRunInfo {
+  const { model, sampler } = spec;
+  const priorText = (p: HyperModelSpec["lengthscalePrior"]) => positivePrior(p).toString();
+  return {
+    model: `gp_${model.likelihood}`,
+    sampler: sampler.scheme,
+    draws: spec.draws * spec.thin,
+    burnIn: spec.burnIn,
+    thin: spec.thin,
+    chain: chain + 1,
+    chains: spec.chains,
+    adapt: spec.burnIn > 0,
+    stepSize: 0,
+    seed: spec.seed,
+    dataFile,
+    settings: {
+      likelihood: model.likelihood,
+      scheme: sampler.scheme,
+      theta_sampler: sampler.thetaSampler ?? "slice",
+      latent_sampler: sampler.latent.sampler,
+      prior_lengthscale: priorText(model.lengthscalePrior),
+      prior_variance: priorText(model.variancePrior),
+      relative_jitter: model.relativeJitter ?? 1e-6,
+    },
+  };
+}
+
+/** Writes one chain's draws file into `out` and returns its name. */
+export function writeHyperChainDraws(out: OutputDir, result: HyperChainResult, spec: HyperRunSpec, dataFile: string, d: number): string {
+  return writeChainFile(out, result, hyperDrawsFileInfo(spec, result.chain, dataFile), hyperVariableNames(d, result.dim - d - 1));
+}

@@ -1,0 +1,85 @@
+/**
+ * `gpmcmc sample` with sampled hyperparameters (no kernel option given): the draws files' columns
+ * (log_lengthscale.r and log_signal_sd before f.1, log_signal_sd = log(sigma) / 2), the
+ * summary's per-column ESS of theta against the draws in the files, and the bad inputs (--scheme
+ * with fixed hyperparameters, a prior with a non-positive parameter or an unknown family): one
+ * line, exit code 2, nothing written.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runHyperSampleCommand } from "../../src/cli/sampleHyper.js";
+import { essGeyer } from "../../src/diagnostics/ess.js";
+import { columnValues, readCmdStanCsv } from "../../src/io/cmdstan.js";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
+
+function writeData(path: string, n = 20): void {
+  let seed = 7;
+  const u = () => ((seed = (seed * 16807) % 2147483647), seed / 2147483647);
+  const rows = ["y,x1,x2"];
+  for (let i = 0; i < n; i++) {
+    const a = 3 * u();
+    const b = 3 * u();
+    rows.push(`${Math.sin(2 * a) + Math.cos(b) + 0.3 * (u() - 0.5) > 0 ? 1 : -1},${a.toFixed(4)},${b.toFixed(4)}`);
+  }
+  writeFileSync(path, rows.join("\n") + "\n");
+}
+
+function gpmcmc(args: string[]) {
+  return spawnSync(process.execPath, [join(REPO_ROOT, "dist", "src", "cli", "main.js"), ...args], { encoding: "utf8", env: { ...process.env, GPMCMC_DEBUG: "" } });
+}
+
+for (const [scheme, thetaSampler] of [["aa", "smmala"], ["sa", "hmc"], ["asis", "mh"], ["khr", undefined], ["surr", undefined]] as const) {
+  test(`sample --scheme ${scheme}: theta columns before f.1 in the draws files, their ESS in the report`, async () => {
+    const s = scratchDir();
+    try {
+      const data = join(s.dir, "data.csv");
+      writeData(data);
+      const out = join(s.dir, "run");
+      const text: string[] = [];
+      const report = await runHyperSampleCommand(
+        { data, scheme, thetaSampler, draws: "40", burnIn: "30", chains: "2", seed: "5", out, parallel: "1", quiet: true },
+        { stdout: (t) => text.push(t) },
+      );
+      const csv = readCmdStanCsv(join(out, "draws_1.csv"));
+      const vars = csv.variables;
+      assert.deepEqual(vars.slice(0, 4), ["log_lengthscale.1", "log_lengthscale.2", "log_signal_sd", "f.1"]);
+      assert.equal(vars.length, 3 + 20);
+      const chains = [1, 2].map((c) => columnValues(readCmdStanCsv(join(out, `draws_${c}.csv`)), "log_signal_sd"));
+      const ess = essGeyer(chains);
+      assert.ok(Math.abs(report.theta[2]!.ess! - ess) <= 1e-9 * Math.max(1, ess), `${report.theta[2]!.ess} vs ${ess}`);
+      assert.deepEqual(report.theta.map((c) => c.name), ["log_lengthscale.1", "log_lengthscale.2", "log_signal_sd"]);
+      assert.ok(report.operationsPerIteration.cholesky >= 1);
+      assert.match(text.join(""), /O\(n\^3\) operations per iteration: /);
+    } finally {
+      s.cleanup();
+    }
+  });
+}
+
+test("bad inputs with sampled hyperparameters: one line naming the option, exit 2, nothing written", () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const out = join(s.dir, "run");
+    const cases: [string[], RegExp][] = [
+      [["--lengthscale", "1", "--signal-sd", "1", "--scheme", "aa"], /^gpmcmc: --scheme: applies only when the hyperparameters are sampled/],
+      [["--prior-lengthscale", "gamma:0,1"], /^gpmcmc: --prior-lengthscale: .*positive/],
+      [["--prior-variance", "weibull:1,1"], /^gpmcmc: --prior-variance: unknown prior family "weibull"/],
+      [["--scheme", "khr", "--theta-sampler", "hmc"], /^gpmcmc: --theta-sampler: /],
+      [["--scheme", "nope"], /^gpmcmc: --scheme: /],
+    ];
+    for (const [args, message] of cases) {
+      const r = gpmcmc(["sample", "--data", data, "--draws", "5", "--burn-in", "5", "--out", out, ...args]);
+      assert.equal(r.status, 2, `${args.join(" ")}: ${r.stderr}`);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.match(r.stderr.trim(), message);
+      assert.equal(existsSync(out), false);
+    }
+  } finally {
+    s.cleanup();
+  }
+});
