@@ -308,7 +308,6 @@ export function registerSampleCommand(program: Command): Command {
     .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}: the most min ESS of theta per second of the five on a small probit problem, measured by npm run bench -- hyperSchemes, BENCHMARKS.md)`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")
-    .option("--prior-variance <spec>", "with sampled hyperparameters: prior of the signal variance, the same forms (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)")
     .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
     .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)

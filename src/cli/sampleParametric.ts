@@ -43,16 +43,15 @@ export function addParametricModelOptions(cmd: Command): Command {
   return cmd
     .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options) or logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + ")")
     .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
-    .option("--prior-variance <a>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE})`);
+    .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }
 
-/** Whether the options ask for a parametric model (and refuses its options without one). */
+/** Whether the options ask for a parametric model (and refuses its options without one; --prior-variance also serves a GP's sampled hyperparameters). */
 export function isParametricModel(raw: RawParametricOptions): boolean {
   const model = raw.model ?? "latent-gp";
   if (!(SAMPLE_MODELS as readonly string[]).includes(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${SAMPLE_MODELS.join(", ")})`);
   if (model === "latent-gp") {
     if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
-    if (raw.priorVariance !== undefined) throw new OptionError("--prior-variance", "applies only to --model logistic-regression");
     return false;
   }
   return true;
