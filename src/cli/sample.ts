@@ -24,7 +24,6 @@ import {
   defaultTargetAcceptance,
   describeLeapfrogSolve,
   HMC_MASSES,
-  LATENT_SAMPLER_NAMES,
   latentSamplerInfo,
   latentSamplerSpec,
   leapfrogSteps,
@@ -41,6 +40,8 @@ import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
   parseSamplerOptions,
+  SAMPLE_DEFAULTS,
+  SAMPLER_HELP,
   prepareSampleInputs,
   SAMPLERS,
   type RawSampleOptions,
@@ -298,9 +299,9 @@ export function registerSampleCommand(program: Command): Command {
     .command("sample")
     .description("draw the latent values f of a GP model with fixed kernel hyperparameters (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice)");
   return addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true })
-    .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`, "rmhmc")
-    .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
-    .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
+    .option("--sampler <name>", SAMPLER_HELP, SAMPLE_DEFAULTS.sampler)
+    .option("--step-size <e>", `laplace-hmc, rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${D("laplace-hmc").stepSize} for laplace-hmc, ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
+    .option("--leapfrog-steps <n>", `laplace-hmc, rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps}; for laplace-hmc drawn from 1..n, default ${D("laplace-hmc").leapfrogSteps})`)
     .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
     .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${D("mh-v1").alpha})`)
     .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${D("mh").proposalSd})`)

@@ -32,6 +32,12 @@ import type { Kernel } from "./types.js";
 export const LATENT_SAMPLER_NAMES = ["laplace-hmc", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"] as const;
 export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
 
+/**
+ * The default sampler of `gpmcmc sample` and of the library: HMC whitened by Laplace's covariance,
+ * chosen by measurement against Stan's NUTS on the same posteriors (BENCHMARKS.md, bench/stan.ts).
+ */
+export const DEFAULT_LATENT_SAMPLER: LatentSamplerName = "laplace-hmc";
+
 /** HMC mass matrices: "prior" (M^-1 = K, the default) or "identity". */
 export const HMC_MASSES = ["prior", "identity"] as const;
 export type HmcMassName = (typeof HMC_MASSES)[number];
