@@ -89,6 +89,7 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
   const f = new Float64Array(n);
   const d1 = new Float64Array(n);
   const d2 = new Float64Array(n);
+  const gradientOnly = likelihood.gradient?.bind(likelihood);
 
   /** f <- R u. */
   function toLatent(u: Float64Array, out: Float64Array): void {
@@ -117,7 +118,7 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
 
   /** beta log p(y | f) - |u|^2/2 + f' W f / 2, leaving d log p(y | f) / df in d1. */
   function density(u: Float64Array): number {
-    const ll = likelihood.derivatives(y, f, d1, d2);
+    const ll = gradientOnly ? gradientOnly(y, f, d1) : likelihood.derivatives(y, f, d1, d2);
     let s = beta === 0 ? 0 : beta * ll;
     for (let i = 0; i < n; i++) s += 0.5 * ((dropW ? 0 : w[i] * f[i] * f[i]) - u[i] * u[i]);
     return s;
