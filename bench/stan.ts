@@ -96,9 +96,10 @@ function gpmcmcRun(data: string, n: number, seed: number, sampler: string): Row 
   extractLatent(join(dir, "draws_1.csv"), csv);
   const seconds = summary.samplingSeconds;
   const ess = minBulkEss(csv);
-  // gradientCalls counts burn-in and sampling; per-gradient figures use both phases' seconds.
-  const perGradient = (chain.burnInSeconds + chain.samplingSeconds) / chain.gradientCalls;
+  // gradientCalls counts burn-in and sampling together: the sampling phase's share is estimated
+  // by its share of the transitions (the step size is fixed after burn-in).
   const samplingGradients = chain.gradientCalls * (Number(draws) / (Number(draws) + Number(warmup)));
+  const perGradient = chain.samplingSeconds / samplingGradients;
   return { n, seed, tool: sampler, seconds, ess, perSecond: ess / seconds, divergences: summary.divergences,
     note: `step ${chain.stepSize.toFixed(3)}, ${(perGradient * 1e6).toFixed(1)} us/gradient, ESS/gradient ~${(ess / samplingGradients).toFixed(3)}` };
 }

@@ -17,18 +17,17 @@
  * matrix-vector product each, O(n^2), through BLAS) and the likelihood's O(n) derivatives;
  * the one O(n^3) factorisation happens when the kernel is built.
  *
- * W: Laplace's W at the mode of the untempered posterior (approx/laplace.ts), times beta. Where
- * Laplace's approximation does not exist (a likelihood that is not log-concave), W is the
- * expected Fisher information at f = 0 times beta (HMC v1's choice). Either way the mass is a
- * fixed positive definite matrix: the chain is exact whatever W is; W only sets its efficiency.
- * The Gaussian part of the target must be the prior N(0, K).
+ * W is given: Laplace's W at the mode (approx/laplace.ts, which `runLatentGp` fills in as
+ * the spec's `massDiagonal`, run/laplaceMass.ts). Without it, W is the expected Fisher
+ * information at f = 0 times beta (HMC v1's choice). Either way the mass is a fixed positive
+ * definite matrix: the chain is exact whatever W is; W only sets its efficiency. The Gaussian
+ * part of the target must be the prior N(0, K).
  */
-import { laplace, NotLogConcaveError } from "../approx/laplace.js";
 import { backendFor, type Cholesky } from "../linalg/cholesky.js";
 import { opCounts } from "../linalg/counters.js";
 import type { Target } from "../targets/types.js";
 import { hmc, type HmcKernel, type HmcState } from "./hmc.js";
-import { priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
+import { priorFisherDiagonal, priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
 import { type LatentGpTarget, requirePriorSplit } from "./latentTarget.js";
 import { identityMass } from "./massMatrix.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
@@ -40,7 +39,7 @@ export interface LaplaceHmcOptions {
   randomiseSteps?: boolean;
   targetAcceptance?: number;
   divergenceThreshold?: number;
-  /** The diagonal W of the mass (K^-1 + W); default: Laplace's at the mode, times beta (see the module comment). */
+  /** The diagonal W of the mass (K^-1 + W), entries >= 0: Laplace's at the mode (default: the Fisher information at f = 0, times beta). */
   diagonal?: ArrayLike<number>;
   /**
    * Test-only negative controls: "drop-w" leaves out the 1/2 f' W f correction (so the chain
@@ -61,25 +60,10 @@ export interface LaplaceHmcKernel extends Kernel<LaplaceHmcState> {
   readonly factor: Cholesky;
 }
 
-/** The default W of the mass: Laplace's at the mode, times beta; the Fisher information at 0 where Laplace does not apply. */
-export function laplaceMassDiagonal(target: LatentGpTarget): Float64Array {
-  const n = target.dim;
-  const c = new Float64Array(n);
-  try {
-    const fit = laplace(target.kernelMatrix, target.y, target.likelihood, { onWarning: () => undefined });
-    for (let i = 0; i < n; i++) c[i] = Math.max(0, fit.w[i]);
-  } catch (e) {
-    if (!(e instanceof NotLogConcaveError)) throw e;
-    target.likelihood.fisherInformation(new Float64Array(n), c);
-  }
-  for (let i = 0; i < n; i++) c[i] *= target.beta;
-  return c;
-}
-
 export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): LaplaceHmcKernel {
   requirePriorSplit(target, "laplace-hmc");
   const n = target.dim;
-  const w = options.diagonal ? Float64Array.from(options.diagonal) : laplaceMassDiagonal(target);
+  const w = options.diagonal ? Float64Array.from(options.diagonal) : priorFisherDiagonal(target);
   if (w.length !== n) throw new RangeError(`laplace-hmc: diagonal has ${w.length} entries, the target dimension is ${n}`);
   const factor = priorPlusDiagonalInverseCholesky(target.kernelCholesky, w);
   const r = factor.factor.data; // column-major, zero above the diagonal

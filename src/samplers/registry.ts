@@ -71,6 +71,8 @@ export interface LaplaceHmcSpec extends Adapted {
   stepSize: number;
   leapfrogSteps: number;
   randomiseSteps?: boolean;
+  /** W of the mass (K^-1 + W)^-1: Laplace's at the mode, which `runLatentGp` fills in (default: the Fisher information at f = 0). */
+  massDiagonal?: readonly number[];
 }
 
 /** HMC with a constant mass matrix. */
@@ -145,7 +147,7 @@ const LAPLACE_HMC_STEPS = 8;
  */
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
   "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
-    "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps"),
+    "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps", ["massDiagonal"]),
   "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
     "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
@@ -275,7 +277,7 @@ export function latentSampler(target: AnnealedLatentTarget, input: LatentSampler
       const mass = (spec.mass ?? "prior") === "prior" ? priorMass(target) : identityMass(target.dim);
       return hmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, mass });
     }
-    case "laplace-hmc": return laplaceHmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance });
+    case "laplace-hmc": return laplaceHmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, diagonal: spec.massDiagonal });
     case "hmc-v1": return hmcV1(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "hmc-v2": return hmcV2(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "smmala": return smmala(target, { stepSize: spec.stepSize, targetAcceptance });

@@ -7,8 +7,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sample } from "../../src/samplers/driver.js";
-import { laplaceHmc, laplaceMassDiagonal } from "../../src/samplers/laplaceHmc.js";
-import { latentSampler } from "../../src/samplers/registry.js";
+import { laplace } from "../../src/approx/laplace.js";
+import { withLaplaceMass } from "../../src/run/laplaceMass.js";
+import { laplaceHmc } from "../../src/samplers/laplaceHmc.js";
+import { latentSampler, latentSamplerSpec } from "../../src/samplers/registry.js";
+import type { LatentGpTarget } from "../../src/samplers/latentTarget.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
 import { poissonProblem, probitProblem, regressionProblem, type KnownPosterior } from "./latentFixtures.js";
 
@@ -21,14 +24,24 @@ const problems: [string, KnownPosterior][] = [
   ["Poisson n = 2", poissonProblem()],
 ];
 
+/** Laplace's W at the mode (the mass runLatentGp gives laplace-hmc). */
+function laplaceW(target: LatentGpTarget): Float64Array {
+  return laplace(target.kernelMatrix, target.y, target.likelihood).w;
+}
+
 function maxZ(p: KnownPosterior, broken?: "drop-w" | "potential-only"): { z: number; text: string } {
-  const kernel = laplaceHmc(p.target, { stepSize: 0.5, leapfrogSteps: 4, randomiseSteps: true, broken });
+  const kernel = laplaceHmc(p.target, { stepSize: 0.5, leapfrogSteps: 4, randomiseSteps: true, diagonal: laplaceW(p.target), broken });
   const result = sample(kernel, { draws: 20000, burnIn: 300, chains: 2, seed: SEED, init: p.mean });
   const c = momentZScores(result, p.mean, p.cov);
   return { z: maxAbsZ(c), text: describe(c) };
 }
 
-test("laplace-hmc leaves the regression, probit and Poisson posteriors invariant", (t) => {
+test("laplace-hmc leaves the regression, probit and Poisson posteriors invariant (with Laplace's W, and with its default, the Fisher information at 0)", (t) => {
+  const p = problems[1][1];
+  const kernel = latentSampler(p.target, "laplace-hmc");
+  const c = momentZScores(sample(kernel, { draws: 20000, burnIn: 300, chains: 2, seed: SEED, init: p.mean }), p.mean, p.cov);
+  t.diagnostic(`probit, Fisher information at 0: max |z| = ${maxAbsZ(c).toFixed(2)}`);
+  assert.ok(maxAbsZ(c) < PASS_Z, describe(c));
   for (const [label, p] of problems) {
     const { z, text } = maxZ(p);
     t.diagnostic(`${label}: max |z| = ${z.toFixed(2)}`);
@@ -50,9 +63,9 @@ test("laplace-hmc's factor R satisfies R R' = (K^-1 + W)^-1 (dense inverse), and
   const p = probitProblem();
   const target = p.target;
   const n = target.dim;
-  const w = laplaceMassDiagonal(target);
+  const w = laplaceW(target);
   assert.ok(w.every((v) => v > 0), "probit's W at the mode is positive");
-  const kernel = laplaceHmc(target, { stepSize: 0.5, leapfrogSteps: 3 });
+  const kernel = laplaceHmc(target, { stepSize: 0.5, leapfrogSteps: 3, diagonal: w });
   const r = kernel.factor.factor;
   // Dense: (K^-1 + W) (R R') = I for n = 2.
   const k = target.kernelMatrix;
@@ -73,4 +86,8 @@ test("laplace-hmc's factor R satisfies R R' = (K^-1 + W)^-1 (dense inverse), and
   assert.ok(Math.abs(state.position[0] - 0.3) < 1e-12 && Math.abs(state.position[1] + 0.2) < 1e-12);
   const built = latentSampler(target, "laplace-hmc");
   assert.equal(built.name, "laplace-hmc");
+  // runLatentGp's spec carries Laplace's W (times beta = 1) as plain numbers.
+  const filled = withLaplaceMass(target, latentSamplerSpec("laplace-hmc"));
+  assert.deepEqual(filled.sampler === "laplace-hmc" ? filled.massDiagonal : undefined, Array.from(w));
+  assert.equal(withLaplaceMass(target, latentSamplerSpec("hmc")).sampler, "hmc");
 });
