@@ -24,7 +24,6 @@ import {
   defaultTargetAcceptance,
   describeLeapfrogSolve,
   HMC_MASSES,
-  LATENT_SAMPLER_NAMES,
   latentSamplerInfo,
   latentSamplerSpec,
   leapfrogSteps,
@@ -44,6 +43,8 @@ import { addParametricModelOptions, isParametricModel, runParametricSample, type
 import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
   parseSamplerOptions,
+  SAMPLE_DEFAULTS,
+  SAMPLER_HELP,
   prepareSampleInputs,
   SAMPLERS,
   type RawSampleOptions,
@@ -77,7 +78,7 @@ export const INTEGRATORS = ["fast", "reference"] as const;
 
 /** Checks the options only this command has (no I/O). */
 export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
-  const sampler = raw.sampler ?? "rmhmc";
+  const sampler = raw.sampler ?? SAMPLE_DEFAULTS.sampler;
   let targetAcceptance: number | undefined;
   if (raw.targetAcceptance !== undefined) {
     targetAcceptance = parsePositiveNumber("--target-acceptance", raw.targetAcceptance);
@@ -304,12 +305,12 @@ export function registerSampleCommand(program: Command): Command {
     .command("sample")
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
   return addParametricModelOptions(addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
-    .option("--sampler <name>", `${LATENT_SAMPLER_NAMES.join(", ")} (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3; default rmhmc, or ${DEFAULT_HYPER_LATENT_SAMPLER} with sampled hyperparameters)`)
+    .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
     .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}: the most min ESS of theta per second of the five on a small probit problem, measured by npm run bench -- hyperSchemes, BENCHMARKS.md)`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")
-    .option("--step-size <e>", `rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
-    .option("--leapfrog-steps <n>", `rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps})`)
+    .option("--step-size <e>", `laplace-hmc, rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${D("laplace-hmc").stepSize} for laplace-hmc, ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
+    .option("--leapfrog-steps <n>", `laplace-hmc, rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps}; for laplace-hmc drawn from 1..n, default ${D("laplace-hmc").leapfrogSteps})`)
     .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
     .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${D("mh-v1").alpha})`)
     .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${D("mh").proposalSd})`)

@@ -22,7 +22,7 @@
  * (lines 6-8, -z - 1/z + 2/z^3 below z = -15), which is only the leading terms of the same
  * expansion and would leave a jump at the switch.
  */
-import { logPhi, normalPdfCdfRatio } from "../math/normal.js";
+import { logPhi, millsRatio, normalLogPdf, normalPdf, normalPdfCdfRatio } from "../math/normal.js";
 import type { RandomSource } from "../random/types.js";
 import { LikelihoodDataError, type Likelihood } from "./types.js";
 
@@ -79,6 +79,28 @@ export const probit: Likelihood = {
   logLikelihood(y: Float64Array, f: Float64Array): number {
     let s = 0;
     for (let i = 0; i < f.length; i++) s += logPhi(y[i] * f[i]);
+    return s;
+  },
+
+  // log Phi(z) and d log Phi(z) / dz = N(z)/Phi(z) from one Mills ratio R per point, as logPhi
+  // and normalPdfCdfRatio compute them (z <= 0: Phi(z) = N(z) R(-z); z > 0: Phi(z) = 1 - N(z) R(z)),
+  // without the continued fraction of logPhiDerivatives, whose depth only d2 and d3 need.
+  gradient(y: Float64Array, f: Float64Array, d1: Float64Array): number {
+    let s = 0;
+    for (let i = 0; i < f.length; i++) {
+      const yi = y[i];
+      const z = yi * f[i];
+      if (z <= 0) {
+        const r = millsRatio(-z);
+        s += normalLogPdf(z) + Math.log(r);
+        d1[i] = yi / r;
+      } else {
+        const pdf = normalPdf(z);
+        const q = pdf * millsRatio(z);
+        s += Math.log1p(-q);
+        d1[i] = (yi * pdf) / (1 - q);
+      }
+    }
     return s;
   },
 

@@ -13,6 +13,11 @@ export interface Likelihood {
    * and returns sum_i log p(y_i | f_i).
    */
   derivatives(y: Float64Array, f: Float64Array, d1: Float64Array, d2: Float64Array, d3?: Float64Array): number;
+  /**
+   * Where a likelihood has a cheaper way to the first derivatives alone (what a leapfrog step
+   * needs): fills d1 as `derivatives` does and returns sum_i log p(y_i | f_i).
+   */
+  gradient?(y: Float64Array, f: Float64Array, d1: Float64Array): number;
   /** Expected Fisher information E_y[-d^2 log p(y | f_i) / df_i^2] (R_ii of the comparison paper). */
   fisherInformation(f: Float64Array, out: Float64Array): Float64Array;
   /** Draws y_i ~ p(y | f_i) into out. */

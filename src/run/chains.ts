@@ -15,6 +15,7 @@ import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
 import { defaultParallelism, runTasks, type StopFlag, type Task } from "../parallel/pool.js";
 import { LATENT_GP_CHAIN_TASK, type LatentGpChainInput } from "./chainTask.js";
+import { withLaplaceMass } from "./laplaceMass.js";
 import { initialPoint, type LatentGpRunSpec } from "./runSpec.js";
 
 export interface RunHooks {
@@ -68,12 +69,14 @@ let runCounter = 0;
 export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, options: RunOptions = {}): Promise<LatentGpRun> {
   const target = latentGpTarget(data.X, data.y, spec.model, options.onWarning);
   latentSampler(target, spec.sampler); // checks the sampler spec before any thread starts
+  // The chains get laplace-hmc's mass as data (the caller's spec, and what it reports, stay as given).
+  const chainSpec = { ...spec, sampler: withLaplaceMass(target, spec.sampler) };
   const x0 = initialPoint(target, spec.init, options.onWarning);
   options.onTargetReady?.(target);
   const runKey = `${process.pid}-${++runCounter}-${Date.now()}`;
   const tasks: Task<LatentGpChainInput>[] = Array.from({ length: spec.chains }, (_, chain) => ({
     kind: LATENT_GP_CHAIN_TASK,
-    input: { runKey, X: toPlainMatrix(data.X), y: data.y, spec, x0, chain, progressInterval: options.progressInterval },
+    input: { runKey, X: toPlainMatrix(data.X), y: data.y, spec: chainSpec, x0, chain, progressInterval: options.progressInterval },
   }));
   const parallel = Math.min(options.parallel ?? defaultParallelism(spec.chains), spec.chains);
   const t0 = performance.now();

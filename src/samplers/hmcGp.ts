@@ -78,13 +78,12 @@ export function hmcV1(target: LatentGpTarget, options: HmcV1Options): HmcKernel 
   const n = target.dim;
   const lk = target.kernelCholesky;
   if (lk.n !== n) throw new RangeError(`hmcV1: the Cholesky factor of K has order ${lk.n}, the target dimension is ${n}`);
-  const c = new Float64Array(n);
+  let c: Float64Array;
   if (options.diagonal) {
     if (options.diagonal.length !== n) throw new RangeError(`hmcV1: diagonal has ${options.diagonal.length} entries, the target dimension is ${n}`);
-    for (let i = 0; i < n; i++) c[i] = options.diagonal[i];
+    c = Float64Array.from(options.diagonal);
   } else {
-    target.likelihood.fisherInformation(new Float64Array(n), c);
-    for (let i = 0; i < n; i++) c[i] *= target.beta;
+    c = priorFisherDiagonal(target);
   }
   return named("hmc-v1", hmc(target, {
     stepSize: options.stepSize,
@@ -94,6 +93,14 @@ export function hmcV1(target: LatentGpTarget, options: HmcV1Options): HmcKernel 
     targetAcceptance: options.targetAcceptance,
     divergenceThreshold: options.divergenceThreshold,
   }));
+}
+
+/** beta times the likelihood's expected Fisher information at the prior mean f = 0 (HMC v1's C). */
+export function priorFisherDiagonal(target: LatentGpTarget): Float64Array {
+  const n = target.dim;
+  const c = target.likelihood.fisherInformation(new Float64Array(n), new Float64Array(n));
+  for (let i = 0; i < n; i++) c[i] *= target.beta;
+  return c;
 }
 
 /**

@@ -19,16 +19,18 @@ export { mhV1, mhV2 } from "./mhNeal.js";
 export type { NealMhKernel, NealMhOptions, NealMhState } from "./mhNeal.js";
 export { ellipticalSlice } from "./ellipticalSlice.js";
 export type { EllipticalSliceOptions, EllipticalSliceState } from "./ellipticalSlice.js";
-export { hmcV1, hmcV2, priorPlusDiagonalInverseCholesky, DEFAULT_MAX_LEAPFROG_STEPS } from "./hmcGp.js";
+export { hmcV1, hmcV2, priorFisherDiagonal, priorPlusDiagonalInverseCholesky, DEFAULT_MAX_LEAPFROG_STEPS } from "./hmcGp.js";
 export type { HmcV1Options, LatentHmcOptions } from "./hmcGp.js";
+export { laplaceHmc } from "./laplaceHmc.js";
+export type { LaplaceHmcKernel, LaplaceHmcOptions, LaplaceHmcState } from "./laplaceHmc.js";
 export { smmala, MALA_TARGET_ACCEPTANCE } from "./smmala.js";
 export type { SmmalaKernel, SmmalaOptions, SmmalaState } from "./smmala.js";
 export {
-  defaultTargetAcceptance, describeLeapfrogSolve, HMC_MASSES, isLatentSamplerName, LATENT_SAMPLER_NAMES, latentSampler, latentSamplerInfo, latentSamplerSpec, leapfrogSteps, priorMass, tunableValue,
+  DEFAULT_LATENT_SAMPLER, defaultTargetAcceptance, describeLeapfrogSolve, HMC_MASSES, isLatentSamplerName, LATENT_SAMPLER_NAMES, latentSampler, latentSamplerInfo, latentSamplerSpec, leapfrogSteps, priorMass, tunableValue,
 } from "./registry.js";
 export type {
   EssSpec, FixedPointSpec, HmcGpSpec, HmcMassName, HmcSpec, LatentSamplerInfo, LatentSamplerName, LatentSamplerSpec, LatentSamplerSpecInput, LatentSamplerSpecOf,
-  MhNealSpec, MhSpec, RmhmcSpec, SmmalaSpec,
+  LaplaceHmcSpec, MhNealSpec, MhSpec, RmhmcSpec, SmmalaSpec,
 } from "./registry.js";
 export { mala } from "./mala.js";
 export type { MalaOptions } from "./mala.js";

@@ -20,6 +20,7 @@ import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { ellipticalSlice } from "./ellipticalSlice.js";
 import { hmc } from "./hmc.js";
 import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmcGp.js";
+import { laplaceHmc } from "./laplaceHmc.js";
 import { identityMass, massFromInverseCholesky, type MassMatrix } from "./massMatrix.js";
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
 import { mhV1, mhV2 } from "./mhNeal.js";
@@ -28,8 +29,14 @@ import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order `gpmcmc sample --help` lists them. */
-export const LATENT_SAMPLER_NAMES = ["rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"] as const;
+export const LATENT_SAMPLER_NAMES = ["laplace-hmc", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"] as const;
 export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
+
+/**
+ * The default sampler of `gpmcmc sample` and of the library: HMC whitened by Laplace's covariance,
+ * chosen by measurement against Stan's NUTS on the same posteriors (BENCHMARKS.md, bench/stan.ts).
+ */
+export const DEFAULT_LATENT_SAMPLER: LatentSamplerName = "laplace-hmc";
 
 /** HMC mass matrices: "prior" (M^-1 = K, the default) or "identity". */
 export const HMC_MASSES = ["prior", "identity"] as const;
@@ -56,6 +63,16 @@ export interface RmhmcSpec extends Adapted {
   reversibilityTolerance?: number | false;
   /** "fast" (default) or "reference" (the note's Algorithm 1 as written). */
   variant?: "fast" | "reference";
+}
+
+/** HMC in coordinates whitened by Laplace's covariance (K^-1 + W)^-1 at the mode (laplaceHmc.ts). */
+export interface LaplaceHmcSpec extends Adapted {
+  sampler: "laplace-hmc";
+  stepSize: number;
+  leapfrogSteps: number;
+  randomiseSteps?: boolean;
+  /** W of the mass (K^-1 + W)^-1: Laplace's at the mode, which `runLatentGp` fills in (default: the Fisher information at f = 0). */
+  massDiagonal?: readonly number[];
 }
 
 /** HMC with a constant mass matrix. */
@@ -98,7 +115,7 @@ export interface EssSpec {
 }
 
 /** A sampler, as plain data. */
-export type LatentSamplerSpec = RmhmcSpec | HmcSpec | HmcGpSpec<"hmc-v1"> | HmcGpSpec<"hmc-v2"> | SmmalaSpec | MhSpec | MhNealSpec<"mh-v1"> | MhNealSpec<"mh-v2"> | EssSpec;
+export type LatentSamplerSpec = LaplaceHmcSpec | RmhmcSpec | HmcSpec | HmcGpSpec<"hmc-v1"> | HmcGpSpec<"hmc-v2"> | SmmalaSpec | MhSpec | MhNealSpec<"mh-v1"> | MhNealSpec<"mh-v2"> | EssSpec;
 export type LatentSamplerSpecOf<N extends LatentSamplerName> = Extract<LatentSamplerSpec, { sampler: N }>;
 /** A spec with any field but the name left out: `latentSamplerSpec` fills in the sampler's defaults. */
 export type LatentSamplerSpecInput = { [N in LatentSamplerName]: { sampler: N } & Partial<Omit<LatentSamplerSpecOf<N>, "sampler">> }[LatentSamplerName];
@@ -117,6 +134,10 @@ export interface LatentSamplerInfo<N extends LatentSamplerName = LatentSamplerNa
 /** HMC's default target acceptance (hmc.ts; Beskos et al. 2013's 0.651). */
 const HMC_TARGET_ACCEPTANCE = 0.65;
 
+/** laplace-hmc's initial step and step count: f is nearly white in its coordinates (laplaceHmc.ts). */
+const LAPLACE_HMC_STEP = 0.5;
+const LAPLACE_HMC_STEPS = 8;
+
 /**
  * Step size 0.1 and 10 leapfrog steps are the note's USPS setting (Section 5). RMHMC adapts
  * towards a higher acceptance rate than HMC's 0.65: a position fixed point that does not converge
@@ -125,6 +146,8 @@ const HMC_TARGET_ACCEPTANCE = 0.65;
  * gave 23% / 7% / 1% divergent transitions and min ESS per second 21 / 77 / 295).
  */
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
+  "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
+    "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps", ["massDiagonal"]),
   "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
     "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
@@ -212,7 +235,7 @@ export function tunableValue(spec: LatentSamplerSpec): number | undefined {
 /** The spec's leapfrog steps per transition (or their maximum, when drawn at random); undefined for samplers without a leapfrog integrator. */
 export function leapfrogSteps(spec: LatentSamplerSpec): { steps: number; randomised: boolean } | undefined {
   switch (spec.sampler) {
-    case "rmhmc": case "hmc": return { steps: spec.leapfrogSteps, randomised: spec.randomiseSteps ?? false };
+    case "rmhmc": case "hmc": case "laplace-hmc": return { steps: spec.leapfrogSteps, randomised: spec.randomiseSteps ?? false };
     case "hmc-v1": case "hmc-v2": return { steps: spec.maxLeapfrogSteps, randomised: true };
     default: return undefined;
   }
@@ -254,6 +277,7 @@ export function latentSampler(target: AnnealedLatentTarget, input: LatentSampler
       const mass = (spec.mass ?? "prior") === "prior" ? priorMass(target) : identityMass(target.dim);
       return hmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, mass });
     }
+    case "laplace-hmc": return laplaceHmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, diagonal: spec.massDiagonal });
     case "hmc-v1": return hmcV1(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "hmc-v2": return hmcV2(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "smmala": return smmala(target, { stepSize: spec.stepSize, targetAcceptance });

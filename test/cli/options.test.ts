@@ -109,7 +109,7 @@ test("kernel hyperparameters: shared or ARD lengthscales, log forms, checked aga
 
 test("sample options: defaults, values, and the fixed-point rule only for RMHMC", () => {
   const o = parseSampleOptions({ data: "d.csv" });
-  assert.equal(o.sampler, "rmhmc");
+  assert.equal(o.sampler, "laplace-hmc");
   assert.equal(o.likelihood, "probit");
   assert.equal(o.draws, 1000);
   assert.equal(o.chains, 4);
@@ -132,20 +132,20 @@ test("sample options: defaults, values, and the fixed-point rule only for RMHMC"
     [p.sampler, p.stepSize, p.leapfrogSteps, p.draws, p.burnIn, p.chains, p.seed, p.out, p.force, p.kernel.lengthscale],
     ["hmc", 0.1, 10, 200, 0, 2, 0, "runs/x", true, "2"],
   );
-  assert.deepEqual(parseSampleOptions({ data: "d.csv", fixedPointIterations: "5" }).fixedPoint, { kind: "iterations", iterations: 5 });
-  assert.deepEqual(parseSampleOptions({ data: "d.csv", fixedPointTolerance: "1e-10" }).fixedPoint, { kind: "tolerance", tolerance: 1e-10 });
+  assert.deepEqual(parseSampleOptions({ data: "d.csv", sampler: "rmhmc", fixedPointIterations: "5" }).fixedPoint, { kind: "iterations", iterations: 5 });
+  assert.deepEqual(parseSampleOptions({ data: "d.csv", sampler: "rmhmc", fixedPointTolerance: "1e-10" }).fixedPoint, { kind: "tolerance", tolerance: 1e-10 });
   assert.equal(
-    optionError(() => parseSampleOptions({ data: "d.csv", fixedPointIterations: "5", fixedPointTolerance: "1e-9" })).message,
+    optionError(() => parseSampleOptions({ data: "d.csv", sampler: "rmhmc", fixedPointIterations: "5", fixedPointTolerance: "1e-9" })).message,
     "--fixed-point-tolerance: cannot be combined with --fixed-point-iterations: give one or the other",
   );
   assert.equal(
     optionError(() => parseSampleOptions({ data: "d.csv", sampler: "hmc", fixedPointIterations: "5" })).message,
     "--fixed-point-iterations: applies only to --sampler rmhmc (the generalised leapfrog), not hmc",
   );
-  assert.equal(parseSampleOptions({ data: "d.csv", reversibilityTolerance: "off" }).reversibilityTolerance, false);
-  assert.equal(parseSampleOptions({ data: "d.csv", reversibilityTolerance: "1e-9" }).reversibilityTolerance, 1e-9);
+  assert.equal(parseSampleOptions({ data: "d.csv", sampler: "rmhmc", reversibilityTolerance: "off" }).reversibilityTolerance, false);
+  assert.equal(parseSampleOptions({ data: "d.csv", sampler: "rmhmc", reversibilityTolerance: "1e-9" }).reversibilityTolerance, 1e-9);
   assert.equal(parseSampleOptions({ data: "d.csv" }).reversibilityTolerance, undefined);
-  assert.match(optionError(() => parseSampleOptions({ data: "d.csv", reversibilityTolerance: "none" })).message, /^--reversibility-tolerance: /);
+  assert.match(optionError(() => parseSampleOptions({ data: "d.csv", sampler: "rmhmc", reversibilityTolerance: "none" })).message, /^--reversibility-tolerance: /);
   assert.equal(
     optionError(() => parseSampleOptions({ data: "d.csv", sampler: "ess", reversibilityTolerance: "off" })).message,
     "--reversibility-tolerance: applies only to --sampler rmhmc (the generalised leapfrog), not ess",

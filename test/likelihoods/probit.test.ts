@@ -59,6 +59,23 @@ test("probit: the likelihood's value and derivatives for both labels (odd deriva
   }
 });
 
+test("probit: gradient() (value and first derivative alone) matches the 60-digit values for both labels", () => {
+  const n = REFERENCE.length;
+  for (const label of [1, -1]) {
+    const y = new Float64Array(n).fill(label);
+    const f = Float64Array.from(REFERENCE, (row) => row[0] * label);
+    const d1 = new Float64Array(n);
+    const ll = probit.gradient!(y, f, d1);
+    let sum = 0;
+    for (let i = 0; i < n; i++) {
+      const [z, lp, r] = REFERENCE[i];
+      sum += lp;
+      assert.ok(rel(d1[i], label * r) < 1e-14, `d1 y=${label} z=${z}: ${d1[i]} vs ${label * r}`);
+    }
+    assert.ok(rel(ll, sum) < 1e-14);
+  }
+});
+
 /** Fourth-order central difference of g at f. */
 function fd(g: (f: number) => number, f: number, h: number): number {
   return (g(f - 2 * h) - 8 * g(f - h) + 8 * g(f + h) - g(f + 2 * h)) / (12 * h);
