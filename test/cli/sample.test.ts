@@ -138,7 +138,7 @@ test("sample --parallel 1 and --parallel 2 write bitwise the same draws; summary
 const BAD: { name: string; options: RawSampleCommandOptions; message: RegExp }[] = [
   { name: "target acceptance of 1", options: { targetAcceptance: "1" }, message: /^--target-acceptance: must be between 0 and 1 \(exclusive\), got "1"$/ },
   { name: "target acceptance without adaptation", options: { targetAcceptance: "0.8", adapt: false }, message: /^--target-acceptance: applies only with step-size adaptation; it cannot be combined with --no-adapt$/ },
-  { name: "a mass matrix for rmhmc", options: { mass: "identity" }, message: /^--mass: applies only to --sampler hmc, not rmhmc$/ },
+  { name: "a mass matrix for rmhmc", options: { sampler: "rmhmc", mass: "identity" }, message: /^--mass: applies only to --sampler hmc, not rmhmc$/ },
   { name: "an unknown mass matrix", options: { sampler: "hmc", mass: "diag" }, message: /^--mass: unknown mass matrix "diag" \(known: prior, identity\)/ },
   { name: "an integrator for hmc", options: { sampler: "hmc", integrator: "reference" }, message: /^--integrator: applies only to --sampler rmhmc, not hmc$/ },
   { name: "an unknown starting point", options: { init: "mode" }, message: /^--init: unknown starting point "mode" \(known: zero, laplace\)/ },
