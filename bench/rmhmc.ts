@@ -16,6 +16,11 @@
  * (e) n = 300: the cost of the reversibility check: transitions with fixed points to 1e-8, with
  *     and without the check, from the same states and momenta (step 0.02, where the solves
  *     converge from the mode), interleaved, median over repetitions, and their ratio.
+ * (f) --flop-sizes (default 100,400,1000): the default RMHMC (fixed points to 1e-8, reversibility
+ *     check, step 0.05, 10 leapfrog steps) on the synthetic probit problem of latentProblem.ts,
+ *     from the mode: wall and CPU time per transition, its flops (opCounts), its factorisations,
+ *     and the time those flops take at the GFLOP/s of the same factorisation (potrf of I + S K S)
+ *     timed in this run; the ratio of the two is how far a transition is from its flop count.
  *
  * Positions start at the mode of the posterior (Newton's method: for the probit likelihood the
  * note's metric G = K^-1 + Lambda is the negative Hessian of L, so x <- x + G^-1 dL/dx).
@@ -37,6 +42,8 @@ import { sample } from "../src/samplers/driver.js";
 import { rmhmc, type RmhmcKernel, type RmhmcOptions } from "../src/samplers/rmhmc.js";
 import type { AnnealedLatentTarget } from "../src/targets/annealedLatent.js";
 import { batchMeans, transform } from "../src/diagnostics/batchMeans.js";
+import { factorIdentityPlusScaled } from "../src/targets/woodbury.js";
+import { problem } from "./latentProblem.js";
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {
@@ -58,6 +65,7 @@ const CHECK_N = option("--check-n", 300);
 const THREADS = args.includes("--threads") ? option("--threads", 1) : undefined;
 const JSON_OUT = args.includes("--json");
 const SKIP_TIMING = args.includes("--skip-timing");
+const FLOP_SIZES = (args.includes("--flop-sizes") ? args[args.indexOf("--flop-sizes") + 1] : "100,400,1000").split(",").map(Number);
 
 const LOG_LENGTHSCALE = 4.85;
 const LOG_SIGNAL_SD = 5.1;
@@ -287,4 +295,44 @@ if (!SKIP_TIMING) {
   report.reversibilityCheck = { n: CHECK_N, reps, uncheckedSeconds: unchecked, checkedSeconds: checked, ratio: checked / unchecked, accepted };
 }
 
+
+// ---------- (f) time per transition against its flop count ----------
+if (!SKIP_TIMING) {
+  say("(f) default RMHMC (fixed points to 1e-8, reversibility check), step 0.05, 10 leapfrog steps, synthetic probit, from the mode:");
+  say("| n | transitions | wall ms | CPU ms | factorisations | MFLOP | potrf GFLOP/s | flops / GFLOP/s, ms | CPU / flop time |");
+  say("|---|---|---|---|---|---|---|---|---|");
+  const rowsF: Record<string, number>[] = [];
+  for (const n of FLOP_SIZES) {
+    const target = problem(n);
+    const { x } = mode(target);
+    const kernel = rmhmc(target, { stepSize: 0.05, leapfrogSteps: 10 });
+    const rng = new Rng(11, n);
+    let state = kernel.init(x);
+    state = kernel.step(state, rng).state; // warm-up
+    const transitions = Math.max(3, Math.round(20 * (100 / n) ** 2));
+    resetOpCounts();
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    for (let t = 0; t < transitions; t++) state = kernel.step(state, rng).state;
+    const cu = process.cpuUsage(c0);
+    const wall = (performance.now() - t0) / transitions;
+    const cpu = (cu.user + cu.system) / 1000 / transitions;
+    const flops = opCounts.flops / transitions;
+    const factorisations = opCounts.cholesky / transitions;
+    // the same call at the same order: potrf of I + S K S with S from the mode's metric
+    const b = new Float64Array(n * n);
+    const sv = new Float64Array(n).fill(1);
+    const potrf: number[] = [];
+    for (let r = 0; r < Math.max(5, Math.round(2000 / n)); r++) {
+      const t1 = performance.now();
+      factorIdentityPlusScaled(target.kernelMatrix.data, sv, n, b);
+      potrf.push((performance.now() - t1) / 1000);
+    }
+    const gflops = (n ** 3 / 3) / Math.min(...potrf) / 1e9;
+    const flopMs = flops / gflops / 1e6;
+    rowsF.push({ n, transitions, wallMs: wall, cpuMs: cpu, factorisations, flops, gflops, flopMs, ratio: cpu / flopMs });
+    say(`| ${n} | ${transitions} | ${wall.toFixed(1)} | ${cpu.toFixed(1)} | ${factorisations.toFixed(1)} | ${(flops / 1e6).toFixed(1)} | ${gflops.toFixed(1)} | ${flopMs.toFixed(2)} | ${(cpu / flopMs).toFixed(2)} |`);
+  }
+  report.flopCount = rowsF;
+}
 if (JSON_OUT) console.log(JSON.stringify(report));
