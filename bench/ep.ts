@@ -29,30 +29,38 @@ const commands: [string, string[]][] = [
   ["laplace", ["laplace", "--likelihood", "probit", ...setting]],
 ];
 
-function run(root: string, args: string[]): { seconds: number; logZ: number; iterations: number } {
-  const r = spawnSync(process.execPath, [join(root, "dist/src/cli/main.js"), ...args], {
+/**
+ * One command: the `seconds` it prints (wall clock), and the CPU seconds of the whole process
+ * (user + system, by /usr/bin/time; data reading and start-up included), which load from other
+ * processes on a shared machine inflates far less than the wall clock.
+ */
+function run(root: string, args: string[]): { seconds: number; cpu: number; logZ: number; iterations: number } {
+  const r = spawnSync("/usr/bin/time", ["-f", "cpu %U %S", process.execPath, join(root, "dist/src/cli/main.js"), ...args], {
     encoding: "utf8", env: { ...process.env, OPENBLAS_NUM_THREADS: "1" },
   });
   if (r.status !== 0) throw new Error(`${root}: gpmcmc ${args.join(" ")} exited ${r.status}: ${r.stderr}`);
   const out = JSON.parse(r.stdout) as { seconds: number; logZ: number; iterations: number };
-  return out;
+  const m = /cpu ([\d.]+) ([\d.]+)/.exec(r.stderr);
+  return { ...out, cpu: m ? Number(m[1]) + Number(m[2]) : NaN };
 }
 
 console.log(`one BLAS thread; fastest of ${reps} (the base's commands alternate with these)`);
-console.log(`| command | seconds | log Z | - GPstuff's | iterations |${base ? " base seconds | base log Z | base / this |" : ""}`);
-console.log(`|---|---|---|---|---|${base ? "---|---|---|" : ""}`);
+console.log(`| command | seconds | CPU s | log Z | - GPstuff's | iterations |${base ? " base seconds | base CPU s | base log Z | base / this (seconds) | base / this (CPU) |" : ""}`);
+console.log(`|---|---|---|---|---|---|${base ? "---|---|---|---|---|" : ""}`);
 for (const [name, args] of commands) {
-  let best = Infinity, bestBase = Infinity;
+  let best = Infinity, bestBase = Infinity, cpu = Infinity, cpuBase = Infinity;
   let last: ReturnType<typeof run> | undefined, lastBase: ReturnType<typeof run> | undefined;
   for (let r = 0; r < reps; r++) {
     last = run(here, args);
     best = Math.min(best, last.seconds);
+    cpu = Math.min(cpu, last.cpu);
     if (base) {
       lastBase = run(base, args);
       bestBase = Math.min(bestBase, lastBase.seconds);
+      cpuBase = Math.min(cpuBase, lastBase.cpu);
     }
   }
   const diff = name.startsWith("ep") ? (last!.logZ - GPSTUFF_LOGZ).toExponential(1) : "-";
-  const b = base ? ` ${bestBase.toFixed(3)} | ${lastBase!.logZ.toFixed(7)} | ${(bestBase / best).toFixed(2)} |` : "";
-  console.log(`| ${name} | ${best.toFixed(3)} | ${last!.logZ.toFixed(7)} | ${diff} | ${last!.iterations} |${b}`);
+  const b = base ? ` ${bestBase.toFixed(3)} | ${cpuBase.toFixed(2)} | ${lastBase!.logZ.toFixed(7)} | ${(bestBase / best).toFixed(2)} | ${(cpuBase / cpu).toFixed(2)} |` : "";
+  console.log(`| ${name} | ${best.toFixed(3)} | ${cpu.toFixed(2)} | ${last!.logZ.toFixed(7)} | ${diff} | ${last!.iterations} |${b}`);
 }
