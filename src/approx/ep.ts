@@ -122,6 +122,33 @@ function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: boolean
 }
 
 /**
+ * Site i's update from the posterior marginal N(mu_i, Sigma_ii) (GPML Algorithm 3.5 lines 5-7):
+ * the cavity, the tilted moments, the new site parameters damped towards the old ones, tau~ < 0
+ * set to 0 as GPML's code does. "skipped" when the cavity precision is not positive (round-off).
+ */
+function proposeSite(
+  sites: EpSites, i: number, sii: number, mui: number, tauI: number, nuI: number, damping: number,
+  tm: TiltedMoments, out: { tau: number; nu: number },
+): "updated" | "clamped" | "skipped" {
+  const tc = 1 / sii - tauI;
+  const nc = mui / sii - nuI;
+  if (!(tc > 0)) return "skipped";
+  sites.tilted(i, nc / tc, 1 / tc, tm);
+  const tNew = (1 - damping) * tauI + damping * (1 / tm.variance - tc);
+  const nNew = (1 - damping) * nuI + damping * (tm.mean / tm.variance - nc);
+  if (!Number.isFinite(tNew) || !Number.isFinite(nNew)) {
+    throw new Error(`EP: site ${i} update is not finite (tilted mean ${tm.mean}, variance ${tm.variance}, cavity mean ${nc / tc}, variance ${1 / tc})`);
+  }
+  out.nu = nNew;
+  if (tNew < 0) {
+    out.tau = 0;
+    return "clamped";
+  }
+  out.tau = tNew;
+  return "updated";
+}
+
+/**
  * One sequential sweep (GPML Algorithm 3.5 lines 4-9) with the rank-one updates of Sigma
  * gathered into blocks: within a block Sigma = Sigma0 - U diag(c) U', so site i's column is
  * Sigma0[:, i] - U diag(c) U[i, :]' (one gemv), and at the end of the block Sigma0 takes the
@@ -142,6 +169,7 @@ function sequentialSweep(
   const cs = new Float64Array(block);
   const w = new Float64Array(block);
   const col = new Float64Array(n);
+  const proposal = { tau: 0, nu: 0 };
   let clamped = 0;
   let skipped = 0;
   let k = 0;
@@ -158,26 +186,14 @@ function sequentialSweep(
       be.gemv("N", n, k, -1, u, n, w.subarray(0, k), 1, col);
     }
     const sii = col[i];
-    const tc = 1 / sii - tau[i];
-    const nc = mu[i] / sii - nu[i];
-    if (!(tc > 0)) {
+    const outcome = proposeSite(sites, i, sii, mu[i], tau[i], nu[i], damping, tm, proposal);
+    if (outcome === "skipped") {
       skipped++;
       continue;
     }
-    sites.tilted(i, nc / tc, 1 / tc, tm);
-    let tNew = 1 / tm.variance - tc;
-    let nNew = tm.mean / tm.variance - nc;
-    if (damping !== 1) {
-      tNew = (1 - damping) * tau[i] + damping * tNew;
-      nNew = (1 - damping) * nu[i] + damping * nNew;
-    }
-    if (!Number.isFinite(tNew) || !Number.isFinite(nNew)) {
-      throw new Error(`EP: site ${i} update is not finite (tilted mean ${tm.mean}, variance ${tm.variance}, cavity mean ${nc / tc}, variance ${1 / tc})`);
-    }
-    if (tNew < 0) {
-      tNew = 0;
-      clamped++;
-    }
+    if (outcome === "clamped") clamped++;
+    const tNew = proposal.tau;
+    const nNew = proposal.nu;
     const dTau = tNew - tau[i];
     const dNu = nNew - nu[i];
     tau[i] = tNew;
@@ -303,6 +319,7 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
   let { logZ } = evaluateLogZ(post, tau, nu, sites);
   const history: number[] = [];
   const tm: TiltedMoments = { logZ: 0, mean: 0, variance: 0 };
+  const proposal = { tau: 0, nu: 0 };
   const tauOld = new Float64Array(n);
   const nuOld = new Float64Array(n);
   let clamped = 0;
@@ -324,25 +341,14 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
       skipped += r.skipped;
     } else {
       for (let i = 0; i < n; i++) {
-        const sii = sd[i];
-        const tc = 1 / sii - tauOld[i];
-        const nc = mu[i] / sii - nuOld[i];
-        if (!(tc > 0)) {
+        const outcome = proposeSite(sites, i, sd[i], mu[i], tauOld[i], nuOld[i], damping, tm, proposal);
+        if (outcome === "skipped") {
           skipped++;
           continue;
         }
-        sites.tilted(i, nc / tc, 1 / tc, tm);
-        let tNew = (1 - damping) * tauOld[i] + damping * (1 / tm.variance - tc);
-        const nNew = (1 - damping) * nuOld[i] + damping * (tm.mean / tm.variance - nc);
-        if (!Number.isFinite(tNew) || !Number.isFinite(nNew)) {
-          throw new Error(`EP: site ${i} update is not finite (tilted mean ${tm.mean}, variance ${tm.variance}, cavity mean ${nc / tc}, variance ${1 / tc})`);
-        }
-        if (tNew < 0) {
-          tNew = 0;
-          clamped++;
-        }
-        tau[i] = tNew;
-        nu[i] = nNew;
+        if (outcome === "clamped") clamped++;
+        tau[i] = proposal.tau;
+        nu[i] = proposal.nu;
       }
     }
     // Recompute the posterior from scratch (GPML Algorithm 3.5 lines 12-14).
