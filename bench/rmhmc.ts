@@ -16,6 +16,15 @@
  * (e) n = 300: the cost of the reversibility check: transitions with fixed points to 1e-8, with
  *     and without the check, from the same states and momenta (step 0.02, where the solves
  *     converge from the mode), interleaved, median over repetitions, and their ratio.
+ * (f) --flop-sizes (default 100,400,1000): the default RMHMC (fixed points to 1e-8, reversibility
+ *     check, step 0.05, 10 leapfrog steps) on the synthetic probit problem of latentProblem.ts,
+ *     from the mode: wall and CPU time per transition, its flops (opCounts), its factorisations,
+ *     and the time those flops take at the GFLOP/s of the same factorisation (potrf of I + S K S)
+ *     timed in this run (CPU time); the ratio of the two is how far a transition is from its flop count.
+ * (g) --anneal-draws D (default 200): RMHMC (step 0.1, 10 leapfrog steps, fixed points to 1e-8)
+ *     on the annealed target L_beta (q the prior) of the synthetic n = 100 problem at
+ *     beta = 0.01, 0.1, 1: min over f of the bulk ESS of D draws after D/4 warm-up transitions,
+ *     per second of sampling, with the acceptance rate and divergences.
  *
  * Positions start at the mode of the posterior (Newton's method: for the probit likelihood the
  * note's metric G = K^-1 + Lambda is the negative Hessian of L, so x <- x + G^-1 dL/dx).
@@ -37,6 +46,9 @@ import { sample } from "../src/samplers/driver.js";
 import { rmhmc, type RmhmcKernel, type RmhmcOptions } from "../src/samplers/rmhmc.js";
 import type { AnnealedLatentTarget } from "../src/targets/annealedLatent.js";
 import { batchMeans, transform } from "../src/diagnostics/batchMeans.js";
+import { factorIdentityPlusScaled } from "../src/targets/woodbury.js";
+import { problem } from "./latentProblem.js";
+import { essBulk } from "../src/diagnostics/ess.js";
 
 const args = process.argv.slice(2);
 function option(name: string, fallback: number): number {
@@ -58,6 +70,8 @@ const CHECK_N = option("--check-n", 300);
 const THREADS = args.includes("--threads") ? option("--threads", 1) : undefined;
 const JSON_OUT = args.includes("--json");
 const SKIP_TIMING = args.includes("--skip-timing");
+const ANNEAL_DRAWS = option("--anneal-draws", 200);
+const FLOP_SIZES = (args.includes("--flop-sizes") ? args[args.indexOf("--flop-sizes") + 1] : "100,400,1000").split(",").map(Number);
 
 const LOG_LENGTHSCALE = 4.85;
 const LOG_SIGNAL_SD = 5.1;
@@ -287,4 +301,74 @@ if (!SKIP_TIMING) {
   report.reversibilityCheck = { n: CHECK_N, reps, uncheckedSeconds: unchecked, checkedSeconds: checked, ratio: checked / unchecked, accepted };
 }
 
+
+// ---------- (f) time per transition against its flop count ----------
+if (!SKIP_TIMING) {
+  say("(f) default RMHMC (fixed points to 1e-8, reversibility check), step 0.05, 10 leapfrog steps, synthetic probit, from the mode:");
+  say("| n | transitions | wall ms | CPU ms | factorisations | MFLOP | potrf GFLOP/s | flops / GFLOP/s, ms | CPU / flop time |");
+  say("|---|---|---|---|---|---|---|---|---|");
+  const rowsF: Record<string, number>[] = [];
+  for (const n of FLOP_SIZES) {
+    const target = problem(n);
+    const { x } = mode(target);
+    const kernel = rmhmc(target, { stepSize: 0.05, leapfrogSteps: 10 });
+    const rng = new Rng(11, n);
+    let state = kernel.init(x);
+    state = kernel.step(state, rng).state; // warm-up
+    const transitions = Math.max(3, Math.round(20 * (100 / n) ** 2));
+    resetOpCounts();
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    for (let t = 0; t < transitions; t++) state = kernel.step(state, rng).state;
+    const cu = process.cpuUsage(c0);
+    const wall = (performance.now() - t0) / transitions;
+    const cpu = (cu.user + cu.system) / 1000 / transitions;
+    const flops = opCounts.flops / transitions;
+    const factorisations = opCounts.cholesky / transitions;
+    // the same call at the same order: potrf of I + S K S with S from the mode's metric
+    const b = new Float64Array(n * n);
+    const sv = new Float64Array(n).fill(1);
+    // CPU time, as for the transitions (the wall clock of a shared machine counts other processes)
+    const reps = Math.max(5, Math.round(2e4 / n));
+    const c1 = process.cpuUsage();
+    for (let r = 0; r < reps; r++) factorIdentityPlusScaled(target.kernelMatrix.data, sv, n, b);
+    const cu1 = process.cpuUsage(c1);
+    const gflops = (n ** 3 / 3) / ((cu1.user + cu1.system) / 1e6 / reps) / 1e9;
+    const flopMs = flops / gflops / 1e6;
+    rowsF.push({ n, transitions, wallMs: wall, cpuMs: cpu, factorisations, flops, gflops, flopMs, ratio: cpu / flopMs });
+    say(`| ${n} | ${transitions} | ${wall.toFixed(1)} | ${cpu.toFixed(1)} | ${factorisations.toFixed(1)} | ${(flops / 1e6).toFixed(1)} | ${gflops.toFixed(1)} | ${flopMs.toFixed(2)} | ${(cpu / flopMs).toFixed(2)} |`);
+  }
+  report.flopCount = rowsF;
+}
+// ---------- (g) ESS per second on the annealed targets ----------
+if (!SKIP_TIMING) {
+  const n = 100;
+  say(`(g) RMHMC on L_beta (q the prior), synthetic probit n = ${n}, step 0.1, 10 leapfrog steps, ${ANNEAL_DRAWS} draws after ${ANNEAL_DRAWS >> 2} warm-up:`);
+  say("| beta | min bulk ESS | sampling s | ESS/s | acceptance | divergences |");
+  say("|---|---|---|---|---|---|");
+  const rowsG: Record<string, number>[] = [];
+  for (const beta of [0.01, 0.1, 1]) {
+    const target = problem(n).withBeta(beta);
+    const kernel = rmhmc(target, { stepSize: 0.1, leapfrogSteps: 10 });
+    const rng = new Rng(13, Math.round(beta * 1000));
+    let state = kernel.init(new Float64Array(n));
+    for (let t = 0; t < ANNEAL_DRAWS >> 2; t++) state = kernel.step(state, rng).state;
+    const draws = Array.from({ length: n }, () => new Float64Array(ANNEAL_DRAWS));
+    let accepted = 0, divergences = 0;
+    const t0 = performance.now();
+    for (let t = 0; t < ANNEAL_DRAWS; t++) {
+      const out = kernel.step(state, rng);
+      state = out.state;
+      if (out.info.accepted) accepted++;
+      if (out.info.divergence) divergences++;
+      for (let i = 0; i < n; i++) draws[i][t] = state.position[i];
+    }
+    const seconds = (performance.now() - t0) / 1000;
+    let minEss = Infinity;
+    for (let i = 0; i < n; i++) minEss = Math.min(minEss, essBulk([draws[i]]));
+    rowsG.push({ beta, minEss, seconds, essPerSecond: minEss / seconds, acceptance: accepted / ANNEAL_DRAWS, divergences });
+    say(`| ${beta} | ${minEss.toFixed(1)} | ${seconds.toFixed(2)} | ${(minEss / seconds).toFixed(1)} | ${(accepted / ANNEAL_DRAWS).toFixed(2)} | ${divergences} |`);
+  }
+  report.annealed = rowsG;
+}
 if (JSON_OUT) console.log(JSON.stringify(report));

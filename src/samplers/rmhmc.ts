@@ -242,6 +242,8 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
           proposal = undefined;
         }
       }
+      // a rejected proposal's geometry is not kept
+      else if (leapfrog.geometry !== state.geometry) releaseGeometry(leapfrog.geometry);
     } else {
       rejectInto(decision, leapfrog.divergence ?? "numerical-error");
     }

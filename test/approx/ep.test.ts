@@ -203,3 +203,22 @@ test("EP's q, handed to the annealed target as (mu, tau~), has the density N(mu,
     assert.ok(Math.abs(parts.logQ - logQ) < 1e-9, `log q ${parts.logQ} vs ${logQ}`);
   }
 });
+
+test("sequential EP's blocked rank-one updates (n = 140: blocks of 64, 64 and 12 sites) give the one-at-a-time sweep of a naive dense EP", () => {
+  const n = 140;
+  const xs = Array.from({ length: n }, (_, i) => -3 + (6 * i) / (n - 1) + 0.01 * Math.sin(7 * i));
+  const yArr = xs.map((x, i) => (Math.sin(1.3 * x) + 0.3 * Math.cos(11 * i) > 0 ? 1 : -1));
+  const k = seKernel(xs, 1.1, 1.5, 1e-3);
+  const ref = naiveProbitEp(rows(k), yArr, 0, 1); // exactly one sweep
+  const one = expectationPropagation(k, probitSites(Float64Array.from(yArr)), { maxSweeps: 1, minSweeps: 1, onWarning: () => {} });
+  assert.equal(one.sweeps, 1);
+  assert.ok(maxAbsDiff(one.siteTau, ref.tau) < 1e-8, `tau~ ${maxAbsDiff(one.siteTau, ref.tau)}`);
+  assert.ok(maxAbsDiff(one.siteNu, ref.nu) < 1e-8, `nu~ ${maxAbsDiff(one.siteNu, ref.nu)}`);
+  assert.ok(maxAbsDiff(one.mean, ref.mu) < 1e-8, `mu ${maxAbsDiff(one.mean, ref.mu)}`);
+  // and the converged sequential and parallel schedules reach the same fixed point
+  const seq = expectationPropagation(k, probitSites(Float64Array.from(yArr)), { siteTolerance: 1e-10, logZTolerance: 1e-12 });
+  const par = expectationPropagation(k, probitSites(Float64Array.from(yArr)), { schedule: "parallel", siteTolerance: 1e-10, logZTolerance: 1e-12, maxSweeps: 500 });
+  assert.ok(seq.converged && par.converged);
+  assert.ok(Math.abs(seq.logZ - par.logZ) < 1e-8, `log Z ${seq.logZ} vs ${par.logZ}`);
+  assert.ok(maxAbsDiff(seq.covariance.data, par.covariance.data) < 1e-7, "Sigma");
+});
