@@ -37,6 +37,7 @@ import { fileSha256 } from "../approx/approximationFile.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { ProgressDisplay } from "./progress.js";
+import { dataRecord, fmt, publishReport } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
@@ -243,23 +244,13 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     parallel: run.workers,
     complete: run.complete,
     startedAt,
-    data: { file: data.path, n: data.n, d: data.d, sha256: dataSha256, inputNames: data.inputNames, ...(o.model.exposureColumn !== undefined ? { exposureColumn: o.model.exposureColumn } : {}) },
+    data: dataRecord(data, dataSha256, o.model.exposureColumn),
     run: spec,
     jitter: run.target.jitter,
     out: o.out ?? null,
     files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
   };
-  if (out) {
-    out.writeJson("summary.json", report);
-    out.finish(report.complete);
-  }
-  stdout(o.json ? JSON.stringify(report) + "\n" : formatReport(report));
-  return report;
-}
-
-function fmt(x: number | null, digits = 3): string {
-  if (x === null || !Number.isFinite(x)) return "n/a";
-  return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(digits);
+  return publishReport(report, out, o.json, formatReport, stdout);
 }
 
 const TUNABLE_WORDS = { alpha: "alpha", proposalSd: "proposal sd", stepSize: "step size" } as const;

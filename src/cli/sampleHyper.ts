@@ -8,6 +8,7 @@
  * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration.
  */
 import { randomInt } from "node:crypto";
+import { fileSha256 } from "../approx/approximationFile.js";
 import { PriorSpecError, parsePriorSpec, type PositivePriorSpec } from "../gp/hyperpriors.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import { rhatClassic } from "../diagnostics/rhat.js";
@@ -26,6 +27,7 @@ import { VERSION } from "../version.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
+import { dataRecord, fmt, publishReport } from "./sampleReport.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
@@ -163,24 +165,14 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     node: process.version,
     parallel: run.workers,
     complete: run.complete,
-    data: { file: data.path, n: data.n, d: data.d },
+    data: dataRecord(data, fileSha256(data.path)),
     run: spec,
     theta: thetaColumns(run.results, names, data.d + 1),
     operationsPerIteration: operationsPerIteration(run.results),
     out: options.out ?? null,
     files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
   };
-  if (out) {
-    out.writeJson("summary.json", report);
-    out.finish(report.complete);
-  }
-  stdout(options.json ? JSON.stringify(report) + "\n" : formatHyperReport(report));
-  return report;
-}
-
-function fmt(x: number | null, digits = 3): string {
-  if (x === null || !Number.isFinite(x)) return "n/a";
-  return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(digits);
+  return publishReport(report, out, options.json, formatHyperReport, stdout);
 }
 
 export function formatHyperReport(r: HyperSampleReport): string {

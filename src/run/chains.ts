@@ -13,7 +13,8 @@ import type { ChainResult, Progress } from "../samplers/driver.js";
 import { latentSampler } from "../samplers/registry.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
-import { defaultParallelism, runTasks, type StopFlag, type Task } from "../parallel/pool.js";
+import type { StopFlag } from "../parallel/pool.js";
+import { runChainTasks } from "./chainTasks.js";
 import { LATENT_GP_CHAIN_TASK, type LatentGpChainInput } from "./chainTask.js";
 import { withLaplaceMass } from "./laplaceMass.js";
 import { initialPoint, type LatentGpRunSpec } from "./runSpec.js";
@@ -74,24 +75,9 @@ export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, opt
   const x0 = initialPoint(target, spec.init, options.onWarning);
   options.onTargetReady?.(target);
   const runKey = `${process.pid}-${++runCounter}-${Date.now()}`;
-  const tasks: Task<LatentGpChainInput>[] = Array.from({ length: spec.chains }, (_, chain) => ({
-    kind: LATENT_GP_CHAIN_TASK,
-    input: { runKey, X: toPlainMatrix(data.X), y: data.y, spec: chainSpec, x0, chain, progressInterval: options.progressInterval },
+  const inputs: LatentGpChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({
+    runKey, X: toPlainMatrix(data.X), y: data.y, spec: chainSpec, x0, chain, progressInterval: options.progressInterval,
   }));
-  const parallel = Math.min(options.parallel ?? defaultParallelism(spec.chains), spec.chains);
-  const t0 = performance.now();
-  const results = await runTasks<ChainResult, Progress>(tasks, {
-    parallel,
-    inProcess: options.inProcess,
-    stop: options.stop,
-    onProgress: options.onProgress && ((_, p) => options.onProgress!(p)),
-    onResult: options.onChain && ((_, r) => options.onChain!(r)),
-  });
-  return {
-    target,
-    results,
-    seconds: (performance.now() - t0) / 1000,
-    workers: options.inProcess ? 0 : parallel,
-    complete: !results.some((r) => r.stopped),
-  };
+  const run = await runChainTasks<LatentGpChainInput, ChainResult>(LATENT_GP_CHAIN_TASK, inputs, options);
+  return { target, ...run };
 }

@@ -14,13 +14,14 @@ import type { OpCounts } from "../linalg/counters.js";
 import { fromPlainMatrix, toPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
-import { defaultParallelism, runTasks, type StopFlag, type Task } from "../parallel/pool.js";
+import type { StopFlag } from "../parallel/pool.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
 import { jointKernel, hyperVariableNames, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
 import type { LatentGpData } from "../targets/latentGpModel.js";
-import { writeChainFile } from "./outputs.js";
+import { runChainTasks } from "./chainTasks.js";
+import { chainRunFields, writeChainFile } from "./outputs.js";
 
 export const HYPER_GP_CHAIN_TASK = "hyper-gp-chain";
 
@@ -90,20 +91,8 @@ export interface HyperRun {
 export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options: { parallel?: number; inProcess?: boolean; stop?: StopFlag; progressInterval?: number; onProgress?: (p: Progress) => void; onChain?: (r: HyperChainResult) => void } = {}): Promise<HyperRun> {
   jointKernel(data.X, data.y, spec.model, spec.sampler, spec.burnIn); // checks the spec before any thread starts
   const X = toPlainMatrix(data.X);
-  const tasks: Task<HyperChainInput>[] = Array.from({ length: spec.chains }, (_, chain) => ({
-    kind: HYPER_GP_CHAIN_TASK,
-    input: { X, y: data.y, spec, chain, progressInterval: options.progressInterval },
-  }));
-  const parallel = Math.min(options.parallel ?? defaultParallelism(spec.chains), spec.chains);
-  const t0 = performance.now();
-  const results = await runTasks<HyperChainResult, Progress>(tasks, {
-    parallel,
-    inProcess: options.inProcess,
-    stop: options.stop,
-    onProgress: options.onProgress && ((_, p) => options.onProgress!(p)),
-    onResult: options.onChain && ((_, r) => options.onChain!(r)),
-  });
-  return { results, seconds: (performance.now() - t0) / 1000, workers: options.inProcess ? 0 : parallel, complete: !results.some((r) => r.stopped) };
+  const inputs: HyperChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({ X, y: data.y, spec, chain, progressInterval: options.progressInterval }));
+  return runChainTasks<HyperChainInput, HyperChainResult>(HYPER_GP_CHAIN_TASK, inputs, options);
 }
 
 /** O(n^3) operations per transition, over all chains. */
@@ -118,17 +107,11 @@ export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: 
   const { model, sampler } = spec;
   const priorText = (p: HyperModelSpec["lengthscalePrior"]) => positivePrior(p).toString();
   return {
+    ...chainRunFields(spec, chain, dataFile),
     model: `gp_${model.likelihood}`,
     sampler: sampler.scheme,
-    draws: spec.draws * spec.thin,
-    burnIn: spec.burnIn,
-    thin: spec.thin,
-    chain: chain + 1,
-    chains: spec.chains,
     adapt: spec.burnIn > 0,
     stepSize: 0,
-    seed: spec.seed,
-    dataFile,
     settings: {
       likelihood: model.likelihood,
       scheme: sampler.scheme,

@@ -45,20 +45,19 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
     if (spec.adapt.targetAcceptance !== undefined) settings.adapt_target_acceptance = spec.adapt.targetAcceptance;
   }
   return {
+    ...chainRunFields(spec, chain, dataFile),
     model: `gp_${model.likelihood}`,
     sampler: sampler.sampler,
-    draws: spec.draws * spec.thin,
-    burnIn: spec.burnIn,
-    thin: spec.thin,
-    chain: chain + 1,
-    chains: spec.chains,
     adapt: spec.adapt !== undefined && spec.burnIn > 0,
     // ess has nothing to tune: its header records step size 0
     stepSize: tunableValue(sampler) ?? 0,
-    seed: spec.seed,
-    dataFile,
     settings,
   };
+}
+
+/** The fields of a chain's draws-file comments that every kind of run fills the same way (chain is 0-based). */
+export function chainRunFields(spec: { draws: number; thin: number; burnIn: number; chains: number; seed: number }, chain: number, dataFile: string) {
+  return { draws: spec.draws * spec.thin, burnIn: spec.burnIn, thin: spec.thin, chain: chain + 1, chains: spec.chains, seed: spec.seed, dataFile };
 }
 
 /** Writes one chain's draws file into `out` (atomically) and returns its name. */
