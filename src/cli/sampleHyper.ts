@@ -85,8 +85,10 @@ export interface HyperSampleReport extends RunSummary {
   node: string;
   parallel: number;
   complete: boolean;
-  data: { file: string; n: number; d: number };
+  data: { file: string; n: number; d: number; sha256: string; inputNames: string[] };
   run: HyperRunSpec;
+  /** j of K = sigma (C + j I): the jitter is part of the model, relative to the signal variance (what `gpmcmc predict` reads). */
+  jitterRelative: number;
   /** Per theta column: posterior mean, sd, ESS (Geyer) and classic R-hat over the chains. */
   theta: HyperThetaColumn[];
   /** O(n^3) operations per iteration (burn-in included), averaged over the chains. */
@@ -166,6 +168,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     parallel: run.workers,
     complete: run.complete,
     data: dataRecord(data, fileSha256(data.path)),
+    jitterRelative: spec.model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
     run: spec,
     theta: thetaColumns(run.results, names, data.d + 1),
     operationsPerIteration: operationsPerIteration(run.results),

@@ -16,7 +16,7 @@ import { runEp } from "../../src/cli/ep.js";
 import { runPredict } from "../../src/cli/predict.js";
 import { runSampleCommand } from "../../src/cli/sample.js";
 import { seKernel } from "../../src/gp/index.js";
-import { readCmdStanCsv, readDataset } from "../../src/io/index.js";
+import { columnValues, readCmdStanCsv, readDataset } from "../../src/io/index.js";
 import { predictFromApproximation, predictFromDraws } from "../../src/predict/sources.js";
 import { fixture, REPO_ROOT, scratchDir } from "../fixtures.js";
 
@@ -168,6 +168,38 @@ test("predict: bad input is one line naming what is wrong, exit code 2, nothing 
     assert.equal(r.code, 2);
     assert.match(r.stderr, /train\.csv: the training data file has changed since the run/);
     assert.ok(!existsSync(out));
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("predict reads a run with sampled hyperparameters: each draw's theta and the model's relative jitter, as predictFromDraws computes them", () => {
+  const s = scratchDir();
+  try {
+    const train = join(s.dir, "train.csv");
+    copyFileSync(SMALL, train);
+    const run = join(s.dir, "run");
+    const sampled = cli(["sample", "--data", train, "--draws", "30", "--burn-in", "30", "--chains", "2", "--seed", "5", "--out", run, "--quiet"]);
+    assert.equal(sampled.code, 0, sampled.stderr);
+    const summary = JSON.parse(readFileSync(join(run, "summary.json"), "utf8")) as { jitterRelative: number; data: { sha256: string } };
+    assert.equal(summary.jitterRelative, 1e-6);
+    assert.equal(summary.data.sha256, fileSha256(train));
+    const out = join(s.dir, "pred.csv");
+    const r = cli(["predict", "--run", run, "--test", train, "--out", out, "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    // The same prediction from the library: each draw's theta read back, the model's relative jitter.
+    const files = [1, 2].map((c) => readCmdStanCsv(join(run, `draws_${c}.csv`)));
+    const data = readDataset(train);
+    const thetaNames = ["log_lengthscale.1", "log_lengthscale.2", "log_signal_sd"];
+    const interleave = (cols: Float64Array[], draws: number) => Float64Array.from({ length: draws * cols.length }, (_, k) => cols[k % cols.length]![Math.floor(k / cols.length)]!);
+    const theta = files.map((f) => interleave(thetaNames.map((name) => columnValues(f, name)), f.draws));
+    const f = files.map((file) => interleave(Array.from({ length: data.n }, (_, i) => columnValues(file, `f.${i + 1}`)), file.draws));
+    const want = predictFromDraws({ likelihood: "probit" }, data.X, { draws: 30, f, theta }, data.X, { yStar: data.y, jitter: { relative: 1e-6 } });
+    const got = JSON.parse(r.stdout) as { scores: unknown };
+    assert.deepEqual(got.scores, JSON.parse(JSON.stringify(want.scores)));
+    // Negative control: one theta for every draw gives other scores.
+    const fixedFirst = predictFromDraws({ likelihood: "probit" }, data.X, { draws: 30, f, fixedTheta: { logLengthscale: [theta[0]![0]!, theta[0]![1]!], logSignalSd: theta[0]![2]! } }, data.X, { yStar: data.y, jitter: { relative: 1e-6 } });
+    assert.notDeepEqual(JSON.parse(JSON.stringify(fixedFirst.scores)), got.scores);
   } finally {
     s.cleanup();
   }
