@@ -4,6 +4,7 @@ import { parsePriorSpec, positivePrior, PriorSpecError, type PositivePriorSpec }
 import { regularizedGammaP, regularizedGammaQ } from "../../src/math/incompleteGamma.js";
 import { normalCdf } from "../../src/math/normal.js";
 import { Rng } from "../../src/random/rng.js";
+import { ksTest } from "../random/stats.js";
 
 const SPECS: PositivePriorSpec[] = [
   { family: "gamma", shape: 1, rate: 1 },
@@ -82,13 +83,7 @@ function cdfOf(spec: PositivePriorSpec): (x: number) => number {
 
 /** The Kolmogorov-Smirnov statistic of the draws against a continuous CDF. */
 function ksStatistic(draws: number[], cdf: (x: number) => number): number {
-  const sorted = [...draws].sort((a, b) => a - b);
-  let d = 0;
-  sorted.forEach((x, i) => {
-    const F = cdf(x);
-    d = Math.max(d, Math.abs(F - i / sorted.length), Math.abs(F - (i + 1) / sorted.length));
-  });
-  return d;
+  return ksTest(Float64Array.from(draws), cdf).d;
 }
 
 test("hyperpriors: draws follow the prior (Kolmogorov-Smirnov, 1% level), and a wrong parameterisation fails", () => {

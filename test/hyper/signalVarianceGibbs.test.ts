@@ -6,6 +6,7 @@ import { gibbsSignalVariance, NotConjugateError } from "../../src/hyper/signalVa
 import { Matrix } from "../../src/linalg/matrix.js";
 import { regularizedGammaQ } from "../../src/math/incompleteGamma.js";
 import { Rng } from "../../src/random/rng.js";
+import { ksTest } from "../random/stats.js";
 
 const n = 8;
 const rngX = new Rng(3);
@@ -17,13 +18,7 @@ const SPACE: HyperSpace = {
 };
 
 function ks(draws: number[], cdf: (x: number) => number): number {
-  const sorted = [...draws].sort((a, b) => a - b);
-  let d = 0;
-  sorted.forEach((x, i) => {
-    const F = cdf(x);
-    d = Math.max(d, Math.abs(F - i / sorted.length), Math.abs(F - (i + 1) / sorted.length));
-  });
-  return d;
+  return ksTest(Float64Array.from(draws), cdf).d;
 }
 
 /**
