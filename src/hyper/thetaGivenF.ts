@@ -29,12 +29,13 @@ export interface ThetaGivenF {
   metric(t: ArrayLike<number>): Matrix;
 }
 
-function logDensityAt(space: HyperSpace, at: KernelAt, f: Float64Array): { value: number; a: Float64Array } {
+function logDensityAt(space: HyperSpace, at: KernelAt, f: Float64Array): { value: number; a: Float64Array; prior: ReturnType<typeof hyperLogPrior> } {
   const a = at.chol.solve(f);
   let q = 0;
   for (let i = 0; i < f.length; i++) q += f[i]! * a[i]!;
-  const value = -0.5 * at.chol.logDet() - 0.5 * q - 0.5 * f.length * LOG_2PI + hyperLogPrior(space, at.t).value;
-  return { value, a };
+  const prior = hyperLogPrior(space, at.t);
+  const value = -0.5 * at.chol.logDet() - 0.5 * q - 0.5 * f.length * LOG_2PI + prior.value;
+  return { value, a, prior };
 }
 
 /** K^-1 dK_k for each k, n x n each. */
@@ -59,8 +60,7 @@ export function thetaGivenF(space: HyperSpace, f: Float64Array, kernel: (t: Arra
     logDensity: (t) => logDensityAt(space, kernel(t), f).value,
     evaluate(t) {
       const at = kernel(t);
-      const { value, a } = logDensityAt(space, at, f);
-      const prior = hyperLogPrior(space, t);
+      const { value, a, prior } = logDensityAt(space, at, f);
       const gradient = new Float64Array(m);
       const n = f.length;
       for (let k = 0; k < m; k++) {

@@ -92,7 +92,8 @@ export function predict(model: PredictiveModel, source: MarginalsByDraw, yStar?:
     const e = model.options?.exposure;
     return e === undefined ? 1 : typeof e === "number" ? e : e[j]!;
   };
-  const positiveOnes = yStar ? new Float64Array(m).fill(1) : undefined;
+  // The label +1 at every test point, for p(y = +1) by quadrature (logistic).
+  const positiveOnes = new Float64Array(m).fill(1);
   const buffer = new Float64Array(m);
   const classBuffer = ordinal ? new Float64Array(m * r) : undefined;
   const intervalDraws: LatentMarginals[] = [];
@@ -109,7 +110,7 @@ export function predict(model: PredictiveModel, source: MarginalsByDraw, yStar?:
       if (binary) {
         const p = model.likelihood === "probit"
           ? probitPositiveProbability(mg, buffer)
-          : quadraturePredictive(lik as PointwiseLikelihood, positiveOnes ?? new Float64Array(m).fill(1), mg, buffer);
+          : quadraturePredictive(lik as PointwiseLikelihood, positiveOnes, mg, buffer);
         for (let j = 0; j < m; j++) pPositive![j] += p[j]!;
         if (yStar) {
           for (let j = 0; j < m; j++) {
