@@ -21,6 +21,8 @@ import { getBackend } from "../linalg/backend.js";
 import { describeLeapfrogSolve, HMC_MASSES, latentSamplerInfo, type HmcMassName, type LatentSamplerSpec } from "../samplers/registry.js";
 import { VERSION } from "../version.js";
 import { processIO, type CommandIO } from "./commandIO.js";
+import { relativeJitterOf, resolveJitter } from "../gp/jitter.js";
+import { jitterWords } from "./jitterText.js";
 import { addModelOptions, latentGpModelSpec, MODEL_LIKELIHOODS, parseModelOptions, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 import { parseLeapfrogSolveOptions, type RawSampleOptions } from "./sampleOptions.js";
@@ -64,6 +66,9 @@ export interface AisReport {
   logWeights: number[];
   acceptanceRate: number;
   divergences: number;
+  /** Added to K's diagonal (src/gp/jitter.ts; "auto": only if K fails to factorise), and jitter / signal variance when relative. */
+  jitter: number | "auto";
+  jitterRelative?: number;
   /** EP's log Z and its second-order correction, as references (null: not probit, which EP does not take). */
   epLogZ: number | null;
   epCorrectedLogZ: number | null;
@@ -128,10 +133,14 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   const kernel = read.kernel;
 
   const warn = (s: string) => io.stderr(s + "\n");
+  const jitter = resolveJitter(model.jitter, kernel.logSignalSd) ?? 0;
+  const jitterRelative = relativeJitterOf(model.jitter);
   // EP's log Z and its correction are references for probit (and EP's q the start of --from ep).
   let ep: { logZ: number; corrected: number; q: ReturnType<typeof epApproximation> } | undefined;
   if (model.likelihood === "probit") {
     const k = seKernel({ logLengthscale: kernel.logLengthscale.length === 1 ? kernel.logLengthscale[0] : Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd }).matrix(data.X);
+    // EP of the same model: the same K + jitter I as the annealed target ("auto" adds jitter only where K does not factorise, which EP does not need).
+    if (typeof jitter === "number") for (let i = 0; i < data.n; i++) k.data[i + i * data.n] += jitter;
     const result = expectationPropagation(k, probitSites(data.y), { onWarning: warn });
     ep = { logZ: result.logZ, corrected: epCorrectedLogZ(result, { onWarning: warn }).logZ, q: epApproximation(result) };
   }
@@ -175,6 +184,8 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     logWeights: result.logWeights,
     acceptanceRate: transitions > 0 ? result.runs.reduce((s, r) => s + r.acceptanceRate * r.transitions, 0) / transitions : NaN,
     divergences: result.runs.reduce((s, r) => s + r.divergences, 0),
+    jitter,
+    ...(jitterRelative !== undefined ? { jitterRelative } : {}),
     epLogZ: ep?.logZ ?? null,
     epCorrectedLogZ: ep?.corrected ?? null,
     seconds: result.seconds,
@@ -213,6 +224,7 @@ export function formatAisReport(r: AisReport): string {
     `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${r.effectiveSampleSize.toFixed(1)} of ${r.runs})`,
     ...(r.epLogZ === null ? [] : [`EP log Z         ${num(r.epLogZ)}`, `corrected EP     ${num(r.epCorrectedLogZ)}`]),
     `acceptance rate  ${num(r.acceptanceRate, 3)}, divergences ${r.divergences}`,
+    `model            ${r.jitter === "auto" ? "jitter auto" : jitterWords(r.jitter, r.jitterRelative)} on K's diagonal`,
     `time             ${r.seconds.toFixed(2)} s annealing, ${r.totalSeconds.toFixed(2)} s in all`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.out}/${AIS_TRACE_FILE}, ${r.out}/summary.json`);

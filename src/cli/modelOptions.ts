@@ -8,6 +8,7 @@
  * read or written.
  */
 import type { Command } from "commander";
+import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import { labelKindFor, readDataset, takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
@@ -16,6 +17,7 @@ import type { LatentGpLikelihoodOptions, LatentGpModelSpec } from "../targets/la
 import {
   OptionError,
   parseChoice,
+  parseNumber,
   parseNumberList,
   parsePath,
   parsePositiveNumber,
@@ -57,7 +59,8 @@ export interface ModelOptions {
   /** ordinal: thresholds and noise sd. */
   likelihoodOptions?: LatentGpLikelihoodOptions;
   exposureColumn?: string;
-  jitter?: number | "auto";
+  /** The jitter policy (src/gp/jitter.ts); for a command that takes --jitter, relative 1e-6 unless given. */
+  jitter?: JitterPolicy;
   kernel: RawKernelOptions;
 }
 
@@ -87,10 +90,12 @@ export function parseModelOptions(raw: RawModelOptions, scope: ModelScope): Mode
     likelihoodOptions = { thresholds };
     if (raw.noiseSd !== undefined) likelihoodOptions.noiseSd = parsePositiveNumber("--noise-sd", raw.noiseSd);
   }
-  let jitter: number | "auto" | undefined;
+  let jitter: JitterPolicy | undefined;
   if (raw.jitter !== undefined) {
     if (scope.noJitter !== undefined) throw new OptionError("--jitter", scope.noJitter);
-    jitter = raw.jitter.trim() === "auto" ? "auto" : parsePositiveNumber("--jitter", raw.jitter);
+    jitter = parseJitter(raw.jitter);
+  } else if (scope.noJitter === undefined) {
+    jitter = { relative: DEFAULT_RELATIVE_JITTER };
   }
   return {
     data,
@@ -100,6 +105,19 @@ export function parseModelOptions(raw: RawModelOptions, scope: ModelScope): Mode
     ...(jitter !== undefined ? { jitter } : {}),
     kernel: { lengthscale: raw.lengthscale, signalSd: raw.signalSd, logLengthscale: raw.logLengthscale, logSignalSd: raw.logSignalSd },
   };
+}
+
+/** The help of --jitter, on every command that takes it. */
+export const JITTER_HELP = `added to the diagonal of K, part of the model: relative:R (R x the signal variance; default relative:${DEFAULT_RELATIVE_JITTER}), an absolute amount J (0: none), or auto (none unless K fails to factorise, then the least of 1e-10..1e-4 x mean diag K that works)`;
+
+/** --jitter: relative:R, a number >= 0, or auto (src/gp/jitter.ts). */
+export function parseJitter(raw: string): JitterPolicy {
+  const t = raw.trim();
+  if (t === "auto") return "auto";
+  const relative = /^relative:(.*)$/.exec(t);
+  const v = parseNumber("--jitter", relative ? relative[1]! : t);
+  if (!(v >= 0)) throw new OptionError("--jitter", `must be relative:R, a number >= 0 or auto, got ${JSON.stringify(raw)}`);
+  return relative ? { relative: v } : v;
 }
 
 function parseLikelihood(raw: string | undefined, scope: ModelScope): string {
@@ -186,5 +204,5 @@ export function addModelOptions(cmd: Command, likelihoods: string, options: { da
     .option("--log-lengthscale <t>", "log of the lengthscale(s), instead of --lengthscale")
     .option("--signal-sd <s>", "signal standard deviation s (k(a, a) = s^2)")
     .option("--log-signal-sd <t>", "log of the signal standard deviation, instead of --signal-sd")
-    .option("--jitter <j>", "add j (a number, or auto) to the diagonal of K");
+    .option("--jitter <j>", JITTER_HELP);
 }

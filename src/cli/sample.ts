@@ -36,8 +36,10 @@ import { writeChainDraws } from "../run/outputs.js";
 import { fileSha256 } from "../approx/approximationFile.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { VERSION } from "../version.js";
+import { relativeJitterOf } from "../gp/jitter.js";
+import { describeJitter, jitterWords } from "./jitterText.js";
 import { ProgressDisplay } from "./progress.js";
-import { dataRecord, fmt, publishReport } from "./sampleReport.js";
+import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
@@ -152,8 +154,10 @@ export interface SampleReport extends RunSummary {
   data: { file: string; n: number; d: number; sha256?: string; inputNames?: string[]; exposureColumn?: string };
   /** The run as run: model, sampler, counts, seed, adaptation. */
   run: LatentGpRunSpec;
-  /** Jitter added to K (0: none). */
+  /** Jitter added to K's diagonal (0: none). */
   jitter: number;
+  /** With a relative jitter (the default): jitter / signal variance. */
+  jitterRelative?: number;
   /** The output directory and the files written there (none without --out). */
   out: string | null;
   files: string[];
@@ -199,15 +203,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns })
     : undefined;
   const stop = io.stop ?? new StopFlag();
-  const onSigint = () => {
-    if (stop.requested) {
-      stderr("gpmcmc: aborted; the output directory is marked incomplete\n");
-      process.exit(130);
-    }
-    stop.request();
-    stderr("gpmcmc: stopping: the draws so far will be kept (Ctrl-C again to abort)\n");
-  };
-  if (io.handleSigint) process.on("SIGINT", onSigint);
+  const stopHandling = io.handleSigint ? handleInterrupts(stop, stderr) : undefined;
   const startedAt = new Date().toISOString();
   let run;
   try {
@@ -227,12 +223,12 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     });
   } catch (e) {
     if (e instanceof NotPositiveDefiniteError && out === undefined) {
-      throw new NotPositiveDefiniteError(e.pivotIndex, e.pivotValue, `kernel matrix K (n = ${data.n}; try --jitter auto, or a shorter --lengthscale)`);
+      throw new NotPositiveDefiniteError(e.pivotIndex, e.pivotValue, `kernel matrix K (n = ${data.n}; ${describeJitter(spec.model.jitter, spec.model.logSignalSd)}; try a larger --jitter, e.g. relative:1e-4, or a shorter --lengthscale)`);
     }
     if (out) out.finish(false);
     throw e;
   } finally {
-    if (io.handleSigint) process.off("SIGINT", onSigint);
+    stopHandling?.();
   }
   const summary = summariseRun(run.results, { seconds: run.seconds });
   const backend = getBackend().describe();
@@ -247,6 +243,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     data: dataRecord(data, dataSha256, o.model.exposureColumn),
     run: spec,
     jitter: run.target.jitter,
+    ...(relativeJitterOf(spec.model.jitter) !== undefined ? { jitterRelative: relativeJitterOf(spec.model.jitter) } : {}),
     out: o.out ?? null,
     files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
   };
@@ -273,7 +270,7 @@ export function formatReport(r: SampleReport): string {
   const ell = r.run.model.logLengthscale.map((t) => fmt(Math.exp(t), 4)).join(",");
   const lines = [
     ...(r.complete ? [] : [`STOPPED EARLY: ${r.perChain.map((c) => `chain ${c.chain} ${c.draws}`).join(", ")} of ${r.run.draws} draws; the figures below are over the first ${r.draws} draws of each chain`]),
-    `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${lik}, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}${r.jitter > 0 ? `, jitter ${r.jitter}` : ""}`,
+    `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${lik}, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}, ${jitterWords(r.jitter, r.jitterRelative)}`,
     `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${moves}, seed ${r.run.seed}`,
     `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
@@ -327,7 +324,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
       if (isParametricModel(opts)) return void runParametricSample(opts);
-      const report = samplesHyperparameters(opts) ? await runHyperSampleCommand(opts) : await runSampleCommand(opts, { handleSigint: true });
+      const report = samplesHyperparameters(opts) ? await runHyperSampleCommand(opts, { handleSigint: true }) : await runSampleCommand(opts, { handleSigint: true });
       // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.
       if (!report.complete) process.exitCode = 130;
     });

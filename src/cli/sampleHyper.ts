@@ -17,7 +17,7 @@ import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.j
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames } from "../hyper/jointKernel.js";
 import { isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
-import { DEFAULT_RELATIVE_JITTER } from "../hyper/covariance.js";
+import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import type { OpCounts } from "../linalg/counters.js";
 import { StopFlag } from "../parallel/pool.js";
 import { operationsPerIteration, runHyperGp, writeHyperChainDraws, type HyperChainResult, type HyperRunSpec } from "../run/hyperRun.js";
@@ -27,7 +27,7 @@ import { VERSION } from "../version.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
-import { dataRecord, fmt, publishReport } from "./sampleReport.js";
+import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
@@ -72,6 +72,18 @@ function refuseFixedOnly(raw: Raw): void {
   if (hit) throw new OptionError(hit[0], "is not available with sampled hyperparameters (each chain starts at unit lengthscales and signal variance, f = 0, and adapts both samplers during burn-in)");
 }
 
+/**
+ * The relative jitter r of K = sigma (C + r I): with theta sampled only a jitter relative to the
+ * signal variance (or none) keeps the target one density in every scheme, and the Gibbs step of
+ * sigma exact (src/hyper/covariance.ts).
+ */
+function hyperRelativeJitter(policy: JitterPolicy | undefined): number {
+  if (policy === undefined) return DEFAULT_RELATIVE_JITTER;
+  if (policy === 0) return 0;
+  if (typeof policy === "object") return policy.relative;
+  throw new OptionError("--jitter", `with sampled hyperparameters the jitter is relative to the signal variance (K = sigma (C + R I)): give relative:R or 0, not ${JSON.stringify(String(policy))}`);
+}
+
 export interface HyperThetaColumn {
   name: string;
   mean: number;
@@ -111,7 +123,11 @@ function thetaColumns(results: readonly HyperChainResult[], names: string[], cou
   });
 }
 
-export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string) => void; stderr?: (s: string) => void; stderrIsTTY?: boolean; stop?: StopFlag } = {}): Promise<HyperSampleReport> {
+/**
+ * Runs `gpmcmc sample` with sampled hyperparameters. A run stopped early (io.stop, or Ctrl-C with
+ * handleSigint) writes its draws so far, marked incomplete, and reports `complete: false`.
+ */
+export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string) => void; stderr?: (s: string) => void; stderrIsTTY?: boolean; stop?: StopFlag; handleSigint?: boolean } = {}): Promise<HyperSampleReport> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   const scheme = parseChoice("--scheme", raw.scheme ?? DEFAULT_SCHEME, SCHEME_NAMES, "scheme");
@@ -140,9 +156,10 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   // placeholder: the kernel here is sampled, and only the data, the likelihood and its options are used.
   const read = readModelData({ ...options.model, kernel: { logLengthscale: "0", logSignalSd: "0" } });
   const fixedSpec = latentGpModelSpec(options.model, read);
+  const relativeJitter = hyperRelativeJitter(options.model.jitter);
   const seed = options.seed ?? randomInt(0, 2 ** 31);
   const spec: HyperRunSpec = {
-    model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter: DEFAULT_RELATIVE_JITTER },
+    model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter },
     sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent },
     draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
   };
@@ -152,13 +169,15 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const showProgress = !options.quiet && (options.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
   const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
   if (options.out !== undefined) out = prepareOutputDir(options.out, { force: options.force });
+  const stop = io.stop ?? new StopFlag();
+  const stopHandling = io.handleSigint ? handleInterrupts(stop, stderr) : undefined;
   const run = await runHyperGp(data, spec, {
     parallel: options.parallel,
-    stop: io.stop,
+    stop,
     onProgress: display && ((p) => display.update(p)),
     progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
     onChain: (r) => { if (out) files[r.chain] = writeHyperChainDraws(out, r, spec, data.path, data.d); },
-  }).catch((e) => { out?.finish(false); throw e; });
+  }).catch((e) => { out?.finish(false); throw e; }).finally(() => stopHandling?.());
   const names = hyperVariableNames(data.d, data.n);
   const summary = summariseRun(run.results, { names, seconds: run.seconds });
   const report: HyperSampleReport = {

@@ -1,5 +1,6 @@
 /** What the sample command's two kinds of GP run (fixed and sampled hyperparameters) print and record alike. */
 import type { OutputDir } from "../io/atomic.js";
+import type { StopFlag } from "../parallel/pool.js";
 
 /** A figure for the text summary: whole above 100, else `digits` significant digits; "n/a" when absent. */
 export function fmt(x: number | null, digits = 3): string {
@@ -20,4 +21,22 @@ export function publishReport<R extends { complete: boolean }>(report: R, out: O
   }
   print(json ? JSON.stringify(report) + "\n" : format(report));
   return report;
+}
+
+/**
+ * Ctrl-C for a run: the first SIGINT sets `stop` (each chain ends at its next transition and its
+ * draws so far are written, marked incomplete), the second exits at once with 130 (the output
+ * directory stays marked incomplete). Returns what removes the handler.
+ */
+export function handleInterrupts(stop: StopFlag, stderr: (text: string) => void): () => void {
+  const onSigint = () => {
+    if (stop.requested) {
+      stderr("gpmcmc: aborted; the output directory is marked incomplete\n");
+      process.exit(130);
+    }
+    stop.request();
+    stderr("gpmcmc: stopping: the draws so far will be kept (Ctrl-C again to abort)\n");
+  };
+  process.on("SIGINT", onSigint);
+  return () => void process.off("SIGINT", onSigint);
 }

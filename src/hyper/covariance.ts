@@ -18,8 +18,7 @@ import { Cholesky, cholesky } from "../linalg/cholesky.js";
 import { DimensionError } from "../linalg/errors.js";
 import { Matrix } from "../linalg/matrix.js";
 
-/** The relative jitter j of K = sigma (C + j I) unless the user chooses another. */
-export const DEFAULT_RELATIVE_JITTER = 1e-6;
+export { DEFAULT_RELATIVE_JITTER } from "../gp/jitter.js";
 
 export interface HyperSpace {
   /** Training inputs, n x d. */

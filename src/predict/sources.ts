@@ -14,6 +14,7 @@
  * the draws: an absolute amount, or a relative one times the signal variance (so that it moves
  * with theta when theta is sampled).
  */
+import { jitterAt, type JitterSpec } from "../gp/jitter.js";
 import { seKernel } from "../gp/squaredExponential.js";
 import type { Matrix } from "../linalg/matrix.js";
 import { woodbury } from "../targets/woodbury.js";
@@ -26,14 +27,7 @@ export interface LogTheta {
   logSignalSd: number;
 }
 
-/** Jitter on K's diagonal: `absolute`, or `relative` x the signal variance exp(2 logSignalSd). */
-export type JitterSpec = { absolute: number } | { relative: number };
-
-/** The jitter added at theta. */
-export function jitterAt(jitter: JitterSpec | undefined, logSignalSd: number): number {
-  if (jitter === undefined) return 0;
-  return "absolute" in jitter ? jitter.absolute : jitter.relative * Math.exp(2 * logSignalSd);
-}
+export { jitterAt, type JitterSpec } from "../gp/jitter.js";
 
 /**
  * Draws of f: chain c holds `draws` rows of n values, row-major (row i at [i n, (i + 1) n)).

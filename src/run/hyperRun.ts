@@ -8,6 +8,7 @@
  * right-hand sides, n x n products; src/linalg/counters.ts).
  */
 import { positivePrior } from "../gp/hyperpriors.js";
+import { DEFAULT_RELATIVE_JITTER } from "../gp/jitter.js";
 import type { OutputDir } from "../io/atomic.js";
 import type { CmdStanRunInfo } from "../io/cmdstan.js";
 import type { OpCounts } from "../linalg/counters.js";
@@ -119,7 +120,7 @@ export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: 
       latent_sampler: sampler.latent.sampler,
       prior_lengthscale: priorText(model.lengthscalePrior),
       prior_variance: priorText(model.variancePrior),
-      relative_jitter: model.relativeJitter ?? 1e-6,
+      relative_jitter: model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
     },
   };
 }

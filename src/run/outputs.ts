@@ -3,6 +3,7 @@
  * whose comment block records the run's configuration, so that ArviZ, cmdstanr and
  * `readCmdStanCsv` read them as they are.
  */
+import { relativeJitterOf, resolveJitter } from "../gp/jitter.js";
 import type { OutputDir } from "../io/atomic.js";
 import { drawsFileName, vectorNames, writeCmdStanCsv, type CmdStanRunInfo, type DrawStats } from "../io/cmdstan.js";
 import type { ChainResult } from "../samplers/driver.js";
@@ -29,7 +30,11 @@ export function drawsFileInfo(spec: LatentGpRunSpec, chain: number, dataFile: st
   // The tunable's initial value under its own name (the header's step size holds it too).
   if (sampler.sampler === "mh-v1" || sampler.sampler === "mh-v2") settings.alpha = sampler.alpha;
   if (sampler.sampler === "mh") settings.proposal_sd = sampler.proposalSd;
-  if (model.jitter !== undefined) settings.jitter = String(model.jitter);
+  // The jitter is part of the model (src/gp/jitter.ts): the amount added to K's diagonal, and its ratio to the signal variance when relative.
+  const jitter = resolveJitter(model.jitter, model.logSignalSd);
+  if (jitter !== undefined) settings.jitter = String(jitter);
+  const relative = relativeJitterOf(model.jitter);
+  if (relative !== undefined) settings.relative_jitter = relative;
   settings.init = spec.init ?? "zero";
   if (dataSha256 !== undefined) settings.data_sha256 = dataSha256;
   if (sampler.sampler === "rmhmc") {

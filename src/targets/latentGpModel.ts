@@ -6,6 +6,7 @@
  * those can build it without importing the others.
  */
 import { seKernel } from "../gp/index.js";
+import { resolveJitter, type JitterPolicy } from "../gp/jitter.js";
 import { Matrix } from "../linalg/matrix.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import { annealedLatentTarget, type AnnealedLatentTarget, type GaussianApproximation } from "./annealedLatent.js";
@@ -25,8 +26,11 @@ export interface LatentGpModelSpec {
   /** One value (shared lengthscale) or one per input column (ARD). */
   logLengthscale: number[];
   logSignalSd: number;
-  /** Added to the diagonal of K (see AnnealedLatentOptions.jitter); default none. */
-  jitter?: number | "auto";
+  /**
+   * Added to the diagonal of K (src/gp/jitter.ts): a number (absolute; 0 none), "auto" (see
+   * AnnealedLatentOptions.jitter), or { relative: r }, r x the signal variance; default none.
+   */
+  jitter?: JitterPolicy;
 }
 
 /** A likelihood's options as plain data (LikelihoodOptions with arrays). */
@@ -44,7 +48,10 @@ export interface LatentGpLikelihoodOptions {
 export function latentGpTarget(X: Matrix, y: Float64Array, spec: LatentGpModelSpec, onJitter?: (message: string) => void, q?: GaussianApproximation): AnnealedLatentTarget {
   const likelihood = likelihoodByName(spec.likelihood, spec.likelihoodOptions ?? {});
   const kernel = seKernel({ logLengthscale: spec.logLengthscale.length === 1 ? spec.logLengthscale[0] : spec.logLengthscale, logSignalSd: spec.logSignalSd });
-  return annealedLatentTarget({ likelihood, y, kernelMatrix: kernel.matrix(X), jitter: spec.jitter, onJitter, q });
+  const jitter = resolveJitter(spec.jitter, spec.logSignalSd);
+  // A relative jitter is the model's own, recorded with the run: nothing to warn about.
+  const say = typeof spec.jitter === "object" ? () => {} : onJitter;
+  return annealedLatentTarget({ likelihood, y, kernelMatrix: kernel.matrix(X), jitter, onJitter: say, q });
 }
 
 /** The first `rows` cases of X (n x d, column-major) and y. */

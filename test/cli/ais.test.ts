@@ -11,12 +11,15 @@ import { join } from "node:path";
 import { runAis } from "../../src/annealing/index.js";
 import { epApproximation, epCorrectedLogZ, expectationPropagation, probitSites } from "../../src/approx/index.js";
 import { seKernel } from "../../src/gp/index.js";
+import { jitterAt } from "../../src/gp/jitter.js";
 import { readAisTrace } from "../../src/io/ais.js";
 import { readDataset } from "../../src/io/index.js";
 import { fixture, REPO_ROOT, scratchDir } from "../fixtures.js";
 
 const SMALL = fixture("data", "approx_small.csv"); // n = 20, d = 2
 const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
+/** The default jitter of the model of BASE: 1e-6 x the signal variance 1.5^2. */
+const JITTER = jitterAt({ relative: 1e-6 }, Math.log(1.5));
 const BASE = ["ais", "--data", SMALL, "--lengthscale", "0.8", "--signal-sd", "1.5", "--temperatures", "8", "--runs", "3", "--seed", "11", "--fixed-point-iterations", "5"];
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -32,10 +35,12 @@ test("ais --json prints log Z, its standard error, the runs' log weights and EP'
   const j = JSON.parse(r.stdout);
   const ds = readDataset(SMALL, { labels: "binary", binaryCoding: "plusMinusOne" });
   const k = seKernel({ lengthscale: 0.8, signalSd: 1.5 }).matrix(ds.X);
+  // The default jitter, 1e-6 x the signal variance, in EP's K as in the annealed target's.
+  for (let i = 0; i < ds.n; i++) k.data[i + i * ds.n] += JITTER;
   const ep = expectationPropagation(k, probitSites(ds.y), { onWarning: () => {} });
   const q = epApproximation(ep);
   const lib = await runAis({ X: ds.X, y: ds.y }, {
-    model: { likelihood: "probit", logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5) },
+    model: { likelihood: "probit", logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5), jitter: { relative: 1e-6 } },
     start: { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) },
     schedule: { kind: "geometric", temperatures: 8 },
     transition: { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, fixedPoint: { kind: "iterations", iterations: 5 } },
@@ -50,6 +55,8 @@ test("ais --json prints log Z, its standard error, the runs' log weights and EP'
   assert.equal(j.epLogZ, ep.logZ);
   assert.equal(j.epCorrectedLogZ, epCorrectedLogZ(ep).logZ);
   assert.equal(j.from, "ep");
+  assert.equal(j.jitter, JITTER);
+  assert.equal(j.jitterRelative, 1e-6);
   assert.equal(j.out, null);
   // from the prior with HMC is another computation
   const p = cli([...BASE.filter((a) => a !== "--fixed-point-iterations" && a !== "5"), "--from", "prior", "--transition", "hmc", "--json"]);
@@ -60,7 +67,7 @@ test("ais --json prints log Z, its standard error, the runs' log weights and EP'
 test("ais --from prior --transition ess --transitions-per-temperature 3, and hmc --mass identity: the library's weights for the same specs", async () => {
   const ds = readDataset(SMALL, { labels: "binary", binaryCoding: "plusMinusOne" });
   const noFixedPoints = BASE.filter((a) => a !== "--fixed-point-iterations" && a !== "5");
-  const model = { likelihood: "probit" as const, logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5) };
+  const model = { likelihood: "probit" as const, logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5), jitter: { relative: 1e-6 } };
   const e = cli([...noFixedPoints, "--from", "prior", "--transition", "ess", "--transitions-per-temperature", "3", "--json"]);
   assert.equal(e.code, 0, e.stderr);
   const ej = JSON.parse(e.stdout);
@@ -75,7 +82,9 @@ test("ais --from prior --transition ess --transitions-per-temperature 3, and hmc
   assert.equal(h.code, 0, h.stderr);
   const hj = JSON.parse(h.stdout);
   assert.equal(hj.transition.mass, "identity");
-  const q = epApproximation(expectationPropagation(seKernel({ lengthscale: 0.8, signalSd: 1.5 }).matrix(ds.X), probitSites(ds.y), { onWarning: () => {} }));
+  const kj = seKernel({ lengthscale: 0.8, signalSd: 1.5 }).matrix(ds.X);
+  for (let i = 0; i < ds.n; i++) kj.data[i + i * ds.n] += JITTER;
+  const q = epApproximation(expectationPropagation(kj, probitSites(ds.y), { onWarning: () => {} }));
   const hmc = await runAis({ X: ds.X, y: ds.y }, {
     model, start: { kind: "q", mean: Array.from(q.mean), sitePrecisions: Array.from(q.sitePrecisions ?? []) }, schedule: { kind: "geometric", temperatures: 8 },
     transition: { sampler: "hmc", stepSize: 0.05, leapfrogSteps: 10, mass: "identity" }, runs: 3, seed: 11,

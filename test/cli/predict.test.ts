@@ -55,6 +55,10 @@ test("predict --run: the CSV and scores are predictFromDraws on the run's draws;
     assert.equal(summary.data.sha256, fileSha256(train));
     assert.deepEqual(summary.data.inputNames, ["x1", "x2"]);
     assert.equal(readCmdStanCsv(join(run, "draws_1.csv")).config.data_sha256, fileSha256(train));
+    // The default jitter is relative, 1e-6 x the signal variance, recorded in both places.
+    assert.equal(summary.jitterRelative, 1e-6);
+    assert.equal(summary.jitter, 1e-6 * Math.exp(2 * Math.log(1.5)));
+    assert.equal(Number(readCmdStanCsv(join(run, "draws_1.csv")).config.relative_jitter), 1e-6);
     const out = join(s.dir, "p.csv");
     const got = runPredict({ run, test, out }, silent);
     const csvs = [1, 2].map((c) => readCmdStanCsv(join(run, `draws_${c}.csv`)));
@@ -66,7 +70,7 @@ test("predict --run: the CSV and scores are predictFromDraws on the run's draws;
     });
     const tr = readDataset(train, { labels: "binary" });
     const te = readDataset(test, { labels: "binary" });
-    const want = predictFromDraws({ likelihood: "probit" }, tr.X, { draws: 40, f, fixedTheta: { logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5) } }, te.X, { yStar: te.y });
+    const want = predictFromDraws({ likelihood: "probit" }, tr.X, { draws: 40, f, fixedTheta: { logLengthscale: [Math.log(0.8)], logSignalSd: Math.log(1.5) } }, te.X, { yStar: te.y, jitter: { relative: 1e-6 } });
     const csv = readCsvNumbers(out);
     assert.deepEqual(csv.header, ["mean_f", "sd_f", "p"]);
     csv.rows.forEach((r, j) => {
@@ -94,7 +98,7 @@ test("predict --run: the CSV and scores are predictFromDraws on the run's draws;
     }
     const sampled = runPredict({ run, test }, silent);
     const theta = [1, 2].map((c) => Float64Array.from({ length: 80 }, (_, i) => (i % 2 === 0 ? -0.5 + 0.02 * (i / 2) : 0.3 - 0.01 * c)));
-    const wantSampled = predictFromDraws({ likelihood: "probit" }, tr.X, { draws: 40, f, theta }, te.X, { yStar: te.y });
+    const wantSampled = predictFromDraws({ likelihood: "probit" }, tr.X, { draws: 40, f, theta }, te.X, { yStar: te.y, jitter: { relative: 1e-6 } });
     assert.deepEqual(sampled.scores, wantSampled.scores);
     assert.notDeepEqual(sampled.scores, want.scores);
   } finally {

@@ -107,6 +107,39 @@ test("sample: the same seed gives the same draws; another seed, other draws", as
   }
 });
 
+test("sample's jitter: 1e-6 x the signal variance unless given, the same model as that amount given absolutely; 0 is none; recorded in the report, the header and the text", async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const run = async (dir: string, jitter?: string) => {
+      const r = await quietRun({ ...base(data), chains: "1", draws: "20", burnIn: "10", out: join(s.dir, dir), ...(jitter !== undefined ? { jitter } : {}) });
+      const csv = readFileSync(join(s.dir, dir, "draws_1.csv"), "utf8");
+      return { ...r, header: readCmdStanCsv(join(s.dir, dir, "draws_1.csv")).config, rows: csv.split("\n").filter((l) => !l.startsWith("#")).join("\n") };
+    };
+    const amount = 1e-6 * Math.exp(2 * Math.log(2)); // signal sd 2
+    const byDefault = await run("default");
+    assert.equal(byDefault.report.jitter, amount);
+    assert.equal(byDefault.report.jitterRelative, 1e-6);
+    assert.equal(Number(byDefault.header.jitter), amount);
+    assert.equal(Number(byDefault.header.relative_jitter), 1e-6);
+    assert.match(byDefault.stdout, /, jitter 0\.000004 \(0\.000001 x signal variance\)\n/);
+    assert.equal(byDefault.stderr, "", "the model's own jitter is not a warning");
+    const relative = await run("relative", "relative:1e-6");
+    assert.equal(relative.rows, byDefault.rows);
+    const absolute = await run("absolute", String(amount));
+    assert.equal(absolute.rows, byDefault.rows, "the same K + j I, so the same draws from the same seed");
+    assert.equal(absolute.report.jitterRelative, undefined);
+    assert.match(absolute.stdout, new RegExp(`, jitter ${amount}\\n`));
+    const none = await run("none", "0");
+    assert.equal(none.report.jitter, 0);
+    assert.match(none.stdout, /, no jitter\n/);
+    assert.notEqual(none.rows, byDefault.rows);
+  } finally {
+    s.cleanup();
+  }
+});
+
 test("sample --parallel 1 and --parallel 2 write bitwise the same draws; summary.json records the workers and completeness", async () => {
   const s = scratchDir();
   try {
@@ -142,15 +175,16 @@ const BAD: { name: string; options: RawSampleCommandOptions; message: RegExp }[]
   { name: "an unknown mass matrix", options: { sampler: "hmc", mass: "diag" }, message: /^--mass: unknown mass matrix "diag" \(known: prior, identity\)/ },
   { name: "an integrator for hmc", options: { sampler: "hmc", integrator: "reference" }, message: /^--integrator: applies only to --sampler rmhmc, not hmc$/ },
   { name: "an unknown starting point", options: { init: "mode" }, message: /^--init: unknown starting point "mode" \(known: zero, laplace\)/ },
-  { name: "a negative jitter", options: { jitter: "-1" }, message: /^--jitter: must be a positive number, got "-1"$/ },
+  { name: "a negative jitter", options: { jitter: "-1" }, message: /^--jitter: must be relative:R, a number >= 0 or auto, got "-1"$/ },
+  { name: "a jitter that is not a number", options: { jitter: "relative:abc" }, message: /^--jitter: must be a finite number, got "abc"$/ },
   { name: "no worker threads", options: { parallel: "0" }, message: /^--parallel: must be a whole number >= 1, got "0"$/ },
   { name: "a worker count that is not a number", options: { parallel: "abc" }, message: /^--parallel: must be a whole number >= 1, got "abc"$/ },
   { name: "--quiet with --progress", options: { quiet: true, progress: true }, message: /^--quiet: cannot be combined with --progress: give one or the other$/ },
   { name: "fixed-point iterations for hmc", options: { sampler: "hmc", fixedPointIterations: "5" }, message: /^--fixed-point-iterations: applies only to --sampler rmhmc/ },
   {
     name: "a kernel matrix that is not positive definite",
-    options: { lengthscale: "1000" },
-    message: /^kernel matrix K \(n = 30; try --jitter auto, or a shorter --lengthscale\) is not positive definite: pivot \d+ \(0-based\) is /,
+    options: { lengthscale: "1000", jitter: "0" },
+    message: /^kernel matrix K \(n = 30; no jitter; try a larger --jitter, e.g. relative:1e-4, or a shorter --lengthscale\) is not positive definite: pivot \d+ \(0-based\) is /,
   },
 ];
 

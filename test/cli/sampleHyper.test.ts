@@ -59,6 +59,26 @@ for (const [scheme, thetaSampler] of [["aa", "smmala"], ["sa", "hmc"], ["asis", 
   });
 }
 
+test("sample --jitter relative:R with sampled hyperparameters is the model's r in K = sigma (C + r I): in the run, the header and the summary", async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const out = join(s.dir, "run");
+    const report = await runHyperSampleCommand({ data, jitter: "relative:1e-4", draws: "5", burnIn: "5", chains: "1", seed: "5", out, parallel: "1", quiet: true }, { stdout: () => {} });
+    assert.equal(report.run.model.relativeJitter, 1e-4);
+    assert.equal(report.jitterRelative, 1e-4);
+    assert.equal(Number(readCmdStanCsv(join(out, "draws_1.csv")).config.relative_jitter), 1e-4);
+    const none = await runHyperSampleCommand({ data, jitter: "0", draws: "5", burnIn: "5", chains: "1", seed: "5", out: join(s.dir, "none"), parallel: "1", quiet: true }, { stdout: () => {} });
+    assert.equal(none.run.model.relativeJitter, 0);
+    // another model: other draws from the same seed
+    const f1 = (dir: string) => columnValues(readCmdStanCsv(join(s.dir, dir, "draws_1.csv")), "f.1");
+    assert.notDeepEqual(f1("none"), f1("run"));
+  } finally {
+    s.cleanup();
+  }
+});
+
 test("bad inputs with sampled hyperparameters: one line naming the option, exit 2, nothing written", () => {
   const s = scratchDir();
   try {
@@ -71,6 +91,9 @@ test("bad inputs with sampled hyperparameters: one line naming the option, exit 
       [["--prior-variance", "weibull:1,1"], /^gpmcmc: --prior-variance: unknown prior family "weibull"/],
       [["--scheme", "khr", "--theta-sampler", "hmc"], /^gpmcmc: --theta-sampler: /],
       [["--scheme", "nope"], /^gpmcmc: --scheme: /],
+      // theta moves: only a jitter relative to the signal variance keeps the target one density
+      [["--jitter", "1e-3"], /^gpmcmc: --jitter: with sampled hyperparameters the jitter is relative to the signal variance .*give relative:R or 0, not "0.001"$/],
+      [["--jitter", "auto"], /^gpmcmc: --jitter: with sampled hyperparameters .*not "auto"$/],
     ];
     for (const [args, message] of cases) {
       const r = gpmcmc(["sample", "--data", data, "--draws", "5", "--burn-in", "5", "--out", out, ...args]);
