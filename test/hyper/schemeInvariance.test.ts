@@ -1,45 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mcseMean } from "../../src/diagnostics/mcse.js";
-import { jointChain, type BrokenScheme, type SchemeName } from "../../src/hyper/schemes.js";
+import type { BrokenScheme, SchemeName } from "../../src/hyper/schemes.js";
 import type { ThetaSamplerName } from "../../src/hyper/thetaSamplers.js";
-import { probit } from "../../src/likelihoods/probit.js";
-import { Rng } from "../../src/random/rng.js";
-import { GRID_Y, gridMoments, gridSpace } from "./hyperGrid.js";
+import { GRID_X, GRID_Y, gridProblem, invarianceFailures } from "./hyperGrid.js";
 
-const space = gridSpace();
-const exact = gridMoments(space, GRID_Y);
-const CHAINS = 4;
-const BURN_IN = 300;
-const DRAWS = 1500;
+const problem = gridProblem(GRID_X, GRID_Y);
 
 /** Statistics (mean and mean square of psi and log sigma) whose error exceeds 4 MCSE. */
 function failures(scheme: SchemeName, thetaSampler: ThetaSamplerName | undefined, seed: number, broken?: BrokenScheme): string[] {
-  const series: Float64Array[][] = [[], [], [], []];
-  for (let c = 0; c < CHAINS; c++) {
-    const rng = new Rng(seed + 1000 * c);
-    const chain = jointChain({ space, likelihood: probit, y: GRID_Y }, { scheme, thetaSampler, broken }, [0, 0]);
-    for (let i = 0; i < BURN_IN; i++) chain.step(rng);
-    chain.freeze();
-    const s = [new Float64Array(DRAWS), new Float64Array(DRAWS), new Float64Array(DRAWS), new Float64Array(DRAWS)];
-    for (let i = 0; i < DRAWS; i++) {
-      chain.step(rng);
-      for (let k = 0; k < 2; k++) {
-        s[k]![i] = chain.t[k]!;
-        s[k + 2]![i] = chain.t[k]! ** 2;
-      }
-    }
-    s.forEach((v, k) => series[k]!.push(v));
-  }
-  const expected = [...exact.mean, ...exact.meanSquare];
-  const names = ["E psi", "E log sigma", "E psi^2", "E log sigma^2"];
-  const out: string[] = [];
-  series.forEach((chains, k) => {
-    const mean = chains.reduce((a, c) => a + c.reduce((x, y) => x + y, 0), 0) / (CHAINS * DRAWS);
-    const mcse = mcseMean(chains);
-    if (Math.abs(mean - expected[k]!) > 4 * mcse) out.push(`${names[k]}: ${mean.toFixed(3)} vs exact ${expected[k]!.toFixed(3)} (MCSE ${mcse.toFixed(3)})`);
-  });
-  return out;
+  return invarianceFailures(problem, scheme, thetaSampler, seed, broken);
 }
 
 const CASES: [SchemeName, ThetaSamplerName | undefined, BrokenScheme][] = [

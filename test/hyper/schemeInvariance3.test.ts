@@ -1,0 +1,59 @@
+/**
+ * The schemes on the exact posterior of theta for probit with n = 3 (hyperGrid.ts: the
+ * trivariate orthant probability), beside the n = 2 checks of schemeInvariance.test.ts: the
+ * closed form against Monte Carlo, then the invariance of p(theta | y) under the default scheme
+ * (aa), sa and the other three, with MCSE-based tolerances and a deliberately broken variant of
+ * each that must fail.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { BrokenScheme, SchemeName } from "../../src/hyper/schemes.js";
+import type { ThetaSamplerName } from "../../src/hyper/thetaSamplers.js";
+import { Rng } from "../../src/random/rng.js";
+import { GRID3_X, GRID3_Y, gridProblem, invarianceFailures, orthantProbability } from "./hyperGrid.js";
+
+test("the trivariate orthant probability in closed form agrees with Monte Carlo (4 standard errors)", () => {
+  const rng = new Rng(31);
+  for (const [r12, r13, r23] of [[0.5, -0.3, 0.2], [0.9, 0.85, 0.8], [-0.4, -0.4, 0.1], [0, 0, 0]] as const) {
+    // z = L u with L L' the correlation matrix
+    const l11 = 1, l21 = r12, l22 = Math.sqrt(1 - r12 * r12), l31 = r13, l32 = (r23 - r13 * r12) / l22, l33 = Math.sqrt(1 - l31 * l31 - l32 * l32);
+    const m = 200_000;
+    let hits = 0;
+    for (let k = 0; k < m; k++) {
+      const u1 = rng.normal(), u2 = rng.normal(), u3 = rng.normal();
+      if (l11 * u1 > 0 && l21 * u1 + l22 * u2 > 0 && l31 * u1 + l32 * u2 + l33 * u3 > 0) hits++;
+    }
+    const p = orthantProbability([r12, r13, r23]);
+    const se = Math.sqrt((p * (1 - p)) / m);
+    assert.ok(Math.abs(hits / m - p) < 4 * se, `r = ${r12}, ${r13}, ${r23}: Monte Carlo ${hits / m}, closed form ${p} (se ${se})`);
+    // negative control: the n = 2 formula's 1/(2 pi) in place of 1/(4 pi) is far off
+    const wrong = 0.125 + (Math.asin(r12) + Math.asin(r13) + Math.asin(r23)) / (2 * Math.PI);
+    if (r12 !== 0) assert.ok(Math.abs(hits / m - wrong) > 4 * se, "the check does not tell a wrong formula");
+  }
+});
+
+const problem = gridProblem(GRID3_X, GRID3_Y);
+
+test("the n = 3 grid posterior is not the n = 2 one, and the data move it from the prior", () => {
+  const two = gridProblem([0, 0.8], Float64Array.from([1, 1]));
+  assert.ok(Math.abs(problem.exact.mean[0] - two.exact.mean[0]) > 0.05 || Math.abs(problem.exact.mean[1] - two.exact.mean[1]) > 0.05);
+});
+
+const CASES: [SchemeName, ThetaSamplerName | undefined, BrokenScheme][] = [
+  ["aa", "mh", "no-jacobian"],
+  ["sa", "mh", "gibbs-shape"],
+  ["sa", "hmc", "no-jacobian"],
+  ["aa", "smmala", "no-jacobian"],
+  ["asis", "mh", "gibbs-shape"],
+  ["khr", "mh", "no-proposal-density"],
+  ["surr", undefined, "no-jacobian"],
+];
+
+for (const [scheme, sampler, broken] of CASES) {
+  test(`${scheme} with theta sampler ${sampler ?? "slice"} leaves p(theta | y) invariant (probit, n = 3, exact grid)`, () => {
+    assert.deepEqual(invarianceFailures(problem, scheme, sampler, 23), []);
+  });
+  test(`${scheme} with theta sampler ${sampler ?? "slice"}, broken (${broken}): the n = 3 check fails`, () => {
+    assert.ok(invarianceFailures(problem, scheme, sampler, 23, broken).length > 0, "the broken variant passed the invariance check");
+  });
+}
