@@ -296,6 +296,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
     .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}: the most min ESS of theta per second of the five on a small probit problem, measured by npm run bench -- hyperSchemes, BENCHMARKS.md)`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
+    .option("--shared-lengthscale", "with sampled hyperparameters: one lengthscale for every input column instead of one per column (ARD)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")
     .option("--step-size <e>", `laplace-hmc, rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${D("laplace-hmc").stepSize} for laplace-hmc, ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `laplace-hmc, rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps}; for laplace-hmc drawn from 1..n, default ${D("laplace-hmc").leapfrogSteps})`)

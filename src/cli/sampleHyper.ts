@@ -14,7 +14,7 @@ import { essGeyer } from "../diagnostics/ess.js";
 import { rhatClassic } from "../diagnostics/rhat.js";
 import { meanAndSd } from "../diagnostics/mcse.js";
 import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
-import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames } from "../hyper/jointKernel.js";
+import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames, lengthscalesOf } from "../hyper/jointKernel.js";
 import { isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
@@ -39,6 +39,7 @@ export interface RawHyperOptions {
   scheme?: string;
   thetaSampler?: string;
   priorLengthscale?: string;
+  sharedLengthscale?: boolean;
   priorVariance?: string;
 }
 
@@ -51,7 +52,7 @@ export function samplesHyperparameters(raw: RawSampleOptions): boolean {
 
 /** With fixed hyperparameters, the options of sampled ones are an error naming the first given. */
 export function refuseHyperOptions(raw: RawHyperOptions): void {
-  const given = ([["--scheme", raw.scheme], ["--theta-sampler", raw.thetaSampler], ["--prior-lengthscale", raw.priorLengthscale], ["--prior-variance", raw.priorVariance]] as const).find(([, v]) => v !== undefined);
+  const given = ([["--scheme", raw.scheme], ["--theta-sampler", raw.thetaSampler], ["--prior-lengthscale", raw.priorLengthscale], ["--prior-variance", raw.priorVariance], ["--shared-lengthscale", raw.sharedLengthscale]] as const).find(([, v]) => v !== undefined);
   if (given) throw new OptionError(given[0], "applies only when the hyperparameters are sampled, i.e. without --lengthscale/--log-lengthscale and --signal-sd/--log-signal-sd");
 }
 
@@ -159,7 +160,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const relativeJitter = hyperRelativeJitter(options.model.jitter);
   const seed = options.seed ?? randomInt(0, 2 ** 31);
   const spec: HyperRunSpec = {
-    model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter },
+    model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter, ...(raw.sharedLengthscale ? { sharedLengthscale: true } : {}) },
     sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent },
     draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
   };
@@ -178,7 +179,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
     onChain: (r) => { if (out) files[r.chain] = writeHyperChainDraws(out, r, spec, data.path, data.d); },
   }).catch((e) => { out?.finish(false); throw e; }).finally(() => stopHandling?.());
-  const names = hyperVariableNames(data.d, data.n);
+  const lengthscales = lengthscalesOf(spec.model, data.d);
+  const names = hyperVariableNames(lengthscales, data.n);
   const summary = summariseRun(run.results, { names, seconds: run.seconds });
   const report: HyperSampleReport = {
     ...summary,
@@ -189,7 +191,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     data: dataRecord(data, fileSha256(data.path)),
     jitterRelative: spec.model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
     run: spec,
-    theta: thetaColumns(run.results, names, data.d + 1),
+    theta: thetaColumns(run.results, names, lengthscales + 1),
     operationsPerIteration: operationsPerIteration(run.results),
     out: options.out ?? null,
     files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
@@ -203,7 +205,7 @@ export function formatHyperReport(r: HyperSampleReport): string {
   const ops = r.operationsPerIteration;
   const lines = [
     ...(r.complete ? [] : ["STOPPED EARLY: the figures below are over the draws kept"]),
-    `scheme ${s.scheme} (theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors lengthscale ${prior(r.run.model.lengthscalePrior)}, signal variance ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
+    `scheme ${s.scheme} (theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, signal variance ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
     `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}), seed ${r.run.seed}; theta acceptance rate ${fmt(r.acceptanceRate)}`,
     "variable            mean       sd      ESS    R-hat",
     ...r.theta.map((c) => `${c.name.padEnd(16)}${fmt(c.mean).padStart(9)}${fmt(c.sd).padStart(9)}${fmt(c.ess).padStart(9)}${fmt(c.rhat, 4).padStart(9)}`),

@@ -23,7 +23,10 @@ export { DEFAULT_RELATIVE_JITTER } from "../gp/jitter.js";
 export interface HyperSpace {
   /** Training inputs, n x d. */
   x: Matrix;
-  /** One prior per input column, on the lengthscale exp(psi_r). */
+  /**
+   * The priors on the lengthscales exp(psi_r): one per input column (ARD), or one for a single
+   * lengthscale shared by every column (then theta = (psi, log sigma) whatever d is).
+   */
   lengthscalePriors: readonly PositivePrior[];
   /** The prior on the signal variance sigma. */
   variancePrior: PositivePrior;
@@ -40,26 +43,33 @@ export interface KernelAt {
   derivative(k: number): Matrix;
 }
 
+/** The number of log lengthscales in theta: the input columns (ARD), or 1 (shared). */
+export function lengthscaleCount(space: HyperSpace): number {
+  return space.lengthscalePriors.length;
+}
+
 export function hyperDimension(space: HyperSpace): number {
-  return space.x.cols + 1;
+  return lengthscaleCount(space) + 1;
 }
 
 function checkT(space: HyperSpace, t: ArrayLike<number>): void {
   const m = hyperDimension(space);
-  if (t.length !== m) throw new DimensionError(`theta has ${t.length} entries, expected ${m} (${space.x.cols} log lengthscales and the log signal variance)`);
-  if (space.lengthscalePriors.length !== space.x.cols) throw new DimensionError(`${space.lengthscalePriors.length} lengthscale priors for ${space.x.cols} input columns`);
+  if (t.length !== m) throw new DimensionError(`theta has ${t.length} entries, expected ${m} (${m - 1} log lengthscales and the log signal variance)`);
+  const l = space.lengthscalePriors.length;
+  if (l !== space.x.cols && l !== 1) throw new DimensionError(`${l} lengthscale priors for ${space.x.cols} input columns (expected one per column, or one shared)`);
 }
 
 /** The correlation part sigma = 1 of the kernel, i.e. C(t), and the kernel object for derivatives. */
 function seAt(space: HyperSpace, t: ArrayLike<number>) {
-  const d = space.x.cols;
+  // one log lengthscale makes seKernel's shared lengthscale, whose derivative is d/dpsi of all columns at once
+  const d = lengthscaleCount(space);
   return seKernel({ logLengthscale: Array.from({ length: d }, (_, r) => t[r]!), logSignalSd: 0.5 * t[d]! });
 }
 
 export function kernelAt(space: HyperSpace, t: ArrayLike<number>): KernelAt {
   checkT(space, t);
   const tt = Float64Array.from(t);
-  const d = space.x.cols;
+  const d = lengthscaleCount(space);
   const n = space.x.rows;
   const K = seAt(space, tt).matrix(space.x);
   const sigma = Math.exp(tt[d]!);
@@ -74,7 +84,7 @@ export function kernelAt(space: HyperSpace, t: ArrayLike<number>): KernelAt {
  */
 export function rescaledKernelAt(space: HyperSpace, from: KernelAt, t: ArrayLike<number>): KernelAt {
   checkT(space, t);
-  const d = space.x.cols;
+  const d = lengthscaleCount(space);
   for (let r = 0; r < d; r++) if (from.t[r] !== t[r]) throw new DimensionError(`rescaledKernelAt: psi_${r + 1} differs (${from.t[r]} and ${t[r]})`);
   const ratio = Math.exp(t[d]! - from.t[d]!);
   const K = from.K.clone();
@@ -86,7 +96,7 @@ export function rescaledKernelAt(space: HyperSpace, from: KernelAt, t: ArrayLike
 }
 
 function withFactor(space: HyperSpace, tt: Float64Array, K: Matrix, chol: Cholesky): KernelAt {
-  const d = space.x.cols;
+  const d = lengthscaleCount(space);
   const kernel = seAt(space, tt);
   const cache = new Map<number, Matrix>();
   return {

@@ -18,7 +18,7 @@ import { likelihoodByName } from "../likelihoods/registry.js";
 import type { LatentGpLikelihoodOptions } from "../targets/latentGpModel.js";
 import type { LatentSamplerSpec } from "../samplers/registry.js";
 import type { Kernel, SamplerState, StepInfo } from "../samplers/types.js";
-import { DEFAULT_RELATIVE_JITTER, type HyperSpace } from "./covariance.js";
+import { DEFAULT_RELATIVE_JITTER, lengthscaleCount, type HyperSpace } from "./covariance.js";
 import { jointChain, type JointChain, type SchemeName } from "./schemes.js";
 import type { ThetaSamplerName } from "./thetaSamplers.js";
 
@@ -32,6 +32,8 @@ export interface HyperModelSpec {
   variancePrior: PositivePriorSpec;
   /** j of K = sigma (C + j I) (default DEFAULT_RELATIVE_JITTER). */
   relativeJitter?: number;
+  /** One lengthscale shared by every input column instead of one per column (ARD). */
+  sharedLengthscale?: boolean;
 }
 
 export interface HyperSamplerSpec {
@@ -49,13 +51,18 @@ export function hyperSpace(X: Matrix, model: HyperModelSpec): HyperSpace {
   const ell = positivePrior(model.lengthscalePrior);
   return {
     x: X,
-    lengthscalePriors: Array.from({ length: X.cols }, () => ell),
+    lengthscalePriors: Array.from({ length: model.sharedLengthscale ? 1 : X.cols }, () => ell),
     variancePrior: positivePrior(model.variancePrior),
     relativeJitter: model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
   };
 }
 
-/** Variable names in the order of the kernel's position. */
+/** The number of log lengthscales of the model on d input columns. */
+export function lengthscalesOf(model: Pick<HyperModelSpec, "sharedLengthscale">, d: number): number {
+  return model.sharedLengthscale ? 1 : d;
+}
+
+/** Variable names in the order of the kernel's position (d: the number of log lengthscales). */
 export function hyperVariableNames(d: number, n: number): string[] {
   return [...Array.from({ length: d }, (_, r) => `log_lengthscale.${r + 1}`), "log_signal_sd", ...Array.from({ length: n }, (_, i) => `f.${i + 1}`)];
 }
@@ -74,7 +81,7 @@ export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, s
   const space = hyperSpace(X, model);
   const likelihood = likelihoodByName(model.likelihood, model.likelihoodOptions ?? {});
   const problem = { space, likelihood, y };
-  const d = X.cols;
+  const d = lengthscaleCount(space);
   const n = X.rows;
   let chain: JointChain | undefined;
   let transitions = 0;

@@ -20,7 +20,7 @@ import { snapshotOpCounts, type OpCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerInfo, latentSamplerSpec, tunableValue, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import type { StepInfo } from "../samplers/types.js";
-import { kernelAt, rescaledKernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
+import { hyperDimension, kernelAt, lengthscaleCount, rescaledKernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
 import { khrMove, logJoint, surrogateMove, surrogateNoise, type JointProblem, type LaplaceCache } from "./jointMoves.js";
 import { gibbsSignalVariance } from "./signalVarianceGibbs.js";
 import { thetaGivenF } from "./thetaGivenF.js";
@@ -81,7 +81,7 @@ const KERNEL_CACHE = 4;
  */
 function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
   const cache: KernelAt[] = [];
-  const d = space.x.cols;
+  const d = lengthscaleCount(space);
   return (t) => {
     let samePsi: KernelAt | undefined;
     for (let i = 0; i < cache.length; i++) {
@@ -122,7 +122,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
   const space = broken === "no-jacobian" ? withoutJacobian(problem.space) : problem.space;
   const prob: JointProblem = { ...problem, space };
   const n = space.x.rows;
-  const m = space.x.cols + 1;
+  const m = hyperDimension(space);
   const thetaName = options.thetaSampler ?? "mh";
   if (options.scheme === "khr" && thetaName !== "mh") throw new RangeError(`the khr scheme proposes theta by random-walk MH; theta sampler ${thetaName} does not apply`);
   const latentSpec = latentSamplerSpec(options.latent ?? { sampler: "hmc-v2" });

@@ -8,7 +8,7 @@
  * since p(f | sigma) is proportional to sigma^(-n/2) exp(-f' (C + j I)^-1 f / (2 sigma)).
  */
 import type { RandomSource } from "../random/types.js";
-import { kernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
+import { kernelAt, lengthscaleCount, type HyperSpace, type KernelAt } from "./covariance.js";
 
 /** A prior for which the step does not exist. */
 export class NotConjugateError extends Error {
@@ -27,7 +27,7 @@ export function gibbsSignalVariance(space: HyperSpace, t: ArrayLike<number>, f: 
   if (spec.family !== "invgamma") {
     throw new NotConjugateError(`the exact Gibbs step of the signal variance needs an inverse-Gamma prior, not ${space.variancePrior}`);
   }
-  const d = space.x.cols;
+  const d = lengthscaleCount(space);
   const out = Float64Array.from(t);
   // f' (C + j I)^-1 f = sigma f' K^-1 f at any sigma: evaluated at the current one (K's factor is at hand).
   const at = kernel(t);

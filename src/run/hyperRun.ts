@@ -19,7 +19,7 @@ import type { StopFlag } from "../parallel/pool.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
-import { jointKernel, hyperVariableNames, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
+import { jointKernel, hyperVariableNames, lengthscalesOf, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
 import type { LatentGpData } from "../targets/latentGpModel.js";
 import { runChainTasks } from "./chainTasks.js";
 import { chainRunFields, writeChainFile } from "./outputs.js";
@@ -57,7 +57,7 @@ export interface HyperChainInput {
 export function hyperChain(X: PlainMatrix, y: Float64Array, spec: HyperRunSpec, chain: number, hooks: { onProgress?: (p: Progress) => void; shouldStop?: () => boolean; progressInterval?: number } = {}): HyperChainResult {
   const Xm = fromPlainMatrix(X);
   const kernel = jointKernel(Xm, y, spec.model, spec.sampler, spec.burnIn);
-  const x0 = new Float64Array(Xm.cols + 1 + Xm.rows);
+  const x0 = new Float64Array(lengthscalesOf(spec.model, Xm.cols) + 1 + Xm.rows);
   const result = runChain(kernel, new Rng(spec.seed, chain), {
     draws: spec.draws,
     burnIn: spec.burnIn,
@@ -121,11 +121,13 @@ export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: 
       prior_lengthscale: priorText(model.lengthscalePrior),
       prior_variance: priorText(model.variancePrior),
       relative_jitter: model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
+      shared_lengthscale: model.sharedLengthscale === true,
     },
   };
 }
 
-/** Writes one chain's draws file into `out` and returns its name. */
+/** Writes one chain's draws file into `out` and returns its name (d: the data's input columns). */
 export function writeHyperChainDraws(out: OutputDir, result: HyperChainResult, spec: HyperRunSpec, dataFile: string, d: number): string {
-  return writeChainFile(out, result, hyperDrawsFileInfo(spec, result.chain, dataFile), hyperVariableNames(d, result.dim - d - 1));
+  const l = lengthscalesOf(spec.model, d);
+  return writeChainFile(out, result, hyperDrawsFileInfo(spec, result.chain, dataFile), hyperVariableNames(l, result.dim - l - 1));
 }

@@ -79,6 +79,27 @@ test("sample --jitter relative:R with sampled hyperparameters is the model's r i
   }
 });
 
+test("sample --shared-lengthscale: one log_lengthscale column for d = 2, and predict --run reads it as the shared lengthscale", async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const out = join(s.dir, "run");
+    const report = await runHyperSampleCommand({ data, sharedLengthscale: true, draws: "20", burnIn: "20", chains: "2", seed: "5", out, parallel: "1", quiet: true }, { stdout: () => {} });
+    assert.deepEqual(report.theta.map((c) => c.name), ["log_lengthscale.1", "log_signal_sd"]);
+    const csv = readCmdStanCsv(join(out, "draws_1.csv"));
+    assert.deepEqual(csv.variables.slice(0, 3), ["log_lengthscale.1", "log_signal_sd", "f.1"]);
+    assert.equal(csv.variables.length, 2 + 20);
+    assert.equal(csv.config.shared_lengthscale, "1");
+    const p = gpmcmc(["predict", "--run", out, "--test", data, "--json"]);
+    assert.equal(p.status, 0, p.stderr);
+    const scores = JSON.parse(p.stdout).scores as { errorRate: number };
+    assert.ok(scores.errorRate >= 0 && scores.errorRate <= 1);
+  } finally {
+    s.cleanup();
+  }
+});
+
 test("bad inputs with sampled hyperparameters: one line naming the option, exit 2, nothing written", () => {
   const s = scratchDir();
   try {
@@ -91,6 +112,7 @@ test("bad inputs with sampled hyperparameters: one line naming the option, exit 
       [["--prior-variance", "weibull:1,1"], /^gpmcmc: --prior-variance: unknown prior family "weibull"/],
       [["--scheme", "khr", "--theta-sampler", "hmc"], /^gpmcmc: --theta-sampler: /],
       [["--scheme", "nope"], /^gpmcmc: --scheme: /],
+      [["--lengthscale", "1", "--signal-sd", "1", "--shared-lengthscale"], /^gpmcmc: --shared-lengthscale: applies only when the hyperparameters are sampled/],
       // theta moves: only a jitter relative to the signal variance keeps the target one density
       [["--jitter", "1e-3"], /^gpmcmc: --jitter: with sampled hyperparameters the jitter is relative to the signal variance .*give relative:R or 0, not "0.001"$/],
       [["--jitter", "auto"], /^gpmcmc: --jitter: with sampled hyperparameters .*not "auto"$/],
