@@ -167,10 +167,8 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
 
   function aaUpdate(rng: RandomSource): StepInfo {
     const nu = kernel(t).chol.solveLowerInPlace(f.slice());
-    const base = thetaGivenNu(space, problem.likelihood, problem.y, nu, kernel);
-    const zero = new Float64Array(n);
-    const metric = (tt: ArrayLike<number>) => thetaGivenF(space, zero, kernel).metric(tt);
-    const target = thetaTarget({ ...base, metric }, t);
+    // SMMALA's metric is AA's own (Appendix A.2: the Fisher information of y given theta at fixed nu).
+    const target = thetaTarget(thetaGivenNu(space, problem.likelihood, problem.y, nu, kernel), t);
     const { x, info } = thetaStep(thetaName, target, t, thetaTuned, rng);
     t = x;
     f = kernel(t).chol.multiplyLower(nu);

@@ -9,7 +9,8 @@
  *
  * The metric (SMMALA) is G(t) = 1/2 tr(K^-1 dK_k K^-1 dK_l) - diag(d^2 log p(t)), the expected
  * Fisher information of f | t plus the prior's negative Hessian (Appendix A), plus the identity
- * (METRIC_FLOOR). For AA the same G is used: any positive-definite G(t) makes SMMALA's
+ * (METRIC_FLOOR); for AA, the Fisher information of y given theta at fixed nu (Appendix A.2,
+ * ./thetaGivenNu.ts) plus the same. Any positive-definite G(t) keeps SMMALA's
  * Metropolis-Hastings ratio exact, so these choices affect efficiency only.
  *
  * Why the floor: where the likelihood and the prior are both flat in a direction (a lengthscale
