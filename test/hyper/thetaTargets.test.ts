@@ -8,6 +8,7 @@ import { Matrix } from "../../src/linalg/matrix.js";
 import { poissonLikelihood } from "../../src/likelihoods/poisson.js";
 import { probit } from "../../src/likelihoods/probit.js";
 import { Rng } from "../../src/random/rng.js";
+import { fisherAgreement } from "./fisherCheck.js";
 
 function space(n: number, d: number, seed: number): HyperSpace {
   const rng = new Rng(seed);
@@ -71,29 +72,12 @@ test("theta | f: the metric is the Fisher information of f | t (Monte Carlo, 4 s
   // Scores of log N(f; 0, K(t)) alone: the gradient minus the prior's.
   const prior = hyperLogPrior(s, t);
   const G = thetaGivenF(s, new Float64Array(n)).metric(t);
-  const draws = 40000;
   const rng = new Rng(11);
   const chol = kernelAt(s, t).chol;
-  const sum = new Float64Array(m * m);
-  const sumSq = new Float64Array(m * m);
-  for (let r = 0; r < draws; r++) {
+  const { worstTrue, bestWrong } = fisherAgreement(G, prior.hessianDiagonal, 40000, () => {
     const f = chol.multiplyLower(Float64Array.from({ length: n }, () => rng.normal()));
-    const score = thetaGivenF(s, f).evaluate(t).gradient.map((g, k) => g - prior.gradient[k]!);
-    for (let k = 0; k < m; k++) for (let l = 0; l < m; l++) {
-      const v = score[k]! * score[l]!;
-      sum[k * m + l] += v;
-      sumSq[k * m + l] += v * v;
-    }
-  }
-  let worstTrue = 0;
-  let bestWrong = Infinity;
-  for (let k = 0; k < m; k++) for (let l = 0; l < m; l++) {
-    const mean = sum[k * m + l]! / draws;
-    const se = Math.sqrt((sumSq[k * m + l]! / draws - mean * mean) / draws);
-    const fisher = G.get(k, l) + (k === l ? prior.hessianDiagonal[k]! : 0);
-    worstTrue = Math.max(worstTrue, Math.abs(mean - fisher) / se);
-    if (k === l) bestWrong = Math.min(bestWrong, Math.abs(mean - 2 * fisher) / se);
-  }
+    return thetaGivenF(s, f).evaluate(t).gradient.map((g, k) => g - prior.gradient[k]!);
+  });
   assert.ok(worstTrue < 4, `metric off by ${worstTrue.toFixed(2)} standard errors`);
   assert.ok(bestWrong > 10, `twice the metric is within ${bestWrong.toFixed(2)} standard errors`);
 });
