@@ -117,17 +117,17 @@ function surrogateAt(problem: JointProblem, at: KernelAt, s: Float64Array, g: Fl
   for (let i = 0; i < n; i++) A.data[i + i * n] += s[i]!;
   const cholA = cholesky(A);
   const Ainvg = cholA.solve(g);
-  const KAinvK = cholA.solveMatrix(at.K);
-  // R = K - K (K + S)^-1 K, m = K (K + S)^-1 g.
+  // With S diagonal (Woodbury): R = (K^-1 + S^-1)^-1 = S - S (K + S)^-1 S and
+  // m = K (K + S)^-1 g = g - S (K + S)^-1 g: one solve with n right-hand sides (diag S), and no
+  // n x n product (the form K - K (K + S)^-1 K needs one, an O(n^3) step beside Table 1's counts).
+  const diagS = new Matrix(n, n);
+  for (let i = 0; i < n; i++) diagS.data[i + i * n] = s[i]!;
+  const AinvS = cholA.solveMatrix(diagS);
   const R = new Matrix(n, n);
   const mean = new Float64Array(n);
   for (let j = 0; j < n; j++) {
-    for (let i = 0; i < n; i++) {
-      let kk = 0;
-      for (let l = 0; l < n; l++) kk += at.K.data[i + l * n]! * KAinvK.data[l + j * n]!;
-      R.data[i + j * n] = at.K.data[i + j * n]! - kk;
-      mean[i] += at.K.data[i + j * n]! * Ainvg[j]!;
-    }
+    for (let i = 0; i < n; i++) R.data[i + j * n] = (i === j ? s[i]! : 0) - s[i]! * AinvS.data[i + j * n]!;
+    mean[j] = g[j]! - s[j]! * Ainvg[j]!;
   }
   for (let j = 0; j < n; j++) for (let i = 0; i < j; i++) R.data[i + j * n] = R.data[j + i * n] = 0.5 * (R.data[i + j * n]! + R.data[j + i * n]!);
   let q = 0;

@@ -74,3 +74,16 @@ test("sa with HMC: at most one Cholesky per leapfrog step plus the start (Table 
     assert.ok(it.ops.cholesky >= Math.min(steps, 1), `${it.ops.cholesky} Cholesky factorisations for ${steps} leapfrog steps`);
   }
 });
+
+test("surr: each evaluation at a theta is K's, (K + S)'s and R's Cholesky and one solve with n right-hand sides for R = S - S (K + S)^-1 S; no n x n product", () => {
+  const chain = jointChain({ space, likelihood: probit, y }, { scheme: "surr" }, [0, 0]);
+  const rng = new Rng(9);
+  chain.step(rng);
+  for (let i = 0; i < 20; i++) {
+    const { ops } = chain.step(rng);
+    assert.equal(ops.matrixProduct + ops.symmetricProduct, 0);
+    // solveMatrix is two triangular solves; each evaluation (the current theta's and each slice point's) makes one
+    assert.ok(ops.triangularSolveMatrix >= 4 && ops.triangularSolveMatrix % 2 === 0, `${ops.triangularSolveMatrix} triangular solves`);
+    assert.ok(ops.cholesky >= ops.triangularSolveMatrix, `${ops.cholesky} Cholesky factorisations for ${ops.triangularSolveMatrix / 2} evaluations`);
+  }
+});
