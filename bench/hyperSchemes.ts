@@ -12,17 +12,7 @@ import { hyperChain, operationsPerIteration, type HyperChainResult } from "../sr
 import { simulateDataSet } from "../src/run/simulate.js";
 import { latentSamplerSpec } from "../src/samplers/registry.js";
 import { toPlainMatrix } from "../src/linalg/matrix.js";
-
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(name);
-  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : fallback;
-}
-
-function hash(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
-  return h % 2 ** 31;
-}
+import { arg, hash } from "./benchArgs.js";
 
 const n = Number(arg("--n", "50"));
 const draws = Number(arg("--draws", "1000"));
