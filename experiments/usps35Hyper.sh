@@ -3,7 +3,7 @@
 # training cases, a shared lengthscale with a lognormal(3, 1) prior, scheme aa (theta by MH,
 # f by HMC v2), 4 chains x 5000 draws after 2000 burn-in, seed 1 (the one cell's seed); then
 # predictions on the 326 test cases. Writes the run's summary.json and the predictions' JSON to
-# experiments/results/usps35-hyper/ (the draws stay in the scratch directory: about 30 MB).
+# experiments/results/usps35-hyper/ (the draws stay in the scratch directory: about 40 MB).
 #   sh experiments/usps35Hyper.sh [scratch-dir]
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
