@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { readCmdStanCsv } from "../../src/io/cmdstan.js";
 import { diagnoseRun } from "../../src/io/diagnosis.js";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
+import { runInterruptedOnce } from "./interruptOnce.js";
 
 function writeData(path: string, n: number): void {
   const rows = ["y,x"];
@@ -30,22 +31,7 @@ async function hyperRun(dir: string, draws: number, interrupt: boolean) {
     join(REPO_ROOT, "dist", "src", "cli", "main.js"), "sample", "--data", data, "--draws", String(draws), "--burn-in", "50",
     "--chains", "2", "--parallel", "2", "--seed", "4", "--out", out, "--progress", "--json",
   ], { env: { ...process.env, GPMCMC_DEBUG: "", GPMCMC_BACKEND: "js" } });
-  let stderr = "";
-  let stdout = "";
-  const seen = new Set<string>();
-  child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-  let sent = false;
-  const code = await new Promise<number | null>((resolve) => {
-    child.stderr.on("data", (b: Buffer) => {
-      stderr += b.toString();
-      for (const m of stderr.matchAll(/^chain (\d+): \d+\/\d+ /gm)) seen.add(m[1]!);
-      if (interrupt && seen.size === 2 && !sent) {
-        sent = true;
-        setTimeout(() => child.kill("SIGINT"), 500);
-      }
-    });
-    child.on("exit", (c) => resolve(c));
-  });
+  const { code, stdout, stderr } = await runInterruptedOnce(child, 2, interrupt);
   return { code, stderr, stdout, out };
 }
 

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { readCmdStanCsv } from "../../src/io/cmdstan.js";
 import { diagnoseRun } from "../../src/io/diagnosis.js";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
+import { runInterruptedOnce } from "./interruptOnce.js";
 
 function writeData(path: string, n: number): void {
   const rows = ["y,x"];
@@ -37,24 +38,7 @@ test("Ctrl-C stops sample cleanly: the draws so far are written, marked incomple
   const s = scratchDir();
   try {
     const { child, out } = startLongRun(s.dir);
-    let stderr = "";
-    let stdout = "";
-    const seen = new Set<string>();
-    child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));
-    let sent = false;
-    const code = await new Promise<number | null>((resolve) => {
-      child.stderr.on("data", (b: Buffer) => {
-        stderr += b.toString();
-        for (const m of stderr.matchAll(/^chain (\d+): \d+\/\d+ /gm)) seen.add(m[1]);
-        // every chain has reported (its first report comes at the end of burn-in): let them
-        // sample a little, then interrupt once
-        if (seen.size === 2 && !sent) {
-          sent = true;
-          setTimeout(() => child.kill("SIGINT"), 500);
-        }
-      });
-      child.on("exit", (c) => resolve(c));
-    });
+    const { code, stdout, stderr } = await runInterruptedOnce(child, 2);
     assert.equal(code, 130, stderr);
     assert.match(stderr, /^gpmcmc: stopping: the draws so far will be kept \(Ctrl-C again to abort\)$/m);
 
