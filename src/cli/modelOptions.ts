@@ -108,7 +108,7 @@ export function parseModelOptions(raw: RawModelOptions, scope: ModelScope): Mode
 }
 
 /** The help of --jitter, on every command that takes it. */
-export const JITTER_HELP = `added to the diagonal of K, part of the model: relative:R (R x the signal variance; default relative:${DEFAULT_RELATIVE_JITTER}), an absolute amount J (0: none), or auto (none unless K fails to factorise, then the least of 1e-10..1e-4 x mean diag K that works)`;
+export const JITTER_HELP = `added to the diagonal of K, part of the model: relative:R (R x the signal variance; default relative:${DEFAULT_RELATIVE_JITTER.toExponential()}), an absolute amount J (0: none), or auto (none unless K fails to factorise, then the least of 1e-10..1e-4 x mean diag K that works)`;
 
 /** --jitter: relative:R, a number >= 0, or auto (src/gp/jitter.ts). */
 export function parseJitter(raw: string): JitterPolicy {
