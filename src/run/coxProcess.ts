@@ -1,0 +1,95 @@
+/**
+ * The samplers of the log-Gaussian Cox process field x | y with fixed hyperparameters
+ * (Girolami & Calderhead 2011, Section 9.1, Table 13), by name:
+ *
+ * - "rmhmc": RMHMC with the constant metric G = lambda I + Sigma^-1. dG/dx = 0, so the
+ *   generalised leapfrog is the plain leapfrog with mass G and needs no fixed-point iterations
+ *   (Section 9): samplers/hmc.ts with models/coxProcess's spectral mass, O(N^1.5) per step.
+ * - "mmala": manifold MALA on the same metric; its Christoffel terms vanish (constant G), so the
+ *   simplified kernel of samplers/smmala.ts is mMALA here. Tuned to 70% acceptance (Section 6).
+ * - "mala-transient", "mala-stationary": MALA on Christensen et al.'s Gamma = C'(x - mu)
+ *   (models/coxProcess/christensen.ts) with the fixed scalings h = l^2 N^-1/2 (transient phase)
+ *   and h = l^2 N^-1/3 (stationarity), l = 1.65 (Roberts & Rosenthal 1998; Christensen, Roberts &
+ *   Rosenthal 2005 show the transient phase needs the smaller N^-1/2 scaling). Not adapted: the
+ *   paper's point is that the two tunings behave differently.
+ *
+ * Every chain starts at x = mu 1 as in Section 9.1 (Gamma = 0 for MALA).
+ */
+import { coxProcessMetricTarget, constantMetricMass, type CoxProcessModel } from "../models/coxProcess/coxProcess.js";
+import { christensenTarget } from "../models/coxProcess/christensen.js";
+import { coxProcessMode } from "../models/coxProcess/mode.js";
+import type { AdaptOptions } from "../samplers/adaptation.js";
+import { hmc } from "../samplers/hmc.js";
+import { mala } from "../samplers/mala.js";
+import { smmala } from "../samplers/smmala.js";
+import type { Kernel } from "../samplers/types.js";
+
+export const COX_PROCESS_SAMPLERS = ["rmhmc", "mmala", "mala-transient", "mala-stationary"] as const;
+export type CoxProcessSamplerName = (typeof COX_PROCESS_SAMPLERS)[number];
+
+export const COX_PROCESS_SAMPLER_DESCRIPTIONS: { readonly [N in CoxProcessSamplerName]: string } = {
+  "rmhmc": "RMHMC with the constant metric Lambda + Sigma^-1 (plain leapfrog, mass G), step size adapted to 80%",
+  "mmala": "manifold MALA on the constant metric (Christoffel terms vanish), step size adapted to 70%",
+  "mala-transient": "MALA on Christensen et al.'s transformed field, h = 1.65^2 N^-1/2",
+  "mala-stationary": "MALA on Christensen et al.'s transformed field, h = 1.65^2 N^-1/3",
+};
+
+/** Roberts & Rosenthal's (1998) optimal MALA scale l: h = l^2 N^-1/3 in stationarity. */
+export const MALA_SCALE = 1.65;
+
+export interface CoxProcessSamplerOptions {
+  stepSize?: number;
+  leapfrogSteps?: number;
+  adapt?: boolean;
+  /** Test-only negative control for rmhmc (samplers/hmc.ts). @internal */
+  brokenAcceptance?: "potential-only";
+}
+
+export interface CoxProcessSampler {
+  readonly kernel: Kernel;
+  readonly adapt: AdaptOptions | undefined;
+  /** The chain's starting point in the kernel's coordinates. */
+  readonly init: Float64Array;
+  /** Maps a draw of the kernel's coordinates to the field x (identity except for MALA's Gamma). */
+  toField(draw: Float64Array, out: Float64Array): void;
+  /** Seconds spent setting the sampler up (the mode and dense factor of Christensen's transform). */
+  readonly setupSeconds: number;
+}
+
+export const RMHMC_LEAPFROG_STEPS = 10;
+
+export function isCoxProcessSamplerName(name: string): name is CoxProcessSamplerName {
+  return (COX_PROCESS_SAMPLERS as readonly string[]).includes(name);
+}
+
+export function coxProcessSampler(model: CoxProcessModel, name: CoxProcessSamplerName, options: CoxProcessSamplerOptions = {}): CoxProcessSampler {
+  const t0 = performance.now();
+  const adapt: AdaptOptions | undefined = options.adapt === false ? undefined : { method: "dual-averaging" };
+  const start = new Float64Array(model.dim).fill(model.hyper.mu);
+  const identity = (d: Float64Array, out: Float64Array) => out.set(d);
+  switch (name) {
+    case "rmhmc": {
+      const kernel = hmc(model, {
+        stepSize: options.stepSize ?? 0.3,
+        leapfrogSteps: options.leapfrogSteps ?? RMHMC_LEAPFROG_STEPS,
+        targetAcceptance: 0.8,
+        mass: constantMetricMass(model),
+        brokenAcceptance: options.brokenAcceptance,
+      });
+      return { kernel: { ...kernel, name: "rmhmc" }, adapt, init: start, toField: identity, setupSeconds: (performance.now() - t0) / 1000 };
+    }
+    case "mmala": {
+      const kernel = smmala(coxProcessMetricTarget(model), { stepSize: options.stepSize ?? 0.8, targetAcceptance: 0.7 });
+      return { kernel: { ...kernel, name: "mmala" }, adapt, init: start, toField: identity, setupSeconds: (performance.now() - t0) / 1000 };
+    }
+    case "mala-transient":
+    case "mala-stationary": {
+      const mode = coxProcessMode(model).mode;
+      const target = christensenTarget(model, mode);
+      const power = name === "mala-transient" ? 1 / 2 : 1 / 3;
+      const h = (MALA_SCALE * MALA_SCALE) / Math.pow(model.dim, power);
+      const kernel = mala(target, { stepSize: options.stepSize ?? Math.sqrt(h) });
+      return { kernel: { ...kernel, name }, adapt: undefined, init: new Float64Array(model.dim), toField: (d, out) => target.toField(d, out), setupSeconds: (performance.now() - t0) / 1000 };
+    }
+  }
+}
