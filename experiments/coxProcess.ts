@@ -7,8 +7,12 @@
  * to the slowest; and the posterior mean and variance of the field, drawn as PNG heat maps beside
  * the data and the true field.
  *
- *   node dist/experiments/coxProcess.js [--grid 64] [--burn-in 1000] [--draws 5000] [--runs 1]
- *     [--samplers rmhmc,mmala,mala-transient,mala-stationary] [--out experiments/results/lgcp]
+ *   node dist/experiments/coxProcess.js [--grid 64] [--runs 1] [--out experiments/results/lgcp]
+ *     [--plan rmhmc:1000:5000,mmala:1000:5000,mala-transient:1000:5000,mala-stationary:1000:5000]
+ *
+ * --plan lists the samplers with their burn-in and kept draws (the paper: 5000 draws each).
+ * Seconds are wall-clock and, beside them, the process's CPU seconds (BLAS on one thread), which a
+ * shared machine disturbs less.
  *
  * Seeds are stable hashes of the cell's identity (grid, sampler, run; the data of the grid alone).
  * Every chain starts at x = mu 1 as in the paper, except MALA with the stationary scaling, which
@@ -27,7 +31,7 @@ import { Rng } from "../src/random/rng.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../src/run/coxProcess.js";
 import { runChain } from "../src/samplers/driver.js";
 import { heatmapPng } from "./heatmapPng.js";
-import { seedOfIdentity } from "./table2.js";
+import { chainSeedOf, dataSeed } from "./coxProcessData.js";
 
 /** Table 13 of the paper: seconds, ESS (min, median, max), s / min-ESS, relative speed. */
 export const PAPER_TABLE13: Record<CoxProcessSamplerName, { seconds: number; ess: [number, number, number]; secondsPerMinEss: number; relativeSpeed: number }> = {
@@ -37,22 +41,24 @@ export const PAPER_TABLE13: Record<CoxProcessSamplerName, { seconds: number; ess
   "rmhmc": { seconds: 2936, ess: [1951, 4545, 5000], secondsPerMinEss: 1.5, relativeSpeed: 7070 },
 };
 
+const cpuSeconds = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e6;
+
 function option(argv: string[], name: string, fallback: string): string {
   const i = argv.indexOf(name);
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
 }
 
-export const dataSeed = (side: number): number => Number(seedOfIdentity(`lgcp data grid=${side}`) % 2147483647n);
-export const chainSeedOf = (side: number, sampler: string, run: number): bigint => seedOfIdentity(`lgcp table13 grid=${side} sampler=${sampler} run=${run}`);
 
 function main(argv: string[]): void {
   const side = Number(option(argv, "--grid", "64"));
-  const burnIn = Number(option(argv, "--burn-in", "1000"));
-  const draws = Number(option(argv, "--draws", "5000"));
   const runs = Number(option(argv, "--runs", "1"));
   const outDir = option(argv, "--out", join("experiments", "results", "lgcp"));
-  const samplers = option(argv, "--samplers", COX_PROCESS_SAMPLERS.join(",")).split(",");
-  for (const s of samplers) if (!isCoxProcessSamplerName(s)) throw new Error(`unknown sampler ${s}`);
+  const plan = option(argv, "--plan", COX_PROCESS_SAMPLERS.map((s) => `${s}:1000:5000`).join(",")).split(",").map((entry) => {
+    const [name, burn, kept] = entry.split(":");
+    if (!isCoxProcessSamplerName(name) || !(Number(burn) >= 0) || !(Number(kept) >= 2)) throw new Error(`bad --plan entry ${entry} (sampler:burn-in:draws)`);
+    return { name, burnIn: Number(burn), draws: Number(kept) };
+  });
+  getBackend().setThreads(1);
   mkdirSync(outDir, { recursive: true });
   const hyper = paperHyperparameters();
   const seed = dataSeed(side);
@@ -65,7 +71,7 @@ function main(argv: string[]): void {
   png("true-field", sim.field, ...fieldRange);
   const cells: Record<string, unknown>[] = [];
   const variancePanels: { name: string; v: Float64Array }[] = [];
-  for (const name of samplers as CoxProcessSamplerName[]) {
+  for (const { name, burnIn, draws } of plan) {
     for (let run = 0; run < runs; run++) {
       const s = coxProcessSampler(model, name);
       let init = s.init;
@@ -76,7 +82,15 @@ function main(argv: string[]): void {
         stuckFromMu = probe.summary.acceptanceRate;
         init = christensenTarget(model, coxProcessMode(model).mode).fromField(coxProcessMode(model).mode);
       }
-      const r = runChain(s.kernel, new Rng(chainSeedOf(side, name, run)), { draws, burnIn, init, adapt: s.adapt });
+      const cpu0 = process.cpuUsage();
+      let cpuBurnIn = 0;
+      const r = runChain(s.kernel, new Rng(chainSeedOf(side, name, run)), {
+        draws, burnIn, init, adapt: s.adapt, progressInterval: Math.max(1, burnIn),
+        onProgress: (p) => {
+          if (p.iteration === burnIn) cpuBurnIn = cpuSeconds(process.cpuUsage(cpu0));
+        },
+      });
+      const cpuTotal = cpuSeconds(process.cpuUsage(cpu0));
       const x = new Float64Array(draws * n);
       for (let i = 0; i < draws; i++) s.toField(r.samples.subarray(i * n, (i + 1) * n), x.subarray(i * n, (i + 1) * n));
       const ess = new Float64Array(n);
@@ -101,6 +115,7 @@ function main(argv: string[]): void {
         setupSeconds: s.setupSeconds, burnInSeconds: r.seconds.burnIn, seconds: r.seconds.sampling,
         minEss: sorted[0], medianEss: sorted[Math.floor(n / 2)], maxEss: sorted[n - 1],
         secondsPerMinEss: r.seconds.sampling / sorted[0],
+        cpuSeconds: cpuTotal - cpuBurnIn, cpuSecondsPerMinEss: (cpuTotal - cpuBurnIn) / sorted[0],
         acceptanceRate: r.summary.acceptanceRate, stepSize: r.tunedValue ?? null, leapfrogStepsPerTransition: name === "rmhmc" ? r.stats.nLeapfrog[0] : null,
         acceptanceFromMuWithStationaryScaling: stuckFromMu ?? null,
         meanAbsErrorOfPosteriorMean: mean.reduce((a, v, k) => a + Math.abs(v - sim.field[k]), 0) / n,
@@ -108,7 +123,7 @@ function main(argv: string[]): void {
         lpFirst: Array.from(r.stats.lp.subarray(0, Math.min(draws, 50))),
       };
       cells.push(cell);
-      process.stderr.write(`${name} run ${run}: ${cell.seconds.toFixed(1)} s, ESS ${cell.minEss.toFixed(0)}/${cell.medianEss.toFixed(0)}/${cell.maxEss.toFixed(0)}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, acceptance ${cell.acceptanceRate.toFixed(2)}\n`);
+      process.stderr.write(`${name} run ${run}: ${cell.seconds.toFixed(1)} s (CPU ${cell.cpuSeconds.toFixed(1)} s), ESS ${cell.minEss.toFixed(0)}/${cell.medianEss.toFixed(0)}/${cell.maxEss.toFixed(0)}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, acceptance ${cell.acceptanceRate.toFixed(2)}\n`);
       if (run === 0) {
         png(`mean-${name}`, mean, ...fieldRange);
         variancePanels.push({ name, v: variance });
