@@ -2,24 +2,27 @@
  * Girolami & Calderhead (2011), Section 9.1, Figure 9 (a short run): the hyperparameters
  * (sigma, beta) of the log-Gaussian Cox process sampled with the latent field by Gibbs steps,
  *
- *   x | y, sigma, beta:  one RMHMC transition with the constant metric Lambda + Sigma^-1 (plain
- *                        leapfrog, run/coxProcess.ts; 10 steps of a fixed size);
+ *   x | y, sigma, beta:  --x-transitions RMHMC transitions with the constant metric Lambda + Sigma^-1
+ *                        (plain leapfrog, run/coxProcess.ts; 1..20 random steps of a fixed size);
  *   (log sigma, log beta) | x:  one RMHMC transition (generalised leapfrog, samplers/rmhmc.ts) with
  *                        the metric D_theta of eq. 39 and its derivatives (models/coxProcess/hyperparameters.ts),
  *
  * mu fixed at its true value as in the paper, on the data of experiments/coxProcess.ts (the same
- * grid, the same data seed). The chain starts away from the truth (sigma = 1, beta = 0.1, x = mu 1).
+ * grid, the same data seed). The chain starts away from the truth: sigma = 1, beta = 0.1, and x a
+ * draw of the field given those values (30 RMHMC transitions from its posterior mode; from x = mu 1,
+ * or from the mode itself, the field is smoother than a draw and the first steps shrink sigma).
  * Writes the draws of sigma and beta, their posterior means and sds after burn-in, a kernel density
  * estimate of each (Figure 9) as an SVG, and the time.
  *
  *   node dist/experiments/coxProcessHyper.js [--grid 64] [--iterations 300] [--burn-in 100]
- *     [--x-step 0.15] [--theta-step 0.5] [--out experiments/results/lgcp]
+ *     [--x-step 0.15] [--x-transitions 3] [--theta-step 0.5] [--out experiments/results/lgcp]
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBackend } from "../src/linalg/backend.js";
 import { coxProcessModel, paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
 import { coxHyperparameterModel } from "../src/models/coxProcess/hyperparameters.js";
+import { coxProcessMode } from "../src/models/coxProcess/mode.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { Rng } from "../src/random/rng.js";
 import { coxProcessSampler } from "../src/run/coxProcess.js";
@@ -71,14 +74,19 @@ function main(argv: string[]): void {
   const burnIn = Number(option(argv, "--burn-in", "100"));
   const xStep = Number(option(argv, "--x-step", "0.15"));
   const thetaStep = Number(option(argv, "--theta-step", "0.5"));
+  const xTransitions = Number(option(argv, "--x-transitions", "3"));
   const outDir = option(argv, "--out", join("experiments", "results", "lgcp"));
   mkdirSync(outDir, { recursive: true });
   getBackend().setThreads(1);
   const truth = paperHyperparameters();
   const sim = simulateCoxProcess(side, truth, dataSeed(side));
   const rng = new Rng(seedOfIdentity(`lgcp figure9 grid=${side} run=0`));
-  let x = new Float64Array(side * side).fill(truth.mu);
   let phi = Float64Array.of(0, Math.log(0.1));
+  const startModel = coxProcessModel(side, sim.counts, { sigma2: 1, beta: 0.1, mu: truth.mu });
+  const warm = coxProcessSampler(startModel, "rmhmc", { stepSize: xStep, adapt: false });
+  let warmState = warm.kernel.init(coxProcessMode(startModel).mode);
+  for (let t = 0; t < 30; t++) warmState = warm.kernel.step(warmState, rng).state;
+  let x = Float64Array.from(warmState.position);
   const sigmas: number[] = [];
   const betas: number[] = [];
   let xAccepted = 0;
@@ -90,9 +98,13 @@ function main(argv: string[]): void {
     const beta = Math.exp(phi[1]);
     const model = coxProcessModel(side, sim.counts, { sigma2: sigma * sigma, beta, mu: truth.mu });
     const xs = coxProcessSampler(model, "rmhmc", { stepSize: xStep, adapt: false });
-    const xt = xs.kernel.step(xs.kernel.init(x), rng);
-    x = Float64Array.from(xt.state.position);
-    if (xt.info.accepted) xAccepted++;
+    let xState = xs.kernel.init(x);
+    for (let t = 0; t < xTransitions; t++) {
+      const xt = xs.kernel.step(xState, rng);
+      xState = xt.state;
+      if (xt.info.accepted) xAccepted++;
+    }
+    x = Float64Array.from(xState.position);
     const th = rmhmc(denseMetricTarget(coxHyperparameterModel(side, x, truth.mu)), { stepSize: thetaStep, leapfrogSteps: 3 });
     const tt = th.step(th.init(phi), rng);
     phi = Float64Array.from(tt.state.position);
@@ -115,7 +127,8 @@ function main(argv: string[]): void {
     truth: { sigma: Math.sqrt(truth.sigma2), beta: truth.beta },
     start: { sigma: 1, beta: 0.1 },
     seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, secondsPerIteration: seconds / iterations,
-    acceptance: { x: xAccepted / iterations, theta: thetaAccepted / iterations },
+    xTransitionsPerIteration: xTransitions,
+    acceptance: { x: xAccepted / (iterations * xTransitions), theta: thetaAccepted / iterations },
     posterior: { sigma: stats(kept(sigmas)), beta: stats(kept(betas)) },
     draws: { sigma: sigmas, beta: betas },
     backend: getBackend().describe().backend, node: process.version,
