@@ -15,7 +15,10 @@
  * estimate of each (Figure 9) as an SVG, and the time.
  *
  *   node dist/experiments/coxProcessHyper.js [--grid 64] [--iterations 300] [--burn-in 100]
- *     [--x-step 0.15] [--x-transitions 3] [--theta-step 0.5] [--out experiments/results/lgcp]
+ *     [--x-step 0.15] [--x-transitions 3] [--theta-step 0.5] [--start 1,0.1] [--name figure9]
+ *     [--out experiments/results/lgcp]
+ *
+ * --start gives the starting (sigma, beta); --name the stem of the output files (NAME.json, NAME.svg).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -75,14 +78,16 @@ function main(argv: string[]): void {
   const xStep = Number(option(argv, "--x-step", "0.15"));
   const thetaStep = Number(option(argv, "--theta-step", "0.5"));
   const xTransitions = Number(option(argv, "--x-transitions", "3"));
+  const [sigma0, beta0] = option(argv, "--start", "1,0.1").split(",").map(Number);
+  const stem = option(argv, "--name", "figure9");
   const outDir = option(argv, "--out", join("experiments", "results", "lgcp"));
   mkdirSync(outDir, { recursive: true });
   getBackend().setThreads(1);
   const truth = paperHyperparameters();
   const sim = simulateCoxProcess(side, truth, dataSeed(side));
-  const rng = new Rng(seedOfIdentity(`lgcp figure9 grid=${side} run=0`));
-  let phi = Float64Array.of(0, Math.log(0.1));
-  const startModel = coxProcessModel(side, sim.counts, { sigma2: 1, beta: 0.1, mu: truth.mu });
+  const rng = new Rng(seedOfIdentity(`lgcp figure9 grid=${side} start=${sigma0},${beta0} run=0`));
+  let phi = Float64Array.of(Math.log(sigma0), Math.log(beta0));
+  const startModel = coxProcessModel(side, sim.counts, { sigma2: sigma0 * sigma0, beta: beta0, mu: truth.mu });
   const warm = coxProcessSampler(startModel, "rmhmc", { stepSize: xStep, adapt: false });
   let warmState = warm.kernel.init(coxProcessMode(startModel).mode);
   for (let t = 0; t < 30; t++) warmState = warm.kernel.step(warmState, rng).state;
@@ -125,7 +130,7 @@ function main(argv: string[]): void {
     command: `node dist/experiments/coxProcessHyper.js ${argv.join(" ")}`.trim(),
     grid: side, iterations, burnIn, xStep, thetaStep, thetaLeapfrogSteps: 3,
     truth: { sigma: Math.sqrt(truth.sigma2), beta: truth.beta },
-    start: { sigma: 1, beta: 0.1 },
+    start: { sigma: sigma0, beta: beta0 },
     seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, secondsPerIteration: seconds / iterations,
     xTransitionsPerIteration: xTransitions,
     acceptance: { x: xAccepted / (iterations * xTransitions), theta: thetaAccepted / iterations },
@@ -133,8 +138,8 @@ function main(argv: string[]): void {
     draws: { sigma: sigmas, beta: betas },
     backend: getBackend().describe().backend, node: process.version,
   };
-  writeFileSync(join(outDir, "figure9.json"), JSON.stringify(result, null, 1) + "\n");
-  writeFileSync(join(outDir, "figure9.svg"), densitySvg([
+  writeFileSync(join(outDir, `${stem}.json`), JSON.stringify(result, null, 1) + "\n");
+  writeFileSync(join(outDir, `${stem}.svg`), densitySvg([
     { label: "sigma", draws: kept(sigmas), truth: Math.sqrt(truth.sigma2) },
     { label: "beta", draws: kept(betas), truth: truth.beta },
   ]));

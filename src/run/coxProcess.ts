@@ -31,12 +31,6 @@ import type { Kernel } from "../samplers/types.js";
 export const COX_PROCESS_SAMPLERS = ["rmhmc", "mmala", "mala-transient", "mala-stationary"] as const;
 export type CoxProcessSamplerName = (typeof COX_PROCESS_SAMPLERS)[number];
 
-export const COX_PROCESS_SAMPLER_DESCRIPTIONS: { readonly [N in CoxProcessSamplerName]: string } = {
-  "rmhmc": "RMHMC with the constant metric Lambda + Sigma^-1 (plain leapfrog, mass G), 1..20 random steps, step size adapted to 80%",
-  "mmala": "manifold MALA on the constant metric (Christoffel terms vanish), step size adapted to 70%",
-  "mala-transient": "MALA on Christensen et al.'s transformed field, h = 1.65^2 N^-1/2",
-  "mala-stationary": "MALA on Christensen et al.'s transformed field, h = 1.65^2 N^-1/3",
-};
 
 /** Roberts & Rosenthal's (1998) optimal MALA scale l: h = l^2 N^-1/3 in stationarity. */
 export const MALA_SCALE = 1.65;
