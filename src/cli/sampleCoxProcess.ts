@@ -28,7 +28,7 @@ export function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOpt
   if (!isCoxProcessSamplerName(sampler)) throw new OptionError("--sampler", `${sampler} does not apply to --model lgcp (its samplers: ${COX_PROCESS_SAMPLERS.join(", ")})`);
   const o = parseSampleOptions({ ...raw, sampler }, { samplers: COX_PROCESS_SAMPLERS });
   if (sampler !== "rmhmc" && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, not ${sampler}`);
-  if (sampler.startsWith("mala") && raw.adapt === false) throw new OptionError("--no-adapt", `does not apply to --sampler ${sampler} (its scaling is fixed)`);
+  if (sampler === "mala-transient" && raw.adapt === false) throw new OptionError("--no-adapt", "does not apply to --sampler mala-transient (its scaling is fixed)");
   const hyper = parseCoxHyperparameters(raw);
   const grid = readCountGrid(o.data);
   const model = coxProcessModel(grid.side, grid.counts, hyper);
