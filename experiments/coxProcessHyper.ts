@@ -18,7 +18,9 @@
  *     [--x-step 0.15] [--x-transitions 3] [--theta-step 0.5] [--start 1,0.1] [--name figure9]
  *     [--out experiments/results/lgcp]
  *
- * --start gives the starting (sigma, beta); --name the stem of the output files (NAME.json, NAME.svg).
+ * --start gives the starting (sigma, beta); --name the stem of the output files (NAME.json, NAME.svg);
+ * --mean-count C simulates data with C expected points instead of the paper's 126 (mu =
+ * log(C) - sigma^2/2), for data informative enough to pin (sigma, beta) down.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -80,12 +82,14 @@ function main(argv: string[]): void {
   const xTransitions = Number(option(argv, "--x-transitions", "3"));
   const [sigma0, beta0] = option(argv, "--start", "1,0.1").split(",").map(Number);
   const stem = option(argv, "--name", "figure9");
+  const meanCount = Number(option(argv, "--mean-count", "126"));
   const outDir = option(argv, "--out", join("experiments", "results", "lgcp"));
   mkdirSync(outDir, { recursive: true });
   getBackend().setThreads(1);
-  const truth = paperHyperparameters();
+  const paper = paperHyperparameters();
+  const truth = { ...paper, mu: Math.log(meanCount) - paper.sigma2 / 2 };
   const sim = simulateCoxProcess(side, truth, dataSeed(side));
-  const rng = new Rng(seedOfIdentity(`lgcp figure9 grid=${side} start=${sigma0},${beta0} run=0`));
+  const rng = new Rng(seedOfIdentity(`lgcp figure9 grid=${side} start=${sigma0},${beta0}${meanCount === 126 ? "" : ` mean-count=${meanCount}`} run=0`));
   let phi = Float64Array.of(Math.log(sigma0), Math.log(beta0));
   const startModel = coxProcessModel(side, sim.counts, { sigma2: sigma0 * sigma0, beta: beta0, mu: truth.mu });
   const warm = coxProcessSampler(startModel, "rmhmc", { stepSize: xStep, adapt: false });
@@ -129,7 +133,8 @@ function main(argv: string[]): void {
     experiment: "Girolami & Calderhead 2011, Section 9.1, Figure 9 (a short Gibbs run)",
     command: `node dist/experiments/coxProcessHyper.js ${argv.join(" ")}`.trim(),
     grid: side, iterations, burnIn, xStep, thetaStep, thetaLeapfrogSteps: 3,
-    truth: { sigma: Math.sqrt(truth.sigma2), beta: truth.beta },
+    truth: { sigma: Math.sqrt(truth.sigma2), beta: truth.beta, mu: truth.mu },
+    meanCount, totalCount: sim.counts.reduce((a, b) => a + b, 0),
     start: { sigma: sigma0, beta: beta0 },
     seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, secondsPerIteration: seconds / iterations,
     xTransitionsPerIteration: xTransitions,
