@@ -18,13 +18,14 @@ import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSampler } 
 import { denseMetricTarget } from "../targets/denseMetric.js";
 import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
+import { addCoxProcessOptions, refuseCoxProcessOptions, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The models `--model` names (latent-gp: the GP models of the rest of `sample`). */
-export const SAMPLE_MODELS = ["latent-gp", "logistic-regression"] as const;
+export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "lgcp"] as const;
 
-export interface RawParametricOptions extends RawSampleOptions {
+export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOptions {
   model?: string;
   polynomialDegree?: string;
   priorVariance?: string;
@@ -40,8 +41,8 @@ function optionName(key: string): string {
 
 /** Adds --model, --polynomial-degree and --prior-variance to `sample`. */
 export function addParametricModelOptions(cmd: Command): Command {
-  return cmd
-    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options) or logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + ")")
+  return addCoxProcessOptions(cmd)
+    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + ") or lgcp (the log-Gaussian Cox process field on a grid of counts; samplers rmhmc, mmala, mala-transient, mala-stationary)")
     .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
     .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }
@@ -50,6 +51,7 @@ export function addParametricModelOptions(cmd: Command): Command {
 export function isParametricModel(raw: RawParametricOptions): boolean {
   const model = raw.model ?? "latent-gp";
   if (!(SAMPLE_MODELS as readonly string[]).includes(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${SAMPLE_MODELS.join(", ")})`);
+  if (model !== "lgcp") refuseCoxProcessOptions(raw, model);
   if (model === "latent-gp") {
     if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
     return false;
@@ -99,7 +101,7 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
   design.terms.forEach((t, k) => (settings[`term.beta.${k + 1}`] = t));
   if (out) {
-    for (const r of result.chainResults) files.push(writeChain(out, r, names, { sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings }));
+    for (const r of result.chainResults) files.push(writeParametricChain(out, r, names, { model: "logistic_regression", sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings }));
   }
   const summary = summariseRun(result.chainResults, { names, seconds: (performance.now() - t0) / 1000 });
   const report = { ...summary, gpmcmc: VERSION, model: "logistic-regression", sampler, seed, priorVariance, polynomialDegree: degree, terms: design.terms, data: { file: o.data, n: data.n, d: model.dim }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [] };
@@ -112,6 +114,7 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
 }
 
 interface ChainInfo {
+  model: string;
   sampler: string;
   seed: number;
   draws: number;
@@ -123,14 +126,15 @@ interface ChainInfo {
   settings: Record<string, string | number>;
 }
 
-function writeChain(out: ReturnType<typeof prepareOutputDir>, r: ChainResult, names: string[], info: ChainInfo): string {
+/** Writes one chain's draws file (CmdStan CSV) into the output directory; returns its name. */
+export function writeParametricChain(out: ReturnType<typeof prepareOutputDir>, r: ChainResult, names: string[], info: ChainInfo): string {
   const name = drawsFileName(r.chain + 1);
   const st = r.stats;
   const stats: DrawStats[] = Array.from({ length: r.draws }, (_, i) => ({
     lp: st.lp[i], acceptStat: st.acceptStat[i], stepSize: st.stepSize[i], nLeapfrog: st.nLeapfrog[i], divergent: st.divergent[i] === 1, energy: st.energy[i],
   }));
   writeCmdStanCsv(out.open(name), {
-    model: "logistic_regression", sampler: info.sampler, draws: info.draws * info.thin, burnIn: info.burnIn, thin: info.thin, chain: r.chain + 1, chains: info.chains,
+    model: info.model, sampler: info.sampler, draws: info.draws * info.thin, burnIn: info.burnIn, thin: info.thin, chain: r.chain + 1, chains: info.chains,
     adapt: info.adapt, stepSize: r.tunedValue ?? 0, seed: info.seed, dataFile: info.dataFile, settings: info.settings,
   }, {
     variables: names, stats, values: r.samples,

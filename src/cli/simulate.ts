@@ -14,7 +14,9 @@ import type { Command } from "commander";
 import { writeFileAtomic, writeJsonAtomic } from "../io/atomic.js";
 import { simulateDataSet, SIMULATION_LIKELIHOODS, type SimulatedDataSet, type SimulationLikelihood } from "../run/simulate.js";
 import { VERSION } from "../version.js";
+import { addCoxProcessOptions } from "./coxProcessOptions.js";
 import { checkOutputFile } from "./outputFile.js";
+import { runSimulateCoxProcess, type RawSimulateCoxOptions } from "./simulateCoxProcess.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
 export interface RawSimulateOptions {
@@ -146,8 +148,7 @@ export function runSimulateCommand(raw: RawSimulateOptions, io: { stdout?: (text
 
 /** Adds the `simulate` command to the program. */
 export function registerSimulateCommand(program: Command): Command {
-  return program
-    .command("simulate")
+  return addCoxProcessOptions(program.command("simulate"))
     .description("write a simulated data set of the comparison paper (Filippone, Zhong & Girolami, Section 4.1) as CSV")
     .option("--likelihood <name>", `${SIMULATION_LIKELIHOODS.join(", ")} (ordinal: 4 categories, thresholds -2,0,2, noise sd 1)`)
     .option("--n <n>", "number of cases (the paper: 100, 400)")
@@ -157,7 +158,13 @@ export function registerSimulateCommand(program: Command): Command {
     .option("--truth <file>", "also write the true theta and f as JSON")
     .option("--force", "replace existing files")
     .option("--json", "print one JSON object (the truth without f, and the matching gpmcmc sample options)")
-    .action((opts: RawSimulateOptions) => {
+    .option("--model <name>", "lgcp: the log-Gaussian Cox process of Girolami & Calderhead, Section 9.1 (counts and true field on a --grid x --grid grid) instead of a GP data set")
+    .option("--grid <n>", "lgcp: side of the grid (default 64)")
+    .action((opts: RawSimulateOptions & RawSimulateCoxOptions & { model?: string }) => {
+      if (opts.model !== undefined) {
+        if (opts.model !== "lgcp") throw new OptionError("--model", `unknown model ${JSON.stringify(opts.model)} (known: lgcp)`);
+        return void runSimulateCoxProcess(opts);
+      }
       runSimulateCommand(opts);
     });
 }

@@ -1,0 +1,99 @@
+/**
+ * The samplers of the log-Gaussian Cox process field x | y with fixed hyperparameters
+ * (Girolami & Calderhead 2011, Section 9.1, Table 13), by name:
+ *
+ * - "rmhmc": RMHMC with the constant metric G = lambda I + Sigma^-1. dG/dx = 0, so the
+ *   generalised leapfrog is the plain leapfrog with mass G and needs no fixed-point iterations
+ *   (Section 9): samplers/hmc.ts with models/coxProcess's spectral mass, O(N^1.5) per step. The
+ *   number of steps is drawn uniformly from 1..20 at each transition, as the paper's pseudocode
+ *   does (Appendix D): G is the Fisher information at the prior mean, so cells with many points
+ *   are stiffer than G says, and a fixed trajectory length can resonate with them (on a 32 x 32
+ *   grid, 10 fixed steps left one cell with an ESS of 7 in 400 draws; 1..20 random steps, 146).
+ * - "mmala": manifold MALA on the same metric; its Christoffel terms vanish (constant G), so the
+ *   simplified kernel of samplers/smmala.ts is mMALA here. Tuned to 70% acceptance (Section 6).
+ * - "mala-transient": MALA on Christensen et al.'s Gamma = C'(x - mu)
+ *   (models/coxProcess/christensen.ts) with the fixed scaling h = l^2 N^-1/2, l = 1.65, for the
+ *   transient phase (Christensen, Roberts & Rosenthal 2005 show it needs the N^-1/2 scaling where
+ *   stationarity allows N^-1/3), from Gamma = 0 (x = mu 1).
+ * - "mala-stationary": the same target tuned for stationarity: it starts at the posterior mode
+ *   and its step size, from h = l^2 N^-1/3, is adapted in burn-in to MALA's optimal 57.4%
+ *   acceptance (Roberts & Rosenthal 1998). On the 64 x 64 grid h = l^2 N^-1/3 itself accepts
+ *   nothing, even from the mode: the posterior in Gamma is far enough from N(0, I) in 4096
+ *   dimensions that the constant of the scaling has to be tuned, as the paper did.
+ *
+ * The other chains start at x = mu 1 as in Section 9.1.
+ */
+import { coxProcessMetricTarget, constantMetricMass, type CoxProcessModel } from "../models/coxProcess/coxProcess.js";
+import { christensenTarget } from "../models/coxProcess/christensen.js";
+import { coxProcessMode } from "../models/coxProcess/mode.js";
+import type { AdaptOptions } from "../samplers/adaptation.js";
+import { hmc } from "../samplers/hmc.js";
+import { mala } from "../samplers/mala.js";
+import { smmala } from "../samplers/smmala.js";
+import type { Kernel } from "../samplers/types.js";
+
+export const COX_PROCESS_SAMPLERS = ["rmhmc", "mmala", "mala-transient", "mala-stationary"] as const;
+export type CoxProcessSamplerName = (typeof COX_PROCESS_SAMPLERS)[number];
+
+
+/** Roberts & Rosenthal's (1998) optimal MALA scale l: h = l^2 N^-1/3 in stationarity. */
+export const MALA_SCALE = 1.65;
+
+export interface CoxProcessSamplerOptions {
+  stepSize?: number;
+  leapfrogSteps?: number;
+  adapt?: boolean;
+  /** Test-only negative control for rmhmc (samplers/hmc.ts). @internal */
+  brokenAcceptance?: "potential-only";
+}
+
+export interface CoxProcessSampler {
+  readonly kernel: Kernel;
+  readonly adapt: AdaptOptions | undefined;
+  /** The chain's starting point in the kernel's coordinates. */
+  readonly init: Float64Array;
+  /** Maps a draw of the kernel's coordinates to the field x (identity except for MALA's Gamma). */
+  toField(draw: Float64Array, out: Float64Array): void;
+  /** Seconds spent setting the sampler up (the mode and dense factor of Christensen's transform). */
+  readonly setupSeconds: number;
+}
+
+export const RMHMC_LEAPFROG_STEPS = 20;
+
+export function isCoxProcessSamplerName(name: string): name is CoxProcessSamplerName {
+  return (COX_PROCESS_SAMPLERS as readonly string[]).includes(name);
+}
+
+export function coxProcessSampler(model: CoxProcessModel, name: CoxProcessSamplerName, options: CoxProcessSamplerOptions = {}): CoxProcessSampler {
+  const t0 = performance.now();
+  const adapt: AdaptOptions | undefined = options.adapt === false ? undefined : { method: "dual-averaging" };
+  const start = new Float64Array(model.dim).fill(model.hyper.mu);
+  const identity = (d: Float64Array, out: Float64Array) => out.set(d);
+  switch (name) {
+    case "rmhmc": {
+      const kernel = hmc(model, {
+        stepSize: options.stepSize ?? 0.3,
+        leapfrogSteps: options.leapfrogSteps ?? RMHMC_LEAPFROG_STEPS,
+        randomiseSteps: true,
+        targetAcceptance: 0.8,
+        mass: constantMetricMass(model),
+        brokenAcceptance: options.brokenAcceptance,
+      });
+      return { kernel: { ...kernel, name: "rmhmc" }, adapt, init: start, toField: identity, setupSeconds: (performance.now() - t0) / 1000 };
+    }
+    case "mmala": {
+      const kernel = smmala(coxProcessMetricTarget(model), { stepSize: options.stepSize ?? 0.8, targetAcceptance: 0.7 });
+      return { kernel: { ...kernel, name: "mmala" }, adapt, init: start, toField: identity, setupSeconds: (performance.now() - t0) / 1000 };
+    }
+    case "mala-transient":
+    case "mala-stationary": {
+      const mode = coxProcessMode(model).mode;
+      const target = christensenTarget(model, mode);
+      const stationary = name === "mala-stationary";
+      const h = (MALA_SCALE * MALA_SCALE) / Math.pow(model.dim, stationary ? 1 / 3 : 1 / 2);
+      const kernel = mala(target, { stepSize: options.stepSize ?? Math.sqrt(h) });
+      const init = stationary ? target.fromField(mode) : new Float64Array(model.dim);
+      return { kernel: { ...kernel, name }, adapt: stationary ? adapt : undefined, init, toField: (d, out) => target.toField(d, out), setupSeconds: (performance.now() - t0) / 1000 };
+    }
+  }
+}
