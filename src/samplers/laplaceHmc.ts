@@ -74,11 +74,15 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
   const d1 = new Float64Array(n);
   const d2 = new Float64Array(n);
   const gradientOnly = likelihood.gradient?.bind(likelihood);
+  const score = likelihood.score?.bind(likelihood);
+  // u at which f = R u was last computed, so that a new state's f needs no product of its own.
+  const lastU = new Float64Array(n).fill(NaN);
 
   /** f <- R u. */
   function toLatent(u: Float64Array, out: Float64Array): void {
     opCounts.flops += 2 * n * n;
     be.gemv("N", n, n, 1, r, n, u, 0, out);
+    if (out === f) lastU.set(u);
   }
 
   // log p(u) up to a constant (module comment); the constant is restored in `offset`.
@@ -92,13 +96,26 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
       toLatent(u, f);
       const lp = density(u);
       if (!Number.isFinite(lp)) return lp;
-      for (let i = 0; i < n; i++) d1[i] = beta * d1[i] + (dropW ? 0 : w[i] * f[i]);
-      opCounts.flops += 2 * n * n;
-      be.gemv("T", n, n, 1, r, n, d1, 0, grad); // R' (beta d log p + W f)
-      for (let i = 0; i < n; i++) grad[i] -= u[i];
+      gradientFromD1(u, grad);
       return lp;
     },
+    // Inside a trajectory: the likelihood's first derivatives without its logarithms.
+    gradient: score
+      ? (u, grad) => {
+          toLatent(u, f);
+          score(y, f, d1);
+          gradientFromD1(u, grad);
+        }
+      : undefined,
   };
+
+  /** grad <- R' (beta d1 + W f) - u, with d1 = d log p(y | f) / df at f = R u. */
+  function gradientFromD1(u: Float64Array, grad: Float64Array): void {
+    for (let i = 0; i < n; i++) d1[i] = beta * d1[i] + (dropW ? 0 : w[i] * f[i]);
+    opCounts.flops += 2 * n * n;
+    be.gemv("T", n, n, 1, r, n, d1, 0, grad);
+    for (let i = 0; i < n; i++) grad[i] -= u[i];
+  }
 
   /** beta log p(y | f) - |u|^2/2 + f' W f / 2, leaving d log p(y | f) / df in d1. */
   function density(u: Float64Array): number {
@@ -123,7 +140,11 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
 
   function wrap(whitened: HmcState): LaplaceHmcState {
     const position = new Float64Array(n);
-    toLatent(whitened.position, position);
+    const u = whitened.position;
+    let same = true;
+    for (let i = 0; i < n && same; i++) same = u[i] === lastU[i];
+    if (same) position.set(f);
+    else toLatent(u, position);
     return { position, logDensity: whitened.logDensity + offset, whitened };
   }
 
