@@ -28,6 +28,7 @@ export interface RawSamplerOptions {
   alpha?: string;
   scale?: string;
   maxLeapfrogSteps?: string;
+  maxTreeDepth?: string;
 }
 
 /** The checked values (undefined: not given, the sampler's default applies). */
@@ -35,6 +36,7 @@ export interface SamplerOptions {
   alpha?: number;
   scale?: number;
   maxLeapfrogSteps?: number;
+  maxTreeDepth?: number;
 }
 
 /** Samplers `gpmcmc sample` knows (src/samplers/registry.ts builds them). */
@@ -192,13 +194,14 @@ const OPTION_FIELDS = {
   "--step-size": "stepSize",
   "--leapfrog-steps": "leapfrogSteps",
   "--max-leapfrog-steps": "maxLeapfrogSteps",
+  "--max-tree-depth": "maxTreeDepth",
   "--alpha": "alpha",
   "--scale": "proposalSd",
   "--target-acceptance": "targetAcceptance",
 } as const;
 
 /** The order messages list samplers in: the leapfrog and Langevin samplers, then the MH ones. */
-const MESSAGE_ORDER = ["laplace-hmc", "rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2", "ess"] as const;
+const MESSAGE_ORDER = ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2", "ess"] as const;
 
 /** Which samplers each sampler-specific option applies to: those whose registry spec has its field. */
 export const SAMPLER_OPTION_SCOPE: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
@@ -225,6 +228,7 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
   checkScope("--step-size", raw.stepSize, sampler);
   checkScope("--leapfrog-steps", raw.leapfrogSteps, sampler);
   checkScope("--max-leapfrog-steps", raw.maxLeapfrogSteps, sampler);
+  checkScope("--max-tree-depth", raw.maxTreeDepth, sampler);
   checkScope("--alpha", raw.alpha, sampler);
   checkScope("--scale", raw.scale, sampler);
   checkScope("--target-acceptance", raw.targetAcceptance, sampler);
@@ -237,5 +241,11 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
   const scale = raw.scale === undefined ? undefined : parsePositiveNumber("--scale", raw.scale);
   const maxLeapfrogSteps = raw.maxLeapfrogSteps === undefined ? undefined : parsePositiveInteger("--max-leapfrog-steps", raw.maxLeapfrogSteps);
 
-  return { alpha, scale, maxLeapfrogSteps };
+  let maxTreeDepth: number | undefined;
+  if (raw.maxTreeDepth !== undefined) {
+    maxTreeDepth = parsePositiveInteger("--max-tree-depth", raw.maxTreeDepth);
+    // 2^20 - 1 leapfrog steps per transition is far beyond any use (Stan's default depth is 10).
+    if (maxTreeDepth > 20) throw new OptionError("--max-tree-depth", `must be at most 20, got ${JSON.stringify(raw.maxTreeDepth)}`);
+  }
+  return { alpha, scale, maxLeapfrogSteps, maxTreeDepth };
 }
