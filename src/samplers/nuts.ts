@@ -6,8 +6,11 @@
  * generalised no-U-turn criterion p_sharp(-)' rho > 0 and p_sharp(+)' rho > 0, with rho the sum
  * of the momenta; Stan's base_nuts.hpp adds the same criterion across the join of two subtrees).
  *
- * The mass is the identity: a kernel that wants a metric runs on coordinates it has whitened
- * (laplaceNuts.ts), so p_sharp = M^-1 p = p. The trajectory doubles in a random direction until
+ * The tree is built over a `NutsDynamics`: how a point of phase space is stored, one leapfrog
+ * step, H, and the two vectors of the criterion (the momentum, summed into rho, and p_sharp, dotted
+ * with it). `nuts(target, options)` is the Euclidean one with the identity mass (p_sharp = p); a
+ * kernel that wants a metric runs on coordinates it has whitened, and may store its points in
+ * other coordinates (laplaceDynamics.ts). The trajectory doubles in a random direction until
  * the criterion fails, a subtree diverges (H - H0 > `divergenceThreshold`, or a non-finite H),
  * or the tree reaches `maxTreeDepth` (2^maxTreeDepth - 1 leapfrog steps): the tree depth and
  * whether it saturated are in StepInfo, as Stan reports them. The acceptance statistic for step
@@ -50,23 +53,35 @@ export const NUTS_DEFAULT_MAX_TREE_DEPTH = 10;
 export const NUTS_TARGET_ACCEPTANCE = 0.8;
 const STAN_MAX_DELTA_H = 1000;
 
-/** A point in phase space: position, momentum, gradient of L, L. */
-interface Point {
-  x: Float64Array;
-  p: Float64Array;
-  g: Float64Array;
+/** A point in phase space: what the dynamics store, and its log density L. */
+export interface PhasePoint {
   lp: number;
 }
 
-function newPoint(n: number): Point {
-  return { x: new Float64Array(n), p: new Float64Array(n), g: new Float64Array(n), lp: NaN };
+/** The Hamiltonian system a NUTS tree is built on (see the module comment). */
+export interface NutsDynamics<P extends PhasePoint, S extends SamplerState> {
+  readonly dim: number;
+  newPoint(): P;
+  copy(from: P, to: P): void;
+  /** The state as a point of phase space, with a momentum drawn from N(0, M). */
+  start(state: S, rng: RandomSource, to: P): void;
+  /** One leapfrog step of `eps` (negative: backwards in time), in place; numerical failures throw. */
+  leapfrog(point: P, eps: number): void;
+  /** H = -L + kinetic energy. */
+  energy(point: P): number;
+  /** The momentum (summed into rho) and p_sharp = M^-1 p (dotted with rho); may be one array. */
+  momentum(point: P): Float64Array;
+  sharp(point: P): Float64Array;
+  /** The chain state at a point (a new object). */
+  state(point: P): S;
+  init(x0: Float64Array): S;
 }
 
-function copyPoint(from: Point, to: Point): void {
-  to.x.set(from.x);
-  to.p.set(from.p);
-  to.g.set(from.g);
-  to.lp = from.lp;
+/** A point of Euclidean phase space with the identity mass. */
+interface Point extends PhasePoint {
+  x: Float64Array;
+  p: Float64Array;
+  g: Float64Array;
 }
 
 function dot(a: Float64Array, b: Float64Array): number {
@@ -88,10 +103,63 @@ function logSumExp(a: number, b: number): number {
   return a > b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
 }
 
-export function nuts(target: Target, options: NutsOptions): NutsKernel {
+/** Leapfrog dynamics on a target's log density with the identity mass. */
+function euclideanDynamics(target: Target): NutsDynamics<Point, NutsState> {
   const n = target.dim;
   const gradientOf = target.logDensityAndGradient?.bind(target);
   if (!gradientOf) throw new Error("nuts: the target has no logDensityAndGradient");
+  return {
+    dim: n,
+    newPoint: () => ({ x: new Float64Array(n), p: new Float64Array(n), g: new Float64Array(n), lp: NaN }),
+    copy(from, to) {
+      to.x.set(from.x);
+      to.p.set(from.p);
+      to.g.set(from.g);
+      to.lp = from.lp;
+    },
+    start(state, rng, to) {
+      to.x.set(state.position);
+      to.g.set(state.gradient);
+      to.lp = state.logDensity;
+      for (let i = 0; i < n; i++) to.p[i] = rng.normal();
+    },
+    leapfrog(pt, eps) {
+      const { x, p, g } = pt;
+      for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
+      for (let i = 0; i < n; i++) x[i] += eps * p[i];
+      pt.lp = gradientOf(x, g);
+      for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
+    },
+    energy: (pt) => -pt.lp + 0.5 * dot(pt.p, pt.p),
+    momentum: (pt) => pt.p,
+    sharp: (pt) => pt.p,
+    state: (pt) => ({ position: pt.x.slice(), logDensity: pt.lp, gradient: pt.g.slice() }),
+    init(x0) {
+      const position = initialPosition("nuts", x0, n);
+      const gradient = new Float64Array(n);
+      const logDensity = finiteInitialLogDensity("nuts", gradientOf(position, gradient));
+      for (let i = 0; i < n; i++) {
+        if (!Number.isFinite(gradient[i])) throw new RangeError(`nuts: the gradient at the initial point has ${gradient[i]} at ${i}`);
+      }
+      return { position, logDensity, gradient };
+    },
+  };
+}
+
+/** NUTS on a target's log density with the identity mass. */
+export function nuts(target: Target, options: NutsOptions): NutsKernel {
+  return nutsOn(euclideanDynamics(target), options);
+}
+
+/** The momentum and p_sharp at one end of a subtree (copies). */
+interface End {
+  m: Float64Array;
+  s: Float64Array;
+}
+
+/** NUTS over any dynamics (the module comment). */
+export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDynamics<P, S>, options: NutsOptions): Kernel<S> & { readonly tunable: Tunable } {
+  const n = dyn.dim;
   checkPositive("stepSize", options.stepSize);
   const maxDepth = options.maxTreeDepth ?? NUTS_DEFAULT_MAX_TREE_DEPTH;
   if (!Number.isInteger(maxDepth) || maxDepth < 1 || maxDepth > 20) throw new RangeError(`nuts: maxTreeDepth must be an integer in 1..20, got ${maxDepth}`);
@@ -100,50 +168,50 @@ export function nuts(target: Target, options: NutsOptions): NutsKernel {
   const lastState = options.broken === "last-state";
   const potentialWeights = options.broken === "weights-potential";
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
+  const newEnd = (): End => ({ m: new Float64Array(n), s: new Float64Array(n) });
+  function setEnd(end: End, pt: P): void {
+    end.m.set(dyn.momentum(pt));
+    end.s.set(dyn.sharp(pt));
+  }
+  function copyEnd(from: End, to: End): void {
+    to.m.set(from.m);
+    to.s.set(from.s);
+  }
 
   // The current point (Stan's z_), the trajectory's ends, the state sampled so far and the
   // proposal of the subtree being built.
-  const z = newPoint(n), zFwd = newPoint(n), zBck = newPoint(n), zSample = newPoint(n), zPropose = newPoint(n);
-  // Momenta at the ends of the backward and forward parts, and the summed momenta rho.
-  const [pFwdFwd, pFwdBck, pBckFwd, pBckBck, rho, rhoFwd, rhoBck] = Array.from({ length: 7 }, () => new Float64Array(n));
+  const z = dyn.newPoint(), zFwd = dyn.newPoint(), zBck = dyn.newPoint(), zSample = dyn.newPoint(), zPropose = dyn.newPoint();
+  // The ends of the forward and backward parts, and the summed momenta rho.
+  const [fwdFwd, fwdBck, bckFwd, bckBck] = [newEnd(), newEnd(), newEnd(), newEnd()];
+  const [rho, rhoFwd, rhoBck] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
   // What build_tree keeps per level of recursion (level d uses levels[d], its children level d - 1).
   const levels = Array.from({ length: maxDepth + 1 }, () => ({
-    pInitEnd: new Float64Array(n), rhoInit: new Float64Array(n), pFinalBeg: new Float64Array(n), rhoFinal: new Float64Array(n), proposeFinal: newPoint(n),
+    initEnd: newEnd(), rhoInit: new Float64Array(n), finalBeg: newEnd(), rhoFinal: new Float64Array(n), proposeFinal: dyn.newPoint(),
   }));
   // Tallies of one transition.
   const run = { h0: 0, eps: 0, leapfrogs: 0, sumMetropolis: 0, divergent: false, failure: undefined as StepInfo["divergence"], rng: undefined as unknown as RandomSource };
 
-  function energy(pt: Point): number {
-    return potentialWeights ? -pt.lp : -pt.lp + 0.5 * dot(pt.p, pt.p);
-  }
-
-  /** One leapfrog step of z with step `eps` (negative: backwards in time). */
-  function leapfrog(eps: number): void {
-    const { x, p, g } = z;
-    for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
-    for (let i = 0; i < n; i++) x[i] += eps * p[i];
-    z.lp = gradientOf!(x, g);
-    for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
+  function energy(pt: P): number {
+    return potentialWeights ? -pt.lp : dyn.energy(pt);
   }
 
   /**
    * Stan's build_tree: 2^depth leapfrog steps from z in the direction of run.eps; returns the
    * subtree's log sum of weights exp(H0 - H), or NaN when the subtree is invalid (divergent, or
-   * it turned back on itself). `propose` receives the subtree's multinomial draw, pBeg and pEnd its
-   * end momenta, and rho (added to) its summed momenta.
+   * it turned back on itself). `propose` receives the subtree's multinomial draw, beg and end its
+   * end momenta, and rhoOut (added to) its summed momenta.
    */
-  function buildTree(depth: number, propose: Point, pBeg: Float64Array, pEnd: Float64Array, rhoOut: Float64Array): number {
+  function buildTree(depth: number, propose: P, beg: End, end: End, rhoOut: Float64Array): number {
     if (depth === 0) {
+      run.leapfrogs++;
       try {
-        leapfrog(run.eps);
+        dyn.leapfrog(z, run.eps);
       } catch (e) {
         if (!isNumericalFailure(e)) throw e;
-        run.leapfrogs++;
         run.divergent = true;
         run.failure = "numerical-error";
         return NaN;
       }
-      run.leapfrogs++;
       let h = energy(z);
       if (Number.isNaN(h)) h = Infinity;
       if (h - run.h0 > threshold) {
@@ -152,52 +220,41 @@ export function nuts(target: Target, options: NutsOptions): NutsKernel {
       }
       const w = run.h0 - h;
       run.sumMetropolis += w > 0 ? 1 : Math.exp(w);
-      copyPoint(z, propose);
-      pBeg.set(z.p);
-      pEnd.set(z.p);
-      for (let i = 0; i < n; i++) rhoOut[i] += z.p[i];
+      dyn.copy(z, propose);
+      setEnd(beg, z);
+      copyEnd(beg, end);
+      const m = beg.m;
+      for (let i = 0; i < n; i++) rhoOut[i] += m[i];
       return run.divergent ? NaN : w;
     }
     const lv = levels[depth];
     lv.rhoInit.fill(0);
-    const lswInit = buildTree(depth - 1, propose, pBeg, lv.pInitEnd, lv.rhoInit);
+    const lswInit = buildTree(depth - 1, propose, beg, lv.initEnd, lv.rhoInit);
     if (Number.isNaN(lswInit)) return NaN;
     lv.rhoFinal.fill(0);
-    const lswFinal = buildTree(depth - 1, lv.proposeFinal, lv.pFinalBeg, pEnd, lv.rhoFinal);
+    const lswFinal = buildTree(depth - 1, lv.proposeFinal, lv.finalBeg, end, lv.rhoFinal);
     if (Number.isNaN(lswFinal)) return NaN;
     // Uniform progressive sampling within the subtree (multinomial over its states).
     const lswSubtree = logSumExp(lswInit, lswFinal);
-    if (lswFinal > lswSubtree || run.rng.uniform() < Math.exp(lswFinal - lswSubtree)) copyPoint(lv.proposeFinal, propose);
-    const { rhoInit, rhoFinal, pInitEnd, pFinalBeg } = lv;
+    if (lswFinal > lswSubtree || run.rng.uniform() < Math.exp(lswFinal - lswSubtree)) dyn.copy(lv.proposeFinal, propose);
+    const { rhoInit, rhoFinal, initEnd, finalBeg } = lv;
     for (let i = 0; i < n; i++) rhoOut[i] += rhoInit[i] + rhoFinal[i];
     // The criterion over the merged subtree, and across its join (Stan's extra checks).
-    const merged = positive(pBeg, rhoInit, rhoFinal) && positive(pEnd, rhoInit, rhoFinal);
-    const acrossInit = positive(pBeg, rhoInit, pFinalBeg) && positive(pFinalBeg, rhoInit, pFinalBeg);
-    const acrossFinal = positive(pInitEnd, rhoFinal, pInitEnd) && positive(pEnd, rhoFinal, pInitEnd);
+    const merged = positive(beg.s, rhoInit, rhoFinal) && positive(end.s, rhoInit, rhoFinal);
+    const acrossInit = positive(beg.s, rhoInit, finalBeg.m) && positive(finalBeg.s, rhoInit, finalBeg.m);
+    const acrossFinal = positive(initEnd.s, rhoFinal, initEnd.m) && positive(end.s, rhoFinal, initEnd.m);
     return merged && acrossInit && acrossFinal ? lswSubtree : NaN;
   }
 
-  function init(x0: Float64Array): NutsState {
-    const position = initialPosition("nuts", x0, n);
-    const gradient = new Float64Array(n);
-    const logDensity = finiteInitialLogDensity("nuts", gradientOf!(position, gradient));
-    for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(gradient[i])) throw new RangeError(`nuts: the gradient at the initial point has ${gradient[i]} at ${i}`);
-    }
-    return { position, logDensity, gradient };
-  }
-
-  function step(state: NutsState, rng: RandomSource): { state: NutsState; info: StepInfo } {
+  function step(state: S, rng: RandomSource): { state: S; info: StepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
-    z.x.set(state.position);
-    z.g.set(state.gradient);
-    z.lp = state.logDensity;
-    for (let i = 0; i < n; i++) z.p[i] = rng.normal();
-    copyPoint(z, zFwd);
-    copyPoint(z, zBck);
-    copyPoint(z, zSample);
-    for (const v of [pFwdFwd, pFwdBck, pBckFwd, pBckBck, rho]) v.set(z.p);
+    dyn.start(state, rng, z);
+    dyn.copy(z, zFwd);
+    dyn.copy(z, zBck);
+    dyn.copy(z, zSample);
+    for (const e of [fwdFwd, fwdBck, bckFwd, bckBck]) setEnd(e, z);
+    rho.set(dyn.momentum(z));
     Object.assign(run, { h0: energy(z), leapfrogs: 0, sumMetropolis: 0, divergent: false, failure: undefined, rng });
     let logSumWeight = 0; // log exp(H0 - H0)
     let depth = 0;
@@ -208,41 +265,40 @@ export function nuts(target: Target, options: NutsOptions): NutsKernel {
       let lswSubtree: number;
       if (rng.uniform() > 0.5) {
         // Extend forward: the trajectory so far becomes the backward part.
-        copyPoint(zFwd, z);
+        dyn.copy(zFwd, z);
         rhoBck.set(rho);
-        pBckFwd.set(pFwdFwd);
+        copyEnd(fwdFwd, bckFwd);
         run.eps = eps;
-        lswSubtree = buildTree(depth, zPropose, pFwdBck, pFwdFwd, rhoFwd);
-        copyPoint(z, zFwd);
+        lswSubtree = buildTree(depth, zPropose, fwdBck, fwdFwd, rhoFwd);
+        dyn.copy(z, zFwd);
       } else {
-        copyPoint(zBck, z);
+        dyn.copy(zBck, z);
         rhoFwd.set(rho);
-        pFwdBck.set(pBckBck);
+        copyEnd(bckBck, fwdBck);
         run.eps = -eps;
-        lswSubtree = buildTree(depth, zPropose, pBckFwd, pBckBck, rhoBck);
-        copyPoint(z, zBck);
+        lswSubtree = buildTree(depth, zPropose, bckFwd, bckBck, rhoBck);
+        dyn.copy(z, zBck);
       }
       if (Number.isNaN(lswSubtree)) break;
       depth++;
       // Biased progressive sampling: the new subtree's draw replaces the current one with
       // probability min(1, w(subtree) / w(old trajectory)).
       if (lswSubtree > logSumWeight || rng.uniform() < Math.exp(lswSubtree - logSumWeight)) {
-        copyPoint(zPropose, zSample);
+        dyn.copy(zPropose, zSample);
         moved = true;
       }
       logSumWeight = logSumExp(logSumWeight, lswSubtree);
       for (let i = 0; i < n; i++) rho[i] = rhoBck[i] + rhoFwd[i];
-      const persist = positive(pBckBck, rhoBck, rhoFwd) && positive(pFwdFwd, rhoBck, rhoFwd)
-        && positive(pBckBck, rhoBck, pFwdBck) && positive(pFwdBck, rhoBck, pFwdBck)
-        && positive(pBckFwd, rhoFwd, pBckFwd) && positive(pFwdFwd, rhoFwd, pBckFwd);
+      const persist = positive(bckBck.s, rhoBck, rhoFwd) && positive(fwdFwd.s, rhoBck, rhoFwd)
+        && positive(bckBck.s, rhoBck, fwdBck.m) && positive(fwdBck.s, rhoBck, fwdBck.m)
+        && positive(bckFwd.s, rhoFwd, bckFwd.m) && positive(fwdFwd.s, rhoFwd, bckFwd.m);
       if (!persist) break;
     }
     if (lastState && depth > 0) {
-      copyPoint(z, zSample);
+      dyn.copy(z, zSample);
       moved = true;
     }
     const acceptStat = run.leapfrogs > 0 ? run.sumMetropolis / run.leapfrogs : 0;
-    const next: NutsState = moved ? { position: zSample.x.slice(), logDensity: zSample.lp, gradient: zSample.g.slice() } : state;
     const h = moved ? energy(zSample) : run.h0;
     const info: StepInfo = {
       accepted: moved,
@@ -259,8 +315,8 @@ export function nuts(target: Target, options: NutsOptions): NutsKernel {
       treeDepth: depth,
       treeDepthSaturated: depth >= maxDepth,
     };
-    return { state: next, info };
+    return { state: moved ? dyn.state(zSample) : state, info };
   }
 
-  return { name: "nuts", tunable, init, step };
+  return { name: "nuts", tunable, init: (x0) => dyn.init(x0), step };
 }
