@@ -4,13 +4,15 @@
  * so the trajectory runs on an almost standard normal, and NUTS chooses its length per
  * transition, where laplace-hmc draws it from 1..L. Where f | y is far from Laplace's Gaussian
  * (a large signal variance: the step size adapts down), the dynamic length still reaches across
- * the posterior; where it is close, it stops after a few steps.
+ * the posterior; where it is close, it stops after a few steps. The leapfrog runs in latent
+ * coordinates at one product with Sigma per step (laplaceDynamics.ts).
  */
 import type { Cholesky } from "../linalg/cholesky.js";
+import { laplaceDynamics, type LaplaceState } from "./laplaceDynamics.js";
 import { laplaceWhitening } from "./laplaceWhitening.js";
 import type { LatentGpTarget } from "./latentTarget.js";
-import { nuts, type NutsKernel, type NutsState } from "./nuts.js";
-import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+import { nutsOn } from "./nuts.js";
+import type { Kernel, Tunable } from "./types.js";
 
 export interface LaplaceNutsOptions {
   stepSize: number;
@@ -28,10 +30,8 @@ export interface LaplaceNutsOptions {
   broken?: "drop-w" | "last-state" | "weights-potential";
 }
 
-export interface LaplaceNutsState extends SamplerState {
-  /** The state of the chain in the whitened coordinates u (f = R u). */
-  readonly whitened: NutsState;
-}
+/** A state: f, with what the next transition reuses (laplaceDynamics.ts). */
+export type LaplaceNutsState = LaplaceState;
 
 export interface LaplaceNutsKernel extends Kernel<LaplaceNutsState> {
   readonly tunable: Tunable;
@@ -41,28 +41,12 @@ export interface LaplaceNutsKernel extends Kernel<LaplaceNutsState> {
 
 export function laplaceNuts(target: LatentGpTarget, options: LaplaceNutsOptions): LaplaceNutsKernel {
   const whitening = laplaceWhitening(target, "laplace-nuts", options.diagonal, options.broken === "drop-w");
-  const inner: NutsKernel = nuts(whitening.target, {
+  const kernel = nutsOn(laplaceDynamics(target, whitening), {
     stepSize: options.stepSize,
     maxTreeDepth: options.maxTreeDepth,
     targetAcceptance: options.targetAcceptance,
     divergenceThreshold: options.divergenceThreshold,
     broken: options.broken === "last-state" || options.broken === "weights-potential" ? options.broken : undefined,
   });
-
-  function wrap(whitened: NutsState): LaplaceNutsState {
-    return { ...whitening.latentState(whitened.position, whitened.logDensity), whitened };
-  }
-
-  function init(x0: Float64Array): LaplaceNutsState {
-    const whitened = inner.init(whitening.whiten(x0));
-    whitening.calibrate(whitened.position, whitened.logDensity);
-    return wrap(whitened);
-  }
-
-  function step(state: LaplaceNutsState, rng: Parameters<Kernel["step"]>[1]): { state: LaplaceNutsState; info: StepInfo } {
-    const { state: next, info } = inner.step(state.whitened, rng);
-    return { state: next === state.whitened ? state : wrap(next), info };
-  }
-
-  return { name: "laplace-nuts", tunable: inner.tunable, factor: whitening.factor, init, step };
+  return { ...kernel, name: "laplace-nuts", factor: whitening.factor };
 }

@@ -40,6 +40,13 @@ export interface LaplaceWhitening {
   latentState(u: Float64Array, logDensityU: number): SamplerState;
   /** Fixes the constant between log p(f) and log p(u) from a point u with its log p(u). */
   calibrate(u: Float64Array, logDensityU: number): void;
+  /**
+   * The terms of log p(u) that depend on f alone: writes a = beta d log p(y | f)/df + W f and
+   * returns beta log p(y | f) + f' W f / 2 (so log p(u) = that - |u|^2 / 2, and d log p / du = R' a - u).
+   */
+  likelihoodTerms(f: Float64Array, a: Float64Array): number;
+  /** W, the diagonal the whitening was built from. */
+  readonly diagonal: Float64Array;
 }
 
 export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal: ArrayLike<number> | undefined, dropW = false): LaplaceWhitening {
@@ -89,7 +96,7 @@ export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal:
       : undefined,
   };
 
-  /** grad <- R' (beta d1 + W f) - u, with d1 = d log p(y | f) / df at f = R u. */
+  /** grad <- R' a - u, with a = beta d1 + W f, d1 = d log p(y | f) / df at f = R u. */
   function gradientFromD1(u: Float64Array, grad: Float64Array): void {
     for (let i = 0; i < n; i++) d1[i] = beta * d1[i] + (dropW ? 0 : w[i] * f[i]);
     opCounts.flops += 2 * n * n;
@@ -97,11 +104,25 @@ export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal:
     for (let i = 0; i < n; i++) grad[i] -= u[i];
   }
 
+  /** beta log p(y | x) + x' W x / 2, leaving d log p(y | x) / dx in `out`. */
+  function likelihoodPart(x: Float64Array, out: Float64Array): number {
+    const ll = gradientOnly ? gradientOnly(y, x, out) : likelihood.derivatives(y, x, out, d2);
+    let s = beta === 0 ? 0 : beta * ll;
+    if (!dropW) for (let i = 0; i < n; i++) s += 0.5 * w[i] * x[i] * x[i];
+    return s;
+  }
+
   /** beta log p(y | f) - |u|^2/2 + f' W f / 2, leaving d log p(y | f) / df in d1. */
   function density(u: Float64Array): number {
     const ll = gradientOnly ? gradientOnly(y, f, d1) : likelihood.derivatives(y, f, d1, d2);
     let s = beta === 0 ? 0 : beta * ll;
     for (let i = 0; i < n; i++) s += 0.5 * ((dropW ? 0 : w[i] * f[i] * f[i]) - u[i] * u[i]);
+    return s;
+  }
+
+  function likelihoodTerms(x: Float64Array, a: Float64Array): number {
+    const s = likelihoodPart(x, a);
+    for (let i = 0; i < n; i++) a[i] = beta * a[i] + (dropW ? 0 : w[i] * x[i]);
     return s;
   }
 
@@ -130,5 +151,5 @@ export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal:
     return u;
   }
 
-  return { target: whitenedTarget, factor, whiten, latentState, calibrate };
+  return { target: whitenedTarget, factor, whiten, latentState, calibrate, likelihoodTerms, diagonal: w };
 }
