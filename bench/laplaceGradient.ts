@@ -45,7 +45,7 @@ console.log("n\tgemv N\tgemv T\tsymv\tprobit gradient\tprobit score\tsampler\tus
 for (const n of sizes) {
   const ds = readDataset(join(peers, "data", `gpc_synth_n${n}.csv`));
   const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
-  const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [-2], logSignalSd: 1, jitter: 1e-6 * Math.exp(2) });
+  const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [-2], logSignalSd: 1, jitter: 1e-6 * Math.exp(2) }, () => undefined);
   const rng = new Rng(3);
   const a = Float64Array.from({ length: n * n }, () => rng.normal());
   const x = Float64Array.from({ length: n }, () => 2 * rng.normal());

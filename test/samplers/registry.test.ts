@@ -38,7 +38,7 @@ function path(kernel: Kernel, seed: number, count: number): number[] {
 
 test("the registry's names and the defaults the README and `gpmcmc sample --help` document", () => {
   assert.deepEqual([...LATENT_SAMPLER_NAMES], ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"]);
-  assert.equal(DEFAULT_LATENT_SAMPLER, "laplace-hmc");
+  assert.equal(DEFAULT_LATENT_SAMPLER, "laplace-nuts");
   assert.deepEqual(latentSamplerSpec("laplace-hmc"), { sampler: "laplace-hmc", stepSize: 0.5, leapfrogSteps: 8, randomiseSteps: true, targetAcceptance: 0.65 });
   assert.deepEqual(leapfrogSteps(latentSamplerSpec("laplace-hmc")), { steps: 8, randomised: true });
   assert.ok(isLatentSamplerName("hmc-v2") && !isLatentSamplerName("nuts"));
