@@ -1,7 +1,8 @@
 // gpmcmc against Stan's NUTS (rstan) on the same probit GP classification posterior, interleaved
 // (Stan, then each gpmcmc sampler, per data set and seed), scored by one ESS estimator: rstan's
-// bulk ESS (the peers' check/ess_from_draws.R) over the f columns of both draw files, per second
-// of the sampling phase (warm-up excluded, one chain each). Also checks that the two posterior
+// bulk ESS (the peers' check/ess_from_draws.R) over the f columns of both draw files, per CPU
+// second of the sampling phase (warm-up excluded, one chain each; rstan's elapsed times are CPU
+// times, so gpmcmc's chain runs in this process and is timed by process.cpuUsage()). Also checks that the two posterior
 // means agree (check/compare_means.R: z-scores of the differences in mean).
 //
 //   npm run bench -- stan [--peers DIR] [--n 100,400] [--seeds 1,2,3] [--samplers laplace-hmc,hmc-v2]
@@ -14,6 +15,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { readDataset } from "../src/io/dataset.js";
+import { getBackend } from "../src/linalg/backend.js";
+import { runLatentGp, type LatentGpRunSpec } from "../src/run/index.js";
+import { defaultTargetAcceptance, latentSamplerSpec, type LatentSamplerName } from "../src/samplers/registry.js";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -60,21 +65,9 @@ function minBulkEss(csv: string): number {
   return numberAfter(run("Rscript", [join(peers, "check", "ess_from_draws.R"), csv]), /rstan bulk ESS: min ([0-9.]+)/);
 }
 
-/** The f.* columns of a gpmcmc draws file, as a plain CSV (header f1..fn). */
-function extractLatent(drawsFile: string, csv: string): void {
-  const lines = readFileSync(drawsFile, "utf8").split("\n").filter((l) => l.length > 0 && !l.startsWith("#"));
-  const header = lines[0].split(",");
-  const cols = header.map((h, i) => (/^f\.\d+$/.test(h) ? i : -1)).filter((i) => i >= 0);
-  const rows = [cols.map((i) => header[i].replace(".", "")).join(",")];
-  for (const line of lines.slice(1)) {
-    const v = line.split(",");
-    rows.push(cols.map((i) => v[i]).join(","));
-  }
-  writeFileSync(csv, rows.join("\n") + "\n");
-}
-
 interface Row { n: number; seed: number; tool: string; seconds: number; ess: number; perSecond: number; divergences: number; note: string }
 
+/** One Stan chain through rstan; its sampling seconds are rstan's elapsed time, CPU time (Stan 2.21 times with clock()). */
 function stanRun(data: string, n: number, seed: number): Row {
   const prefix = join(out, `stan_n${n}_s${seed}`);
   const text = run("Rscript", [join(peers, "stan", "run_stan.R"), data, `exp(${LOG_LENGTHSCALE})`, `exp(${LOG_VARIANCE})`, draws, String(seed), `--warmup=${warmup}`, `--out=${prefix}`]);
@@ -85,25 +78,63 @@ function stanRun(data: string, n: number, seed: number): Row {
   return { n, seed, tool: "stan-nuts", seconds, ess, perSecond: ess / seconds, divergences, note: `${leap} leapfrog/iteration, ${(seconds / (leap * Number(draws)) * 1e6).toFixed(1)} us/gradient, ESS/gradient ${(ess / (leap * Number(draws))).toFixed(3)}` };
 }
 
-function gpmcmcRun(data: string, n: number, seed: number, sampler: string): Row {
-  const dir = join(out, `${sampler}_n${n}_s${seed}`);
-  const text = run(process.execPath, ["dist/src/cli/main.js", "sample", "--data", data, "--log-lengthscale", String(LOG_LENGTHSCALE),
-    "--log-signal-sd", String(LOG_VARIANCE / 2), "--jitter", String(JITTER), "--sampler", sampler, "--chains", "1", "--seed", String(seed),
-    "--draws", draws, "--burn-in", warmup, "--out", dir, "--force", "--json", "--quiet"]);
-  const summary = JSON.parse(text);
-  const chain = summary.perChain[0];
-  const csv = join(out, `${sampler}_n${n}_s${seed}_f.csv`);
-  extractLatent(join(dir, "draws_1.csv"), csv);
-  const seconds = summary.samplingSeconds;
-  const ess = minBulkEss(csv);
-  // gradientCalls counts burn-in and sampling together: the sampling phase's share is estimated
-  // by its share of the transitions (the step size is fixed after burn-in).
-  const samplingGradients = chain.gradientCalls * (Number(draws) / (Number(draws) + Number(warmup)));
-  const perGradient = chain.samplingSeconds / samplingGradients;
-  return { n, seed, tool: sampler, seconds, ess, perSecond: ess / seconds, divergences: summary.divergences,
-    note: `step ${chain.stepSize.toFixed(3)}, ${(perGradient * 1e6).toFixed(1)} us/gradient, ESS/gradient ~${(ess / samplingGradients).toFixed(3)}` };
+/** The draws of f (draw-major, n per draw) as a plain CSV with header f1..fn. */
+function writeLatent(samples: Float64Array, n: number, csv: string): void {
+  const rows = [Array.from({ length: n }, (_, j) => `f${j + 1}`).join(",")];
+  for (let i = 0; i < samples.length / n; i++) rows.push(Array.from(samples.subarray(i * n, (i + 1) * n)).join(","));
+  writeFileSync(csv, rows.join("\n") + "\n");
 }
 
+/** CPU seconds of this process so far (all its threads: the chain, the collector, the compiler). */
+function cpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+/**
+ * One gpmcmc chain in this process (what `gpmcmc sample --chains 1` runs, with the CLI's defaults
+ * for the sampler), timed in CPU seconds of the sampling phase, as rstan times Stan (its elapsed
+ * times are CPU times: on a loaded machine, wall-clock times of the two would not compare), and
+ * in wall-clock seconds.
+ */
+async function gpmcmcRun(data: string, n: number, seed: number, sampler: string): Promise<Row> {
+  const ds = readDataset(data);
+  const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
+  const name = sampler as LatentSamplerName;
+  const spec: LatentGpRunSpec = {
+    model: { likelihood: "probit", logLengthscale: [LOG_LENGTHSCALE], logSignalSd: LOG_VARIANCE / 2, jitter: JITTER },
+    sampler: latentSamplerSpec(name), draws: Number(draws), burnIn: Number(warmup), thin: 1, chains: 1, seed,
+    adapt: { method: "dual-averaging", targetAcceptance: defaultTargetAcceptance(name) },
+  };
+  const burnIn = Number(warmup);
+  let cpuAtSampling = NaN;
+  let cpuAtEnd = NaN;
+  const run = await runLatentGp({ X: ds.X, y }, spec, {
+    inProcess: true, progressInterval: burnIn, onWarning: () => undefined,
+    onProgress: (p) => {
+      if (p.phase === "burn-in" && p.iteration === burnIn) cpuAtSampling = cpuSeconds();
+    },
+    onChain: () => {
+      cpuAtEnd = cpuSeconds();
+    },
+  });
+  const chain = run.results[0];
+  const csv = join(out, `${sampler}_n${n}_s${seed}_f.csv`);
+  writeLatent(chain.samples, n, csv);
+  // One gradient per leapfrog step for the HMC and NUTS samplers this bench runs.
+  let samplingGradients = 0;
+  for (const l of chain.stats.nLeapfrog) samplingGradients += l;
+  let divergences = 0;
+  for (const d of chain.stats.divergent) divergences += d;
+  const seconds = cpuAtEnd - cpuAtSampling;
+  const ess = minBulkEss(csv);
+  const perGradient = seconds / samplingGradients;
+  return { n, seed, tool: sampler, seconds, ess, perSecond: ess / seconds, divergences,
+    note: `step ${chain.tunedValue!.toFixed(3)}, ${(samplingGradients / Number(draws)).toFixed(1)} leapfrog/iteration, ${(perGradient * 1e6).toFixed(1)} us/gradient, ESS/gradient ${(ess / samplingGradients).toFixed(3)}, wall ${chain.seconds.sampling.toFixed(2)} s` };
+}
+
+// One BLAS thread for the in-process chains too, as Stan runs single-threaded.
+getBackend().setThreads(1);
 const missing = stanMissing();
 if (missing) {
   console.log(`bench stan: skipped: ${missing}`);
@@ -118,7 +149,7 @@ for (const n of sizes) {
     const stan = stanRun(data, n, seed);
     console.log(`${n}\t${seed}\t${stan.tool}\t${stan.seconds.toFixed(2)}\t${stan.ess.toFixed(0)}\t${stan.perSecond.toFixed(1)}\t1\t${stan.divergences}\t-\t${stan.note}`);
     for (const sampler of samplers) {
-      const g = gpmcmcRun(data, n, seed, sampler);
+      const g = await gpmcmcRun(data, n, seed, sampler);
       const cmp = run("Rscript", [join(peers, "check", "compare_means.R"), join(out, `stan_n${n}_s${seed}_draws.csv`), join(out, `${sampler}_n${n}_s${seed}_f.csv`)]);
       const z = numberAfter(cmp, /max\|z\| = ([0-9.]+)/);
       console.log(`${n}\t${seed}\t${g.tool}\t${g.seconds.toFixed(2)}\t${g.ess.toFixed(0)}\t${g.perSecond.toFixed(1)}\t${(g.perSecond / stan.perSecond).toFixed(2)}\t${g.divergences}\tmax|z| ${z.toFixed(2)}\t${g.note}`);

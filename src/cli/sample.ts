@@ -118,6 +118,7 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
     stepSize: o.stepSize,
     leapfrogSteps: o.leapfrogSteps,
     maxLeapfrogSteps: extras.sampler.maxLeapfrogSteps,
+    maxTreeDepth: extras.sampler.maxTreeDepth,
     alpha: extras.sampler.alpha,
     proposalSd: extras.sampler.scale,
     fixedPoint: o.fixedPoint,
@@ -264,7 +265,7 @@ export function formatReport(r: SampleReport): string {
   const leapfrog = leapfrogSteps(s);
   const initial = tunableValue(s);
   const moves = initial === undefined ? "no tunable"
-    : `${leapfrog ? `${leapfrog.randomised ? "up to " : ""}${leapfrog.steps} leapfrog steps, ` : ""}${tunable} ${r.run.adapt ? `adapted from ${initial} to ${steps}` : initial}`;
+    : `${leapfrog ? `${leapfrog.randomised ? "up to " : ""}${leapfrog.steps} leapfrog steps, ` : ""}${s.sampler === "laplace-nuts" ? `trees up to depth ${s.maxTreeDepth}, ` : ""}${tunable} ${r.run.adapt ? `adapted from ${initial} to ${steps}` : initial}`;
   const lik = r.run.model.likelihoodOptions?.thresholds
     ? `${r.run.model.likelihood} likelihood (thresholds ${r.run.model.likelihoodOptions.thresholds.join(",")}, noise sd ${r.run.model.likelihoodOptions.noiseSd ?? 1})`
     : `${r.run.model.likelihood} likelihood`;
@@ -273,7 +274,8 @@ export function formatReport(r: SampleReport): string {
     ...(r.complete ? [] : [`STOPPED EARLY: ${r.perChain.map((c) => `chain ${c.chain} ${c.draws}`).join(", ")} of ${r.run.draws} draws; the figures below are over the first ${r.draws} draws of each chain`]),
     `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${lik}, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}, ${jitterWords(r.jitter, r.jitterRelative)}`,
     `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${moves}, seed ${r.run.seed}`,
-    `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}`,
+    `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}` +
+      (r.treeDepthSaturations === undefined ? "" : `, trees at the largest depth ${r.treeDepthSaturations}`),
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
     // ESS per second is per chain-second (ESS_PER_SECOND_BASIS): it does not depend on how many chains ran at once.
@@ -299,9 +301,10 @@ export function registerSampleCommand(program: Command): Command {
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
     .option("--shared-lengthscale", "with sampled hyperparameters: one lengthscale for every input column instead of one per column (ARD)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")
-    .option("--step-size <e>", `laplace-hmc, rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${D("laplace-hmc").stepSize} for laplace-hmc, ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
+    .option("--step-size <e>", `laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${D("laplace-hmc").stepSize} for laplace-hmc and laplace-nuts, ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `laplace-hmc, rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps}; for laplace-hmc drawn from 1..n, default ${D("laplace-hmc").leapfrogSteps})`)
     .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
+    .option("--max-tree-depth <n>", `laplace-nuts: the largest tree depth, at most 2^n - 1 leapfrog steps per transition (default ${D("laplace-nuts").maxTreeDepth})`)
     .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${D("mh-v1").alpha})`)
     .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${D("mh").proposalSd})`)
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")

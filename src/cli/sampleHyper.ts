@@ -43,7 +43,7 @@ export interface RawHyperOptions {
   priorVariance?: string;
 }
 
-type Raw = RawSampleOptions & RawHyperOptions & { maxLeapfrogSteps?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
+type Raw = RawSampleOptions & RawHyperOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
 
 /** Whether the command samples the hyperparameters: none of the kernel options is given. */
 export function samplesHyperparameters(raw: RawSampleOptions): boolean {
@@ -147,7 +147,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const latentName = options.sampler as LatentSamplerName;
   let latent;
   try {
-    latent = latentSamplerSpec({ sampler: latentName, stepSize: options.stepSize, leapfrogSteps: options.leapfrogSteps, maxLeapfrogSteps: raw.maxLeapfrogSteps === undefined ? undefined : Number(raw.maxLeapfrogSteps) } as LatentSamplerSpecInput);
+    latent = latentSamplerSpec({ sampler: latentName, stepSize: options.stepSize, leapfrogSteps: options.leapfrogSteps, maxLeapfrogSteps: raw.maxLeapfrogSteps === undefined ? undefined : Number(raw.maxLeapfrogSteps),
+      maxTreeDepth: raw.maxTreeDepth === undefined ? undefined : Number(raw.maxTreeDepth) } as LatentSamplerSpecInput);
   } catch (e) {
     if (e instanceof RangeError) throw new OptionError("--sampler", e.message);
     throw e;

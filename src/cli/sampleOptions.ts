@@ -28,6 +28,7 @@ export interface RawSamplerOptions {
   alpha?: string;
   scale?: string;
   maxLeapfrogSteps?: string;
+  maxTreeDepth?: string;
 }
 
 /** The checked values (undefined: not given, the sampler's default applies). */
@@ -35,12 +36,13 @@ export interface SamplerOptions {
   alpha?: number;
   scale?: number;
   maxLeapfrogSteps?: number;
+  maxTreeDepth?: number;
 }
 
 /** Samplers `gpmcmc sample` knows (src/samplers/registry.ts builds them). */
 export const SAMPLERS = LATENT_SAMPLER_NAMES;
 /** --sampler's help: the names, the default and why it is the default (figures: BENCHMARKS.md, bench/stan.ts). */
-export const SAMPLER_HELP = `${LATENT_SAMPLER_NAMES.join(", ")}; ${DEFAULT_LATENT_SAMPLER} (the default) is HMC whitened by Laplace's covariance (K^-1 + W)^-1 at the mode, with its step size adapted in burn-in (on probit GP classification, 4.6-6.1 times the min bulk ESS per second of Stan's NUTS on the same posterior at n = 400, 1.1-4.1 times at n = 100; BENCHMARKS.md) (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`;
+export const SAMPLER_HELP = `${LATENT_SAMPLER_NAMES.join(", ")}; ${DEFAULT_LATENT_SAMPLER} (the default) is Stan's multinomial NUTS in coordinates whitened by Laplace's covariance (K^-1 + W)^-1 at the mode, laplace-hmc HMC in the same coordinates with 1..8 steps, both with their step size adapted in burn-in (on probit GP classification, 3-18 times the min bulk ESS per CPU second of Stan's NUTS on the same posterior; BENCHMARKS.md) (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`;
 
 /** Defaults for options not given. */
 export const SAMPLE_DEFAULTS = {
@@ -192,13 +194,14 @@ const OPTION_FIELDS = {
   "--step-size": "stepSize",
   "--leapfrog-steps": "leapfrogSteps",
   "--max-leapfrog-steps": "maxLeapfrogSteps",
+  "--max-tree-depth": "maxTreeDepth",
   "--alpha": "alpha",
   "--scale": "proposalSd",
   "--target-acceptance": "targetAcceptance",
 } as const;
 
 /** The order messages list samplers in: the leapfrog and Langevin samplers, then the MH ones. */
-const MESSAGE_ORDER = ["laplace-hmc", "rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2", "ess"] as const;
+const MESSAGE_ORDER = ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2", "ess"] as const;
 
 /** Which samplers each sampler-specific option applies to: those whose registry spec has its field. */
 export const SAMPLER_OPTION_SCOPE: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
@@ -225,6 +228,7 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
   checkScope("--step-size", raw.stepSize, sampler);
   checkScope("--leapfrog-steps", raw.leapfrogSteps, sampler);
   checkScope("--max-leapfrog-steps", raw.maxLeapfrogSteps, sampler);
+  checkScope("--max-tree-depth", raw.maxTreeDepth, sampler);
   checkScope("--alpha", raw.alpha, sampler);
   checkScope("--scale", raw.scale, sampler);
   checkScope("--target-acceptance", raw.targetAcceptance, sampler);
@@ -237,5 +241,11 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
   const scale = raw.scale === undefined ? undefined : parsePositiveNumber("--scale", raw.scale);
   const maxLeapfrogSteps = raw.maxLeapfrogSteps === undefined ? undefined : parsePositiveInteger("--max-leapfrog-steps", raw.maxLeapfrogSteps);
 
-  return { alpha, scale, maxLeapfrogSteps };
+  let maxTreeDepth: number | undefined;
+  if (raw.maxTreeDepth !== undefined) {
+    maxTreeDepth = parsePositiveInteger("--max-tree-depth", raw.maxTreeDepth);
+    // 2^20 - 1 leapfrog steps per transition is far beyond any use (Stan's default depth is 10).
+    if (maxTreeDepth > 20) throw new OptionError("--max-tree-depth", `must be at most 20, got ${JSON.stringify(raw.maxTreeDepth)}`);
+  }
+  return { alpha, scale, maxLeapfrogSteps, maxTreeDepth };
 }

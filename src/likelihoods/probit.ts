@@ -104,6 +104,20 @@ export const probit: Likelihood = {
     return s;
   },
 
+  // d1 of `gradient` without its logarithms: N(z)/Phi(z) = 1/R(-z) for z <= 0, N(z)/(1 - N(z) R(z)) above.
+  score(y: Float64Array, f: Float64Array, d1: Float64Array): void {
+    for (let i = 0; i < f.length; i++) {
+      const yi = y[i];
+      const z = yi * f[i];
+      if (z <= 0) {
+        d1[i] = yi / millsRatio(-z);
+      } else {
+        const pdf = normalPdf(z);
+        d1[i] = (yi * pdf) / (1 - pdf * millsRatio(z));
+      }
+    }
+  },
+
   derivatives(y: Float64Array, f: Float64Array, d1: Float64Array, d2: Float64Array, d3?: Float64Array): number {
     const t: ProbitDerivatives = { d1: 0, d2: 0, d3: 0 };
     let s = 0;

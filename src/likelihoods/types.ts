@@ -18,6 +18,12 @@ export interface Likelihood {
    * needs): fills d1 as `derivatives` does and returns sum_i log p(y_i | f_i).
    */
   gradient?(y: Float64Array, f: Float64Array, d1: Float64Array): number;
+  /**
+   * The first derivatives alone, without the log-likelihood (its logarithms are most of the cost
+   * of `gradient`): what a leapfrog step between the ends of a trajectory needs. Fills d1 as
+   * `derivatives` does.
+   */
+  score?(y: Float64Array, f: Float64Array, d1: Float64Array): void;
   /** Expected Fisher information E_y[-d^2 log p(y | f_i) / df_i^2] (R_ii of the comparison paper). */
   fisherInformation(f: Float64Array, out: Float64Array): Float64Array;
   /** Draws y_i ~ p(y | f_i) into out. */

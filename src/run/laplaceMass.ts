@@ -9,13 +9,13 @@ import type { LatentSamplerSpec } from "../samplers/registry.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 
 /**
- * `spec` with `massDiagonal` set to beta times Laplace's W at the mode, for a laplace-hmc spec
+ * `spec` with `massDiagonal` set to beta times Laplace's W at the mode, for a laplace-hmc or laplace-nuts spec
  * that has none and a target whose Gaussian part is the prior; any other spec as it is. A
  * likelihood that is not log-concave keeps the sampler's own default (the Fisher information at
  * f = 0).
  */
 export function withLaplaceMass(target: AnnealedLatentTarget, spec: LatentSamplerSpec): LatentSamplerSpec {
-  if (spec.sampler !== "laplace-hmc" || spec.massDiagonal !== undefined || !target.qIsPrior) return spec;
+  if ((spec.sampler !== "laplace-hmc" && spec.sampler !== "laplace-nuts") || spec.massDiagonal !== undefined || !target.qIsPrior) return spec;
   try {
     const fit = laplace(target.kernelMatrix, target.y, target.likelihood, { onWarning: () => undefined });
     return { ...spec, massDiagonal: Array.from(fit.w, (w) => Math.max(0, w) * target.beta) };

@@ -25,6 +25,8 @@ export interface ChainReport extends OperationCounts {
   divergences: number;
   burnInAcceptanceRate: number | null;
   burnInDivergences: number;
+  /** NUTS: sampling transitions whose tree reached its largest depth (absent for other samplers). */
+  treeDepthSaturations?: number;
   /** Step size after burn-in (adapted or as given). */
   stepSize: number | null;
   burnInSeconds: number;
@@ -45,6 +47,8 @@ export interface RunSummary extends EssRhatExtremes {
   /** Divergent transitions in the sampling phase, all chains. */
   divergences: number;
   burnInDivergences: number;
+  /** NUTS: sampling transitions whose tree reached its largest depth, all chains (absent for other samplers). */
+  treeDepthSaturations?: number;
   /** Wall-clock seconds of burn-in and sampling, all chains (however many ran at once). */
   seconds: number;
   /** The chains' sampling phases (burn-in excluded) added up: chain-seconds, so the figure does not depend on how many ran at once. */
@@ -99,6 +103,7 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
       divergences: s.divergences,
       burnInAcceptanceRate: finite(s.burnInAcceptanceRate),
       burnInDivergences: s.burnInDivergences,
+      ...(s.treeDepthSaturations === undefined ? {} : { treeDepthSaturations: s.treeDepthSaturations }),
       stepSize: r.tunedValue ?? null,
       burnInSeconds: r.seconds.burnIn,
       samplingSeconds: r.seconds.sampling,
@@ -120,6 +125,7 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
     meanAcceptStat: sum((r) => r.summary.meanAcceptStat) / m,
     divergences: sum((r) => r.summary.divergences),
     burnInDivergences: sum((r) => r.summary.burnInDivergences),
+    ...(results.some((r) => r.summary.treeDepthSaturations !== undefined) ? { treeDepthSaturations: sum((r) => r.summary.treeDepthSaturations ?? 0) } : {}),
     seconds: options.seconds ?? sum((r) => r.seconds.total),
     samplingSeconds,
     essPerSecond: minEss !== null && samplingSeconds > 0 ? minEss / samplingSeconds : null,

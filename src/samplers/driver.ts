@@ -82,6 +82,8 @@ export interface ChainSummary extends OperationCounts {
   divergences: number;
   burnInAcceptanceRate: number;
   burnInDivergences: number;
+  /** NUTS: sampling transitions whose tree stopped at its largest depth (Stan's tree-depth warning); absent for other kernels. */
+  treeDepthSaturations?: number;
 }
 
 export interface ChainResult {
@@ -214,6 +216,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       if (!info) break;
       samplingDone = t + 1;
       acceptSum += info.acceptanceProbability;
+      if (info.treeDepth !== undefined) summary.treeDepthSaturations = (summary.treeDepthSaturations ?? 0) + (info.treeDepthSaturated ? 1 : 0);
       if ((t + 1) % thin === 0) {
         samples.set(state.position, kept * dim);
         stats.lp[kept] = state.logDensity;

@@ -63,6 +63,7 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
   const n = target.dim;
   const gradientOf = target.logDensityAndGradient?.bind(target);
   if (!gradientOf) throw new Error("hmc: the target has no logDensityAndGradient");
+  const gradientAlone = target.gradient?.bind(target);
   const trajectory = checkTrajectoryOptions(options);
   const { targetAcceptance, divergenceThreshold: threshold } = trajectory;
   const mass = options.mass ?? identityMass(n);
@@ -102,15 +103,22 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
         // eq. (9), second line: x <- x + e dK/dp = x + e M^-1 p.
         mass.applyInverse(p, v);
         for (let i = 0; i < n; i++) x[i] += eps * v[i];
-        lp = gradientOf!(x, g);
+        // Inside the trajectory only the gradient is needed; the density at its end.
+        const inside = gradientAlone !== undefined && l < steps;
+        if (inside) gradientAlone(x, g);
+        else lp = gradientOf!(x, g);
         last.steps = l;
-        if (!Number.isFinite(lp)) {
+        // eq. (9), third line, merged with the next step's first line when one follows.
+        const h = l === steps ? 0.5 * eps : eps;
+        let sum = 0;
+        for (let i = 0; i < n; i++) {
+          p[i] += h * g[i];
+          sum += g[i];
+        }
+        if (!Number.isFinite(inside ? sum : lp)) {
           last.failure = "non-finite";
           break;
         }
-        // eq. (9), third line, merged with the next step's first line when one follows.
-        const h = l === steps ? 0.5 * eps : eps;
-        for (let i = 0; i < n; i++) p[i] += h * g[i];
       }
     } catch (e) {
       if (!isNumericalFailure(e)) throw e;

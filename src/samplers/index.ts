@@ -23,6 +23,10 @@ export { hmcV1, hmcV2, priorFisherDiagonal, priorPlusDiagonalInverseCholesky, DE
 export type { HmcV1Options, LatentHmcOptions } from "./hmcGp.js";
 export { laplaceHmc } from "./laplaceHmc.js";
 export type { LaplaceHmcKernel, LaplaceHmcOptions, LaplaceHmcState } from "./laplaceHmc.js";
+export { laplaceNuts } from "./laplaceNuts.js";
+export type { LaplaceNutsKernel, LaplaceNutsOptions, LaplaceNutsState } from "./laplaceNuts.js";
+export { nuts } from "./nuts.js";
+export type { NutsKernel, NutsOptions, NutsState } from "./nuts.js";
 export { smmala, MALA_TARGET_ACCEPTANCE } from "./smmala.js";
 export type { SmmalaKernel, SmmalaOptions, SmmalaState } from "./smmala.js";
 export {

@@ -6,29 +6,14 @@
  * leapfrog runs on an almost standard normal, where a step of about 0.5 is stable in any
  * dimension and a few steps give a nearly independent draw.
  *
- * The chain runs on u with f = R u, R R' = Sigma (R lower triangular, from
- * `priorPlusDiagonalInverseCholesky`, which never forms K^-1), with the identity mass: HMC in u
- * with M = I is HMC in f with M^-1 = R R' (a linear change of variables). The density of u is
- *   log p(u) = beta log p(y | R u) - 1/2 u' R' K^-1 R u.
- * K^-1 need not be applied at each step: R' Sigma^-1 R = I and Sigma^-1 = K^-1 + W give
- *   R' K^-1 R = I - R' W R,  so  log p(u) = beta log p(y | f) - 1/2 |u|^2 + 1/2 f' W f,
- *   d log p / du = R' (beta d log p(y | f)/df + W f) - u,
- * with W the diagonal the mass was built from. One gradient costs two products with R (a
- * matrix-vector product each, O(n^2), through BLAS) and the likelihood's O(n) derivatives;
- * the one O(n^3) factorisation happens when the kernel is built.
- *
- * W is given: Laplace's W at the mode (approx/laplace.ts, which `runLatentGp` fills in as
- * the spec's `massDiagonal`, run/laplaceMass.ts). Without it, W is the expected Fisher
- * information at f = 0 times beta (HMC v1's choice). Either way the mass is a fixed positive
- * definite matrix: the chain is exact whatever W is; W only sets its efficiency. The Gaussian
- * part of the target must be the prior N(0, K).
+ * The chain runs on u with f = R u, R R' = Sigma (laplaceWhitening.ts, which also says what a
+ * gradient costs), with the identity mass: HMC in u with M = I is HMC in f with M^-1 = R R' (a
+ * linear change of variables).
  */
-import { backendFor, type Cholesky } from "../linalg/cholesky.js";
-import { opCounts } from "../linalg/counters.js";
-import type { Target } from "../targets/types.js";
+import type { Cholesky } from "../linalg/cholesky.js";
 import { hmc, type HmcKernel, type HmcState } from "./hmc.js";
-import { priorFisherDiagonal, priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
-import { type LatentGpTarget, requirePriorSplit } from "./latentTarget.js";
+import { laplaceWhitening } from "./laplaceWhitening.js";
+import type { LatentGpTarget } from "./latentTarget.js";
 import { identityMass } from "./massMatrix.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
 
@@ -61,54 +46,9 @@ export interface LaplaceHmcKernel extends Kernel<LaplaceHmcState> {
 }
 
 export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): LaplaceHmcKernel {
-  requirePriorSplit(target, "laplace-hmc");
+  const whitening = laplaceWhitening(target, "laplace-hmc", options.diagonal, options.broken === "drop-w");
   const n = target.dim;
-  const w = options.diagonal ? Float64Array.from(options.diagonal) : priorFisherDiagonal(target);
-  if (w.length !== n) throw new RangeError(`laplace-hmc: diagonal has ${w.length} entries, the target dimension is ${n}`);
-  const factor = priorPlusDiagonalInverseCholesky(target.kernelCholesky, w);
-  const r = factor.factor.data; // column-major, zero above the diagonal
-  const be = backendFor(n);
-  const { likelihood, y, beta } = target;
-  const dropW = options.broken === "drop-w";
-  const f = new Float64Array(n);
-  const d1 = new Float64Array(n);
-  const d2 = new Float64Array(n);
-  const gradientOnly = likelihood.gradient?.bind(likelihood);
-
-  /** f <- R u. */
-  function toLatent(u: Float64Array, out: Float64Array): void {
-    opCounts.flops += 2 * n * n;
-    be.gemv("N", n, n, 1, r, n, u, 0, out);
-  }
-
-  // log p(u) up to a constant (module comment); the constant is restored in `offset`.
-  const whitenedTarget: Target = {
-    dim: n,
-    logDensity(u) {
-      toLatent(u, f);
-      return density(u);
-    },
-    logDensityAndGradient(u, grad) {
-      toLatent(u, f);
-      const lp = density(u);
-      if (!Number.isFinite(lp)) return lp;
-      for (let i = 0; i < n; i++) d1[i] = beta * d1[i] + (dropW ? 0 : w[i] * f[i]);
-      opCounts.flops += 2 * n * n;
-      be.gemv("T", n, n, 1, r, n, d1, 0, grad); // R' (beta d log p + W f)
-      for (let i = 0; i < n; i++) grad[i] -= u[i];
-      return lp;
-    },
-  };
-
-  /** beta log p(y | f) - |u|^2/2 + f' W f / 2, leaving d log p(y | f) / df in d1. */
-  function density(u: Float64Array): number {
-    const ll = gradientOnly ? gradientOnly(y, f, d1) : likelihood.derivatives(y, f, d1, d2);
-    let s = beta === 0 ? 0 : beta * ll;
-    for (let i = 0; i < n; i++) s += 0.5 * ((dropW ? 0 : w[i] * f[i] * f[i]) - u[i] * u[i]);
-    return s;
-  }
-
-  const inner: HmcKernel = hmc(whitenedTarget, {
+  const inner: HmcKernel = hmc(whitening.target, {
     stepSize: options.stepSize,
     leapfrogSteps: options.leapfrogSteps,
     randomiseSteps: options.randomiseSteps,
@@ -117,24 +57,13 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
     mass: identityMass(n),
     brokenAcceptance: options.broken === "potential-only" ? "potential-only" : undefined,
   });
-  // log p(f) - log p(u) at the same point, so that states report the target's own log density
-  // (a constant: -log|R| and the prior's normalisation).
-  let offset = NaN;
-
   function wrap(whitened: HmcState): LaplaceHmcState {
-    const position = new Float64Array(n);
-    toLatent(whitened.position, position);
-    return { position, logDensity: whitened.logDensity + offset, whitened };
+    return { ...whitening.latentState(whitened.position, whitened.logDensity), whitened };
   }
 
   function init(x0: Float64Array): LaplaceHmcState {
-    if (x0.length !== n) throw new RangeError(`laplace-hmc: the initial point has ${x0.length} entries, the target dimension is ${n}`);
-    const u0 = Float64Array.from(x0);
-    factor.solveLowerInPlace(u0); // u = R^-1 f
-    const whitened = inner.init(u0);
-    const f0 = new Float64Array(n);
-    toLatent(whitened.position, f0);
-    offset = target.logDensity(f0) - whitened.logDensity;
+    const whitened = inner.init(whitening.whiten(x0));
+    whitening.calibrate(whitened.position, whitened.logDensity);
     return wrap(whitened);
   }
 
@@ -143,5 +72,5 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
     return { state: next === state.whitened ? state : wrap(next), info };
   }
 
-  return { name: "laplace-hmc", tunable: inner.tunable, factor, init, step };
+  return { name: "laplace-hmc", tunable: inner.tunable, factor: whitening.factor, init, step };
 }

@@ -21,22 +21,27 @@ import { ellipticalSlice } from "./ellipticalSlice.js";
 import { hmc } from "./hmc.js";
 import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmcGp.js";
 import { laplaceHmc } from "./laplaceHmc.js";
+import { laplaceNuts } from "./laplaceNuts.js";
 import { identityMass, massFromInverseCholesky, type MassMatrix } from "./massMatrix.js";
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
 import { mhV1, mhV2 } from "./mhNeal.js";
 import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "./rmhmc.js";
+import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./nuts.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order `gpmcmc sample --help` lists them. */
-export const LATENT_SAMPLER_NAMES = ["laplace-hmc", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"] as const;
+export const LATENT_SAMPLER_NAMES = ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"] as const;
 export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
 
 /**
- * The default sampler of `gpmcmc sample` and of the library: HMC whitened by Laplace's covariance,
- * chosen by measurement against Stan's NUTS on the same posteriors (BENCHMARKS.md, bench/stan.ts).
+ * The default sampler of `gpmcmc sample` and of the library: multinomial NUTS whitened by Laplace's
+ * covariance, chosen by measurement (BENCHMARKS.md, "Laplace-whitened HMC and NUTS against Stan"):
+ * against Stan's NUTS on the same probit posteriors it is about as fast as laplace-hmc at n = 400
+ * and somewhat slower at n = 100, but on USPS at a large signal variance, where Laplace's Gaussian
+ * is far from f | y, laplace-hmc's 1..8 short steps did not mix (R-hat 1.22) and NUTS did.
  */
-export const DEFAULT_LATENT_SAMPLER: LatentSamplerName = "laplace-hmc";
+export const DEFAULT_LATENT_SAMPLER: LatentSamplerName = "laplace-nuts";
 
 /** HMC mass matrices: "prior" (M^-1 = K, the default) or "identity". */
 export const HMC_MASSES = ["prior", "identity"] as const;
@@ -72,6 +77,16 @@ export interface LaplaceHmcSpec extends Adapted {
   leapfrogSteps: number;
   randomiseSteps?: boolean;
   /** W of the mass (K^-1 + W)^-1: Laplace's at the mode, which `runLatentGp` fills in (default: the Fisher information at f = 0). */
+  massDiagonal?: readonly number[];
+}
+
+/** Multinomial NUTS (Stan's) in the same whitened coordinates (laplaceNuts.ts). */
+export interface LaplaceNutsSpec extends Adapted {
+  sampler: "laplace-nuts";
+  stepSize: number;
+  /** Largest tree depth: at most 2^maxTreeDepth - 1 leapfrog steps per transition. */
+  maxTreeDepth: number;
+  /** As laplace-hmc's. */
   massDiagonal?: readonly number[];
 }
 
@@ -115,7 +130,7 @@ export interface EssSpec {
 }
 
 /** A sampler, as plain data. */
-export type LatentSamplerSpec = LaplaceHmcSpec | RmhmcSpec | HmcSpec | HmcGpSpec<"hmc-v1"> | HmcGpSpec<"hmc-v2"> | SmmalaSpec | MhSpec | MhNealSpec<"mh-v1"> | MhNealSpec<"mh-v2"> | EssSpec;
+export type LatentSamplerSpec = LaplaceHmcSpec | LaplaceNutsSpec | RmhmcSpec | HmcSpec | HmcGpSpec<"hmc-v1"> | HmcGpSpec<"hmc-v2"> | SmmalaSpec | MhSpec | MhNealSpec<"mh-v1"> | MhNealSpec<"mh-v2"> | EssSpec;
 export type LatentSamplerSpecOf<N extends LatentSamplerName> = Extract<LatentSamplerSpec, { sampler: N }>;
 /** A spec with any field but the name left out: `latentSamplerSpec` fills in the sampler's defaults. */
 export type LatentSamplerSpecInput = { [N in LatentSamplerName]: { sampler: N } & Partial<Omit<LatentSamplerSpecOf<N>, "sampler">> }[LatentSamplerName];
@@ -148,6 +163,8 @@ const LAPLACE_HMC_STEPS = 8;
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
   "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
     "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps", ["massDiagonal"]),
+  "laplace-nuts": entry({ sampler: "laplace-nuts", stepSize: LAPLACE_HMC_STEP, maxTreeDepth: NUTS_DEFAULT_MAX_TREE_DEPTH, targetAcceptance: NUTS_TARGET_ACCEPTANCE }, "stepSize",
+    "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition", ["massDiagonal"]),
   "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
     "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
@@ -278,6 +295,7 @@ export function latentSampler(target: AnnealedLatentTarget, input: LatentSampler
       return hmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, mass });
     }
     case "laplace-hmc": return laplaceHmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, diagonal: spec.massDiagonal });
+    case "laplace-nuts": return laplaceNuts(target, { stepSize: spec.stepSize, maxTreeDepth: spec.maxTreeDepth, targetAcceptance, diagonal: spec.massDiagonal });
     case "hmc-v1": return hmcV1(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "hmc-v2": return hmcV2(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "smmala": return smmala(target, { stepSize: spec.stepSize, targetAcceptance });

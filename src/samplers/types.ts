@@ -24,6 +24,10 @@ export interface StepInfo {
   densityEvaluations?: number;
   /** Why a divergent transition was rejected (undefined when it was not). */
   divergence?: DivergenceReason;
+  /** NUTS: the depth of the trajectory's tree (Stan's treedepth__). */
+  treeDepth?: number;
+  /** NUTS: the tree stopped at its largest depth before the no-U-turn criterion stopped it. */
+  treeDepthSaturated?: boolean;
 }
 
 /**

@@ -11,6 +11,11 @@ export interface Target {
   logDensity(x: Float64Array): number;
   /** Writes d log density / dx into `grad` and returns the log density. */
   logDensityAndGradient?(x: Float64Array, grad: Float64Array): number;
+  /**
+   * Writes d log density / dx into `grad` alone, where that is cheaper than with the density
+   * (the leapfrog steps inside a trajectory need no density). Optional.
+   */
+  gradient?(x: Float64Array, grad: Float64Array): void;
   /** Local Riemannian geometry at x (mMALA, SMMALA, RMHMC). */
   geometry?(x: Float64Array): LocalGeometry;
   /**

@@ -109,7 +109,7 @@ test("kernel hyperparameters: shared or ARD lengthscales, log forms, checked aga
 
 test("sample options: defaults, values, and the fixed-point rule only for RMHMC", () => {
   const o = parseSampleOptions({ data: "d.csv" });
-  assert.equal(o.sampler, "laplace-hmc");
+  assert.equal(o.sampler, "laplace-nuts");
   assert.equal(o.likelihood, "probit");
   assert.equal(o.draws, 1000);
   assert.equal(o.chains, 4);

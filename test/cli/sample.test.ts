@@ -41,7 +41,7 @@ async function quietRun(raw: RawSampleCommandOptions): Promise<{ report: SampleR
 }
 
 const base = (data: string): RawSampleCommandOptions => ({
-  data, lengthscale: "1", signalSd: "2", stepSize: "0.3", leapfrogSteps: "8", draws: "60", burnIn: "40", chains: "2", seed: "17",
+  data, sampler: "laplace-hmc", lengthscale: "1", signalSd: "2", stepSize: "0.3", leapfrogSteps: "8", draws: "60", burnIn: "40", chains: "2", seed: "17",
 });
 
 const REQUIRED_KEYS = ["minEss", "medianEss", "maxEss", "rhatMax", "acceptanceRate", "seconds", "essPerSecond", "divergences"];

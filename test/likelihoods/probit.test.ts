@@ -76,6 +76,23 @@ test("probit: gradient() (value and first derivative alone) matches the 60-digit
   }
 });
 
+test("probit: score() (first derivative alone) matches the 60-digit values for both labels, as gradient() fills d1", () => {
+  const n = REFERENCE.length;
+  for (const label of [1, -1]) {
+    const y = new Float64Array(n).fill(label);
+    const f = Float64Array.from(REFERENCE, (row) => row[0] * label);
+    const d1 = new Float64Array(n).fill(NaN);
+    const g1 = new Float64Array(n);
+    probit.score!(y, f, d1);
+    probit.gradient!(y, f, g1);
+    for (let i = 0; i < n; i++) {
+      const [z, , r] = REFERENCE[i];
+      assert.ok(rel(d1[i], label * r) < 1e-14, `d1 y=${label} z=${z}: ${d1[i]} vs ${label * r}`);
+      assert.equal(d1[i], g1[i], `score and gradient differ at y=${label} z=${z}`);
+    }
+  }
+});
+
 /** Fourth-order central difference of g at f. */
 function fd(g: (f: number) => number, f: number, h: number): number {
   return (g(f - 2 * h) - 8 * g(f - h) + 8 * g(f + h) - g(f + 2 * h)) / (12 * h);

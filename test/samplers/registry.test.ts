@@ -37,8 +37,8 @@ function path(kernel: Kernel, seed: number, count: number): number[] {
 }
 
 test("the registry's names and the defaults the README and `gpmcmc sample --help` document", () => {
-  assert.deepEqual([...LATENT_SAMPLER_NAMES], ["laplace-hmc", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"]);
-  assert.equal(DEFAULT_LATENT_SAMPLER, "laplace-hmc");
+  assert.deepEqual([...LATENT_SAMPLER_NAMES], ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"]);
+  assert.equal(DEFAULT_LATENT_SAMPLER, "laplace-nuts");
   assert.deepEqual(latentSamplerSpec("laplace-hmc"), { sampler: "laplace-hmc", stepSize: 0.5, leapfrogSteps: 8, randomiseSteps: true, targetAcceptance: 0.65 });
   assert.deepEqual(leapfrogSteps(latentSamplerSpec("laplace-hmc")), { steps: 8, randomised: true });
   assert.ok(isLatentSamplerName("hmc-v2") && !isLatentSamplerName("nuts"));
@@ -101,5 +101,5 @@ test("a field a sampler does not have, or an unknown name, is one RangeError nam
   assert.throws(bad({ sampler: "rmhmc", mass: "identity" }), /^RangeError: mass does not apply to sampler rmhmc \(its fields: stepSize, /);
   assert.throws(bad({ sampler: "ess", stepSize: 0.1 }), /^RangeError: stepSize does not apply to sampler ess \(it has none\)$/);
   assert.throws(bad({ sampler: "mh-v1", stepSize: 0.1 }), /stepSize does not apply to sampler mh-v1 \(its fields: alpha, targetAcceptance\)/);
-  assert.throws(bad({ sampler: "nuts" }), /unknown sampler "nuts" \(known: laplace-hmc, rmhmc, hmc, mh, /);
+  assert.throws(bad({ sampler: "nuts" }), /unknown sampler "nuts" \(known: laplace-hmc, laplace-nuts, rmhmc, hmc, mh, /);
 });

@@ -1,0 +1,149 @@
+/**
+ * The leapfrog of HMC in Laplace-whitened coordinates u (f = R u, R R' = Sigma = (K^-1 + W)^-1,
+ * identity mass; laplaceWhitening.ts) carried out in the latent coordinates, at one symmetric
+ * matrix-vector product with Sigma per step instead of two products with R.
+ *
+ * With a = beta d log p(y | f)/df + W f, the gradient in u is R' a - u. Multiplying the leapfrog
+ *   p += e/2 (R' a - u),  u += e p,  p += e/2 (R' a - u)
+ * by R, and by R^-T, gives the same steps on v = R p, f = R u and on s = R^-T p, q = R^-T u = Sigma^-1 f:
+ *   v += e/2 (Sigma a - f),   f += e v,   (R R' = Sigma, R u = f)
+ *   s += e/2 (a - q),         q += e s,   (R^-T R' = I, R^-T u = q)
+ * so a step costs one product Sigma a (BLAS symv, reading one triangle: 2-6 times faster than
+ * the two gemv with R at n = 100-1214 on this machine) and O(n) work. The energies need no solve:
+ * |u|^2 = f' q and |p|^2 = v' s, and the no-U-turn criterion's p_a' (sum p) = s_a' (sum v).
+ * Each transition starts from the exact q = R^-T R^-1 f (two triangular solves) and draws
+ * p = z ~ N(0, I) as v = R z, s = R^-T z, so rounding in q and s does not accumulate across
+ * transitions. In exact arithmetic this is the leapfrog of laplaceHmc.ts; the states are f.
+ */
+import { backendFor } from "../linalg/cholesky.js";
+import { opCounts } from "../linalg/counters.js";
+import type { RandomSource } from "../random/types.js";
+import type { LaplaceWhitening } from "./laplaceWhitening.js";
+import type { LatentGpTarget } from "./latentTarget.js";
+import type { NutsDynamics, PhasePoint } from "./nuts.js";
+import type { SamplerState } from "./types.js";
+
+/** A chain state in f, with what a transition from it reuses. */
+export interface LaplaceState extends SamplerState {
+  /** beta log p(y | f) + f' W f / 2 (log p(u) = lik - |u|^2 / 2). */
+  readonly lik: number;
+  /** a = beta d log p(y | f)/df + W f. */
+  readonly a: Float64Array;
+  /** Sigma a - f = R (R' a - u), the gradient in u mapped by R. */
+  readonly gv: Float64Array;
+}
+
+/** A point of phase space in latent coordinates (module comment). */
+interface LaplacePoint extends PhasePoint {
+  f: Float64Array;
+  q: Float64Array;
+  v: Float64Array;
+  s: Float64Array;
+  a: Float64Array;
+  gv: Float64Array;
+  gs: Float64Array;
+  lik: number;
+}
+
+const FIELDS = ["f", "q", "v", "s", "a", "gv", "gs"] as const;
+
+function dot(x: Float64Array, y: Float64Array): number {
+  let t = 0;
+  for (let i = 0; i < x.length; i++) t += x[i] * y[i];
+  return t;
+}
+
+/** The dynamics of the module comment on `whitening` of `target`, for nuts.ts's `nutsOn`. */
+export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhitening): NutsDynamics<LaplacePoint, LaplaceState> {
+  const n = target.dim;
+  const be = backendFor(n);
+  const r = whitening.factor.factor.data;
+  // Sigma = R R' on the lower triangle (one O(n^3) product, once).
+  const sigma = new Float64Array(n * n);
+  opCounts.flops += n * n * n;
+  be.syrk("L", "N", n, n, 1, r, n, 0, sigma, n);
+  let offset = NaN; // log p(f) - log p(u), a constant (laplaceWhitening.ts)
+
+  /** gv <- Sigma a - f. */
+  function sigmaGradient(a: Float64Array, f: Float64Array, gv: Float64Array): void {
+    opCounts.flops += 2 * n * n;
+    be.symv("L", n, 1, sigma, n, a, 0, gv);
+    for (let i = 0; i < n; i++) gv[i] -= f[i];
+  }
+
+  /** q <- Sigma^-1 f = R^-T R^-1 f. */
+  function exactQ(f: Float64Array, q: Float64Array): void {
+    q.set(f);
+    opCounts.flops += 2 * n * n;
+    be.trsv("L", "N", "N", n, r, n, q);
+    be.trsv("L", "T", "N", n, r, n, q);
+  }
+
+  function newPoint(): LaplacePoint {
+    const pt = { lp: NaN, lik: NaN } as LaplacePoint;
+    for (const k of FIELDS) pt[k] = new Float64Array(n);
+    return pt;
+  }
+
+  function stateAt(f: Float64Array, lik: number, lp: number, a: Float64Array, gv: Float64Array): LaplaceState {
+    return { position: f.slice(), logDensity: lp + offset, lik, a: a.slice(), gv: gv.slice() };
+  }
+
+  return {
+    dim: n,
+    newPoint,
+    copy(from, to) {
+      for (const k of FIELDS) to[k].set(from[k]);
+      to.lp = from.lp;
+      to.lik = from.lik;
+    },
+    start(state: LaplaceState, rng: RandomSource, pt) {
+      pt.f.set(state.position);
+      exactQ(pt.f, pt.q);
+      pt.a.set(state.a);
+      pt.gv.set(state.gv);
+      for (let i = 0; i < n; i++) pt.gs[i] = pt.a[i] - pt.q[i];
+      pt.lik = state.lik;
+      pt.lp = state.lik - 0.5 * dot(pt.f, pt.q);
+      // p = z ~ N(0, I): v = R z, s = R^-T z.
+      for (let i = 0; i < n; i++) pt.s[i] = rng.normal();
+      opCounts.flops += 2 * n * n;
+      be.gemv("N", n, n, 1, r, n, pt.s, 0, pt.v);
+      be.trsv("L", "T", "N", n, r, n, pt.s);
+    },
+    leapfrog(pt, eps) {
+      const { f, q, v, s, a, gv, gs } = pt;
+      const h = 0.5 * eps;
+      for (let i = 0; i < n; i++) {
+        v[i] += h * gv[i];
+        s[i] += h * gs[i];
+        f[i] += eps * v[i];
+        q[i] += eps * s[i];
+      }
+      pt.lik = whitening.likelihoodTerms(f, a);
+      pt.lp = pt.lik - 0.5 * dot(f, q);
+      sigmaGradient(a, f, gv);
+      for (let i = 0; i < n; i++) {
+        gs[i] = a[i] - q[i];
+        v[i] += h * gv[i];
+        s[i] += h * gs[i];
+      }
+    },
+    energy: (pt) => -pt.lp + 0.5 * dot(pt.v, pt.s),
+    momentum: (pt) => pt.v,
+    sharp: (pt) => pt.s,
+    state: (pt) => stateAt(pt.f, pt.lik, pt.lp, pt.a, pt.gv),
+    init(x0) {
+      if (x0.length !== n) throw new RangeError(`laplace-nuts: the initial point has ${x0.length} entries, the target dimension is ${n}`);
+      const pt = newPoint();
+      pt.f.set(x0);
+      exactQ(pt.f, pt.q);
+      const lik = whitening.likelihoodTerms(pt.f, pt.a);
+      const lp = lik - 0.5 * dot(pt.f, pt.q);
+      if (!Number.isFinite(lp)) throw new RangeError(`laplace-nuts: the log density at the initial point is ${lp}`);
+      sigmaGradient(pt.a, pt.f, pt.gv);
+      offset = target.logDensity(pt.f) - lp;
+      return stateAt(pt.f, lik, lp, pt.a, pt.gv);
+    },
+  };
+}
