@@ -78,7 +78,8 @@ export function svLatentTarget(y: Float64Array, beta: number, sigma: number, phi
     const gradient = new Float64Array(T);
     const ld = logDensityAndGradient(x, gradient);
     return {
-      position: x,
+      // a copy: samplers may reuse the buffer they pass in (smmala's proposal buffer)
+      position: Float64Array.from(x),
       logDensity: ld,
       gradient,
       logDetMetric: logDet,
