@@ -54,13 +54,18 @@ export function svLatentTarget(y: Float64Array, beta: number, sigma: number, phi
   const work = new Float64Array(T);
 
   function logDensityAndGradient(x: Float64Array, grad: Float64Array): number {
-    tridiagonalMatvec(pd, off, x, grad);
+    // one pass: (C^-1 x)_t from the three neighbours, the likelihood's terms, dL/dx_t
     let l = 0;
+    let prev = 0;
+    let cur = x[0];
     for (let t = 0; t < T; t++) {
-      const e = y2[t] * Math.exp(-x[t]);
-      const cx = grad[t];
-      l += -0.5 * x[t] - e - 0.5 * x[t] * cx;
+      const next = t + 1 < T ? x[t + 1] : 0;
+      const cx = pd[t] * cur + (t > 0 ? off[t - 1] * prev : 0) + (t + 1 < T ? off[t] * next : 0);
+      const e = y2[t] * Math.exp(-cur);
+      l += -0.5 * cur - e - 0.5 * cur * cx;
       grad[t] = -0.5 + e - cx;
+      prev = cur;
+      cur = next;
     }
     return l;
   }
