@@ -41,6 +41,7 @@ import { dataRecord, fmt, publishReport } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
+import { runVolatilitySample } from "./sampleVolatility.js";
 import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
   parseSamplerOptions,
@@ -326,6 +327,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
+      if (opts.model === "volatility") return void runVolatilitySample(opts);
       if (isParametricModel(opts)) return void runParametricSample(opts);
       const report = samplesHyperparameters(opts) ? await runHyperSampleCommand(opts) : await runSampleCommand(opts, { handleSigint: true });
       // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.

@@ -22,7 +22,7 @@ import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The models `--model` names (latent-gp: the GP models of the rest of `sample`). */
-export const SAMPLE_MODELS = ["latent-gp", "logistic-regression"] as const;
+export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "volatility"] as const;
 
 export interface RawParametricOptions extends RawSampleOptions {
   model?: string;
@@ -41,7 +41,7 @@ function optionName(key: string): string {
 /** Adds --model, --polynomial-degree and --prior-variance to `sample`. */
 export function addParametricModelOptions(cmd: Command): Command {
   return cmd
-    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options) or logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + ")")
+    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + ") or volatility (the stochastic volatility model of Girolami & Calderhead, Section 8: returns in column y; --sampler P,V for the parameters and the volatilities)")
     .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
     .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }
@@ -112,6 +112,8 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
 }
 
 interface ChainInfo {
+  /** The model's name in the files' comments (default logistic_regression). */
+  model?: string;
   sampler: string;
   seed: number;
   draws: number;
@@ -123,14 +125,14 @@ interface ChainInfo {
   settings: Record<string, string | number>;
 }
 
-function writeChain(out: ReturnType<typeof prepareOutputDir>, r: ChainResult, names: string[], info: ChainInfo): string {
+export function writeChain(out: ReturnType<typeof prepareOutputDir>, r: ChainResult, names: string[], info: ChainInfo): string {
   const name = drawsFileName(r.chain + 1);
   const st = r.stats;
   const stats: DrawStats[] = Array.from({ length: r.draws }, (_, i) => ({
     lp: st.lp[i], acceptStat: st.acceptStat[i], stepSize: st.stepSize[i], nLeapfrog: st.nLeapfrog[i], divergent: st.divergent[i] === 1, energy: st.energy[i],
   }));
   writeCmdStanCsv(out.open(name), {
-    model: "logistic_regression", sampler: info.sampler, draws: info.draws * info.thin, burnIn: info.burnIn, thin: info.thin, chain: r.chain + 1, chains: info.chains,
+    model: info.model ?? "logistic_regression", sampler: info.sampler, draws: info.draws * info.thin, burnIn: info.burnIn, thin: info.thin, chain: r.chain + 1, chains: info.chains,
     adapt: info.adapt, stepSize: r.tunedValue ?? 0, seed: info.seed, dataFile: info.dataFile, settings: info.settings,
   }, {
     variables: names, stats, values: r.samples,

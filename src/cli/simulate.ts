@@ -15,6 +15,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../io/atomic.js";
 import { simulateDataSet, SIMULATION_LIKELIHOODS, type SimulatedDataSet, type SimulationLikelihood } from "../run/simulate.js";
 import { VERSION } from "../version.js";
 import { checkOutputFile } from "./outputFile.js";
+import { runVolatilitySimulate, type RawVolatilitySimulateOptions } from "./simulateVolatility.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
 export interface RawSimulateOptions {
@@ -150,6 +151,11 @@ export function registerSimulateCommand(program: Command): Command {
     .command("simulate")
     .description("write a simulated data set of the comparison paper (Filippone, Zhong & Girolami, Section 4.1) as CSV")
     .option("--likelihood <name>", `${SIMULATION_LIKELIHOODS.join(", ")} (ordinal: 4 categories, thresholds -2,0,2, noise sd 1)`)
+    .option("--model <name>", "instead of --likelihood, a parametric model's data: volatility (stochastic volatility returns, Girolami & Calderhead Section 8.3; --t, --beta, --sigma, --phi)")
+    .option("--t <T>", "volatility: number of returns (default 2000)")
+    .option("--beta <b>", "volatility: beta (default 0.65)")
+    .option("--sigma <s>", "volatility: sigma (default 0.15)")
+    .option("--phi <p>", "volatility: phi (default 0.98)")
     .option("--n <n>", "number of cases (the paper: 100, 400)")
     .option("--d <d>", "number of inputs, uniform in [0, 1] (the paper: 2, 10)")
     .option("--seed <s>", "random seed; X, theta and f depend on it alone, y also on the likelihood (default: chosen at random and recorded)")
@@ -157,7 +163,12 @@ export function registerSimulateCommand(program: Command): Command {
     .option("--truth <file>", "also write the true theta and f as JSON")
     .option("--force", "replace existing files")
     .option("--json", "print one JSON object (the truth without f, and the matching gpmcmc sample options)")
-    .action((opts: RawSimulateOptions) => {
+    .action((opts: RawSimulateOptions & RawVolatilitySimulateOptions) => {
+      if (opts.model !== undefined) {
+        if (opts.model !== "volatility") throw new OptionError("--model", `unknown model ${JSON.stringify(opts.model)} (known: volatility)`);
+        return void runVolatilitySimulate(opts);
+      }
+      for (const key of ["t", "beta", "sigma", "phi"] as const) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model volatility");
       runSimulateCommand(opts);
     });
 }
