@@ -66,14 +66,26 @@ export function svJointLogDensity(y: Float64Array, position: Float64Array, betaP
   return svLogLikelihood(s, position[0], position[1], position[2]) + svLogPrior(position[0], position[1], position[2], betaPriorRate);
 }
 
-/** A starting point: beta the root mean square of y, sigma and phi near their prior modes, x = 0. */
+/**
+ * A starting point: beta the root mean square of y, sigma and phi near their prior modes
+ * (0.2, 0.9), and x_t the log of the local mean of y^2 / beta^2 over t - 10..t + 10 (a smoothed
+ * volatility estimate, so that burn-in need not carry x from 0 to the data's levels).
+ */
 export function svInitialPoint(y: Float64Array): Float64Array {
+  const T = y.length;
   let m = 0;
   for (const v of y) m += v * v;
-  const init = new Float64Array(3 + y.length);
-  init[0] = Math.sqrt(m / y.length) || 1;
+  const beta2 = m / T || 1;
+  const init = new Float64Array(3 + T);
+  init[0] = Math.sqrt(beta2);
   init[1] = 0.2;
   init[2] = 0.9;
+  const w = 10;
+  for (let t = 0; t < T; t++) {
+    let s = 0, k = 0;
+    for (let u = Math.max(0, t - w); u <= Math.min(T - 1, t + w); u++, k++) s += y[u] * y[u];
+    init[3 + t] = Math.log(Math.max(s / k / beta2, 1e-3));
+  }
   return init;
 }
 
