@@ -46,17 +46,24 @@ function parseSvSampler(option: string, raw: string): SvSamplerName {
 
 /** The returns y of a volatility data file, checked: at least SV_MIN_OBSERVATIONS rows, columns y and optionally t (increasing). */
 export function readReturns(file: string): Float64Array {
-  const data = readDataset(file, { labels: "real" });
-  const others = data.inputNames.filter((n) => n !== "t");
+  // every column read as an input (numbers checked cell by cell), so that a file of y alone is valid
+  const data = readDataset(file, { responseColumn: "", responseOptional: true });
+  const column = (name: string) => {
+    const j = data.inputNames.indexOf(name);
+    return j < 0 ? undefined : data.X.data.slice(j * data.n, (j + 1) * data.n);
+  };
+  const y = column("y");
+  if (y === undefined) throw new DataError({ file, line: 1 }, `no column "y" (the returns) in the header (columns: ${data.inputNames.join(", ")})`);
+  const others = data.inputNames.filter((n) => n !== "t" && n !== "y");
   if (others.length > 0) throw new DataError({ file, line: 1 }, `the volatility model reads the returns y (and an optional time column t); unexpected column ${JSON.stringify(others[0])}`);
   if (data.n < SV_MIN_OBSERVATIONS) throw new DataError({ file }, `${data.n} returns; the volatility model needs at least ${SV_MIN_OBSERVATIONS} (below that its parameter metric is not positive definite everywhere)`);
-  if (data.inputNames.includes("t")) {
-    const t = data.X.data.subarray(0, data.n);
+  const t = column("t");
+  if (t !== undefined) {
     for (let i = 1; i < data.n; i++) {
       if (!(t[i] > t[i - 1])) throw new DataError({ file, line: i + 2, columnName: "t" }, `t must increase (rows in time order), got ${t[i]} after ${t[i - 1]}`);
     }
   }
-  return data.y;
+  return y;
 }
 
 function fmt(x: number | null): string {
