@@ -6,14 +6,19 @@
  * ESS (Geyer's initial monotone sequence) of beta, sigma, phi and min / median / max over the
  * volatilities, and each parameter's posterior density (kernel estimate) for Figure 6.
  *
- *   node dist/experiments/volatility.js [--configs rmhmc,rmhmc;mmala,rmhmc@-,20] [--runs 1]
+ *   node dist/experiments/volatility.js [--configs rmhmc,rmhmc;mmala,rmhmc@-,20] [--runs 1] [--first-run 0]
  *     [--burn-in 2000] [--draws 5000] [--json FILE]
  *
  * A configuration is P,V (the parameters' and the volatilities' samplers), optionally @LP,LV with
  * their leapfrog steps (- keeps the default). The data set's seed is a stable hash of its identity,
  * each run's of (configuration, run): never a loop position. One chain per run, from
  * svInitialPoint (beta the root mean square of y, sigma 0.2, phi 0.9, x = 0), step sizes adapted
- * per block in burn-in.
+ * per block in burn-in. Runs first-run .. first-run + runs - 1 (so that runs can be spread over
+ * invocations; volatilityTable.ts merges their files). The JSON file is rewritten after each run.
+ *
+ * Time is measured twice: wall-clock seconds (the driver's) and the process's CPU seconds over the
+ * run (process.cpuUsage, user + system). The chain is single-threaded, so on a machine shared with
+ * other jobs the CPU seconds are what the run would take alone; the tables use them.
  */
 import { writeFileSync } from "node:fs";
 import { essGeyer } from "../src/diagnostics/ess.js";
@@ -47,6 +52,8 @@ export interface SvCell {
   run: number;
   seed: number;
   seconds: { burnIn: number; sampling: number; total: number };
+  /** CPU seconds of the whole run (burn-in included), user + system. */
+  cpuSeconds: number;
   ess: { beta: number; sigma: number; phi: number };
   volatilityEss: { min: number; median: number; max: number };
   blocks: { name: string; stepSize: number; acceptanceRate: number }[];
@@ -76,7 +83,9 @@ export function runCell(y: Float64Array, config: SvConfig, run: number, burnIn: 
     adaptIterations: burnIn,
   });
   const init = svInitialPoint(y);
+  const cpu0 = process.cpuUsage();
   const r = runChain(kernel, new Rng(seed), { draws, burnIn, init });
+  const cpu = process.cpuUsage(cpu0);
   const dim = init.length;
   const cols = [0, 1, 2].map((j) => column(r.samples, dim, draws, j));
   const [eb, es, ep] = cols.map((c) => essGeyer([c]));
@@ -91,7 +100,7 @@ export function runCell(y: Float64Array, config: SvConfig, run: number, burnIn: 
     return { name: names[j], grid: Array.from(grid), density: Array.from(d[0] ?? []) };
   });
   return {
-    config: config.label, run, seed, seconds: r.seconds,
+    config: config.label, run, seed, seconds: r.seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6,
     ess: { beta: eb, sigma: es, phi: ep },
     volatilityEss: { min: vEss[0], median: vEss[Math.floor(vEss.length / 2)], max: vEss[vEss.length - 1] },
     blocks: kernel.summary().map(({ name, stepSize, acceptanceRate }) => ({ name, stepSize, acceptanceRate })),
@@ -110,32 +119,37 @@ function main(): void {
   const args = process.argv.slice(2);
   const configs = arg(args, "--configs", "mala,mala;hmc,hmc;mmala,mmala;rmhmc,rmhmc").split(";").map(parseConfig);
   const runs = Number(arg(args, "--runs", "1"));
+  const firstRun = Number(arg(args, "--first-run", "0"));
   const burnIn = Number(arg(args, "--burn-in", "2000"));
   const draws = Number(arg(args, "--draws", "5000"));
   const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
   const y = svExperimentData();
   const cells: SvCell[] = [];
+  const backend = getBackend().describe();
+  const write = () => {
+    const result = {
+      experiment: "Girolami & Calderhead 2011, Tables 11-12 and Figure 6 (reduced)",
+      data: { T: SV_TRUTH.T, beta: SV_TRUTH.beta, sigma: SV_TRUTH.sigma, phi: SV_TRUTH.phi, seed: cellSeed("volatility", "data", SV_TRUTH.T) },
+      burnIn, draws, runs, backend: `${backend.backend} (${backend.library})`, node: process.version, cells,
+    };
+    if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result) + "\n");
+    else process.stdout.write(JSON.stringify(result) + "\n");
+  };
   for (const config of configs) {
-    for (let run = 0; run < runs; run++) {
+    for (let run = firstRun; run < firstRun + runs; run++) {
       const cell = runCell(y, config, run, burnIn, draws);
       cells.push(cell);
-      const t = cell.seconds.total;
+      if (jsonFile) write();
+      const t = cell.cpuSeconds;
       process.stderr.write(
-        `${config.label} run ${run}: ${t.toFixed(1)} s; ESS beta ${cell.ess.beta.toFixed(0)}, sigma ${cell.ess.sigma.toFixed(0)}, phi ${cell.ess.phi.toFixed(0)}; ` +
+        `${config.label} run ${run}: ${t.toFixed(1)} CPU s (${cell.seconds.total.toFixed(1)} s wall); ESS beta ${cell.ess.beta.toFixed(0)}, sigma ${cell.ess.sigma.toFixed(0)}, phi ${cell.ess.phi.toFixed(0)}; ` +
           `x ${cell.volatilityEss.min.toFixed(0)}/${cell.volatilityEss.median.toFixed(0)}/${cell.volatilityEss.max.toFixed(0)}; ` +
           `s/min-ESS ${(t / Math.min(cell.ess.beta, cell.ess.sigma, cell.ess.phi)).toPrecision(3)} (parameters), ${(t / cell.volatilityEss.min).toPrecision(3)} (volatilities); ` +
           `means ${cell.means.beta.toFixed(3)} ${cell.means.sigma.toFixed(3)} ${cell.means.phi.toFixed(3)}; ${cell.blocks.map((b) => `${b.name} eps ${b.stepSize.toPrecision(3)} acc ${b.acceptanceRate.toFixed(2)}`).join(", ")}\n`,
       );
     }
   }
-  const backend = getBackend().describe();
-  const result = {
-    experiment: "Girolami & Calderhead 2011, Tables 11-12 and Figure 6 (reduced)",
-    data: { T: SV_TRUTH.T, beta: SV_TRUTH.beta, sigma: SV_TRUTH.sigma, phi: SV_TRUTH.phi, seed: cellSeed("volatility", "data", SV_TRUTH.T) },
-    burnIn, draws, runs, backend: `${backend.backend} (${backend.library})`, node: process.version, cells,
-  };
-  if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result) + "\n");
-  else process.stdout.write(JSON.stringify(result) + "\n");
+  if (!jsonFile) write();
 }
 
 if (process.argv[1]?.endsWith("volatility.js")) main();
