@@ -28,3 +28,11 @@ export { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "./models/logisticReg
 export type { LogisticRegressionModel, LogisticRegressionOptions } from "./models/logisticRegression.js";
 export { MAX_POLYNOMIAL_DEGREE, regressionDesign } from "./models/design.js";
 export type { RegressionDesign } from "./models/design.js";
+export { latentStatistics, SV_PRIOR, SV_TRUTH, svLogLikelihood, svLogPrior } from "./models/volatility/svModel.js";
+export { svParameterModel, svFisherInformation } from "./models/volatility/svParameters.js";
+export { svLatentTarget } from "./models/volatility/svLatent.js";
+export { simulateVolatility } from "./models/volatility/svSimulate.js";
+export { svGibbsKernel, svInitialPoint, svJointLogDensity, SV_SAMPLER_NAMES } from "./run/volatilityGibbs.js";
+export { blockGibbs } from "./samplers/blockGibbs.js";
+export type { BlockGibbsKernel, GibbsBlock } from "./samplers/blockGibbs.js";
+export { TridiagonalCholesky } from "./linalg/tridiagonal.js";
