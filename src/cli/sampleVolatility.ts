@@ -6,7 +6,8 @@
  * layout, so `diagnose` and `report` read the run as any other.
  *
  * --sampler NAME uses one sampler for both blocks, --sampler P,V one for the parameters and one for
- * the volatilities; --step-size and --leapfrog-steps take one value (both blocks) or two (P,V).
+ * the volatilities (default SV_DEFAULT); --step-size and --leapfrog-steps take one value (both
+ * blocks) or two (P,V); the leapfrog steps default to the paper's (run/volatilityGibbs.ts).
  * Everything is checked before sampling: a bad option or data file stops with one line and exit
  * code 2, and nothing is written.
  */
@@ -27,8 +28,12 @@ import type { RawParametricOptions } from "./sampleParametric.js";
 import { writeChain } from "./sampleParametric.js";
 import { parseSampleOptions } from "./sampleOptions.js";
 
-/** The default samplers (parameters, volatilities): the fastest per min ESS in EXPERIMENTS.md's Tables 11-12. */
-export const SV_DEFAULT_SAMPLERS: [SvSamplerName, SvSamplerName] = ["rmhmc", "rmhmc"];
+/**
+ * Without --sampler: the fastest configuration per min ESS in EXPERIMENTS.md's Tables 11-12 (CPU
+ * seconds per min ESS of the volatilities and of the parameters): mMALA for the parameters and
+ * RMHMC with 10 leapfrog steps (not the paper's 50) for the volatilities.
+ */
+export const SV_DEFAULT = { samplers: ["mmala", "rmhmc"] as [SvSamplerName, SvSamplerName], volatilityLeapfrogSteps: 10 };
 
 /** One value for both blocks or two, comma-separated (parameters, volatilities). */
 function pairOf<T>(option: string, raw: string | undefined, parse: (option: string, raw: string) => T): [T | undefined, T | undefined] {
@@ -78,10 +83,11 @@ export function runVolatilitySample(raw: RawParametricOptions, io: { stdout?: (s
     if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError("--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), "does not apply to --model volatility");
   }
   const samplers = pairOf("--sampler", raw.sampler, parseSvSampler);
-  const pSampler = samplers[0] ?? SV_DEFAULT_SAMPLERS[0];
-  const vSampler = samplers[1] ?? SV_DEFAULT_SAMPLERS[1];
+  const pSampler = samplers[0] ?? SV_DEFAULT.samplers[0];
+  const vSampler = samplers[1] ?? SV_DEFAULT.samplers[1];
   const steps = pairOf("--step-size", raw.stepSize, parsePositiveNumber);
   const leapfrog = pairOf("--leapfrog-steps", raw.leapfrogSteps, parsePositiveInteger);
+  if (raw.sampler === undefined && raw.leapfrogSteps === undefined) leapfrog[1] = SV_DEFAULT.volatilityLeapfrogSteps;
   const trajectories: readonly string[] = ["rmhmc", "hmc"];
   if (leapfrog[0] !== undefined && !trajectories.includes(pSampler) && !trajectories.includes(vSampler)) throw new OptionError("--leapfrog-steps", `applies only to rmhmc and hmc, not ${pSampler},${vSampler}`);
   const o = parseSampleOptions({ ...raw, sampler: pSampler, stepSize: undefined, leapfrogSteps: undefined }, { samplers: SV_SAMPLER_NAMES });
@@ -133,7 +139,7 @@ export function runVolatilitySample(raw: RawParametricOptions, io: { stdout?: (s
   else {
     const lines = [
       `stochastic volatility on ${o.data} (T = ${T}), samplers ${pSampler} (beta, sigma, phi) and ${vSampler} (x.1..x.${T})`,
-      `${summary.chains} chains x ${summary.draws} draws; acceptance ${blocks.map((b) => b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")).join("; ")}`,
+      `${summary.chains} chains x ${summary.draws} draws; acceptance rates ${blocks.map((b, c) => `chain ${c + 1}: ${b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")}`).join("; ")}`,
       `ESS (Geyer): beta ${fmt(parameterEss.beta)}, sigma ${fmt(parameterEss.sigma)}, phi ${fmt(parameterEss.phi)}; x min ${fmt(volatilityEss.min)}, median ${fmt(volatilityEss.median)}, max ${fmt(volatilityEss.max)}`,
       `time: ${fmt(summary.samplingSeconds)} s of sampling summed over chains`,
     ];

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { cholesky, Matrix, NotPositiveDefiniteError } from "../../src/linalg/index.js";
 import { TridiagonalCholesky, tridiagonalMatvec } from "../../src/linalg/tridiagonal.js";
 import { Rng } from "../../src/random/rng.js";
+import { tridiagonalMass } from "../../src/samplers/tridiagonalMass.js";
 
 function dense(d: Float64Array, e: Float64Array): Matrix {
   const n = d.length;
@@ -92,4 +93,37 @@ test("tridiagonal Cholesky: a non-positive pivot is reported with its index", ()
   // [[1, 2], [2, 1]] has pivots 1 and 1 - 4 = -3
   assert.throws(() => new TridiagonalCholesky(Float64Array.of(1, 1), Float64Array.of(2)), (e: unknown) => e instanceof NotPositiveDefiniteError && e.pivotIndex === 1 && e.pivotValue === -3);
   assert.throws(() => new TridiagonalCholesky(Float64Array.of(1, 1), Float64Array.of(2, 3)), /off-diagonal has length 2, expected 1/);
+});
+
+test("the tridiagonal HMC mass: kinetic energy 1/2 p' G^-1 p and G^-1 p as the dense factor gives them; momenta with covariance G", () => {
+  const [c] = cases();
+  const n = c.d.length;
+  const full = cholesky(dense(c.d, c.e));
+  const mass = tridiagonalMass(new TridiagonalCholesky(c.d, c.e));
+  const rng = new Rng(3, 2);
+  const p = rng.fillNormal(new Float64Array(n));
+  const v = new Float64Array(n);
+  mass.applyInverse(p, v);
+  const vd = full.solve(p);
+  assert.ok(maxRelDiff(v, vd) < 1e-9);
+  const k = 0.5 * p.reduce((s, x, i) => s + x * vd[i], 0);
+  assert.ok(Math.abs(mass.kineticEnergy(p) - k) < 1e-10 * (1 + k));
+  // E[p_0 p_0] = G_00 and E[p_0 p_1] = G_01 from 20000 draws, within 5 standard errors
+  const m = 20000;
+  let s00 = 0, s01 = 0, q00 = 0, q01 = 0;
+  const out = new Float64Array(n);
+  for (let r = 0; r < m; r++) {
+    mass.sampleMomentum(rng, out);
+    s00 += out[0] * out[0];
+    q00 += out[0] ** 4;
+    s01 += out[0] * out[1];
+    q01 += (out[0] * out[1]) ** 2;
+  }
+  const check = (s: number, q: number, truth: number) => {
+    const mean = s / m;
+    const se = Math.sqrt((q / m - mean * mean) / m);
+    assert.ok(Math.abs(mean - truth) < 5 * se, `${mean} vs ${truth} (se ${se})`);
+  };
+  check(s00, q00, c.d[0]);
+  check(s01, q01, c.e[0]);
 });
