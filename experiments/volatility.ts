@@ -10,7 +10,7 @@
  *     [--burn-in 2000] [--draws 5000] [--json FILE]
  *
  * A configuration is P,V (the parameters' and the volatilities' samplers), optionally @LP,LV with
- * their leapfrog steps (- keeps the default). The data set's seed is a stable hash of its identity,
+ * their leapfrog steps (- keeps the default), and #EP,EV with fixed step sizes (no adaptation). The data set's seed is a stable hash of its identity,
  * each run's of (configuration, run): never a loop position. One chain per run, from
  * svInitialPoint (beta the root mean square of y, sigma 0.2, phi 0.9, x = 0), step sizes adapted
  * per block in burn-in. Runs first-run .. first-run + runs - 1 (so that runs can be spread over
@@ -37,14 +37,19 @@ export interface SvConfig {
   volatilities: SvSamplerName;
   parameterSteps?: number;
   volatilitySteps?: number;
+  /** Fixed step sizes (parameters, volatilities): no adaptation. */
+  stepSizes?: [number, number];
 }
 
 export function parseConfig(text: string): SvConfig {
-  const [pair, steps] = text.split("@");
+  const [spec, fixed] = text.split("#");
+  const [pair, steps] = spec.split("@");
   const [p, v] = pair.split(",");
   if (!isSvSamplerName(p) || !isSvSamplerName(v)) throw new Error(`configuration ${text}: samplers P,V from rmhmc, mmala, mala, hmc`);
   const [lp, lv] = (steps ?? "-,-").split(",").map((s) => (s === "-" || s === undefined ? undefined : Number(s)));
-  return { label: text, parameters: p, volatilities: v, parameterSteps: lp, volatilitySteps: lv };
+  const stepSizes = fixed === undefined ? undefined : (fixed.split(",").map(Number) as [number, number]);
+  if (stepSizes && !(stepSizes.length === 2 && stepSizes.every((e) => e > 0))) throw new Error(`configuration ${text}: #EP,EV, two positive step sizes`);
+  return { label: text, parameters: p, volatilities: v, parameterSteps: lp, volatilitySteps: lv, stepSizes };
 }
 
 export interface SvCell {
@@ -78,8 +83,8 @@ function column(samples: Float64Array, dim: number, draws: number, j: number): F
 export function runCell(y: Float64Array, config: SvConfig, run: number, burnIn: number, draws: number): SvCell {
   const seed = cellSeed("volatility", config.label, run);
   const kernel = svGibbsKernel(y, {
-    parameters: { sampler: config.parameters, leapfrogSteps: config.parameterSteps },
-    volatilities: { sampler: config.volatilities, leapfrogSteps: config.volatilitySteps },
+    parameters: { sampler: config.parameters, leapfrogSteps: config.parameterSteps, stepSize: config.stepSizes?.[0], adapt: !config.stepSizes },
+    volatilities: { sampler: config.volatilities, leapfrogSteps: config.volatilitySteps, stepSize: config.stepSizes?.[1], adapt: !config.stepSizes },
     adaptIterations: burnIn,
   });
   const init = svInitialPoint(y);
