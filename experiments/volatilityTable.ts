@@ -64,7 +64,12 @@ function tables(r: Result): string {
   const rows = svRows(r.cells);
   const slowest = Math.max(...rows.map((x) => x.sPerMinEss));
   const slowestV = Math.max(...rows.map((x) => x.volatilitySPerMinEss));
-  const paperName = (config: string) => (PAPER_SV[config.split(",")[0]] && config.split(",")[0] === config.split(",")[1] ? config.split(",")[0] : undefined);
+  // the paper's row for a configuration with the paper's leapfrog steps (no @): same sampler in both blocks
+  const paperName = (config: string) => {
+    if (config.includes("@")) return undefined;
+    const [p, v] = config.split("#")[0].split(",");
+    return p === v && PAPER_SV[p] ? p : undefined;
+  };
   const lines = [
     `Table 11 (parameters), ${r.runs} runs of ${r.burnIn} burn-in + ${r.draws} draws; paper: 10 runs of 10000 + 20000`,
     "",
@@ -92,7 +97,13 @@ function figure(r: Result, config: string): string {
   const option: EChartsOption = {
     title: names.map((n, k) => ({ text: n, left: `${6 + 33 * k + 12}%`, top: 4, textStyle: { fontSize: 14 } })),
     grid: names.map((_, k) => ({ left: `${6 + 33 * k}%`, width: "26%", top: 40, bottom: 40 })),
-    xAxis: names.map((n, k) => ({ type: "value", gridIndex: k, scale: true, name: n, nameLocation: "middle", nameGap: 25 })),
+    // each axis spans the curves and the true value (which may lie outside the posterior's bulk)
+    xAxis: names.map((n, k) => {
+      const grids = cells.flatMap((c) => c.densities.find((x) => x.name === n)!.grid);
+      const lo = Math.min(truth[k], ...grids), hi = Math.max(truth[k], ...grids);
+      const pad = 0.02 * (hi - lo);
+      return { type: "value" as const, gridIndex: k, min: +(lo - pad).toPrecision(3), max: +(hi + pad).toPrecision(3), name: n, nameLocation: "middle" as const, nameGap: 25 };
+    }),
     yAxis: names.map((_, k) => ({ type: "value", gridIndex: k, name: k === 0 ? "density" : "" })),
     series: names.flatMap((n, k) =>
       cells.map((c, i) => {
