@@ -1,5 +1,6 @@
 // The stochastic volatility Gibbs sampler (run/volatilityGibbs.ts) leaves the posterior invariant:
-// on T = 8 returns, with a proper exponential prior on beta (log p(beta) = -beta; the paper's
+// on T = 8 returns (not fewer: the parameters' metric is positive definite on the whole support
+// only from T = 7 on, svParameters.ts), with a proper exponential prior on beta (log p(beta) = -beta; the paper's
 // exp(+beta) makes the posterior improper, see svModel.ts), M chains are started from exact
 // posterior draws (resampled from a large importance sample from the prior) and run K sweeps with
 // fixed step sizes; if the kernel leaves the posterior invariant, the M final states are again
