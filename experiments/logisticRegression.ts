@@ -21,16 +21,9 @@ import { runChain } from "../src/samplers/driver.js";
 import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
 import { Rng } from "../src/random/rng.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";
+import { cellSeed } from "./cellSeed.js";
 
-/** FNV-1a of a cell's identity: the seed does not depend on the order cells run in. */
-export function cellSeed(...parts: (string | number)[]): number {
-  let h = 0x811c9dc5;
-  for (const ch of parts.join("/")) {
-    h ^= ch.charCodeAt(0);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
+export { cellSeed } from "./cellSeed.js";
 
 /** Polynomial degree of each data set's model (Section 7.1: cubic for Ripley's). */
 const DEGREE: Record<string, number> = { synth_tr: 3 };

@@ -13,10 +13,11 @@ export interface RawCoxProcessOptions {
   mu?: string;
 }
 
-export function addCoxProcessOptions(cmd: Command): Command {
+/** `betaAlso`: what --beta means for the command's other models, appended to its help. */
+export function addCoxProcessOptions(cmd: Command, betaAlso = ""): Command {
   return cmd
     .option("--sigma2 <s>", `lgcp: variance sigma^2 of the latent field (default ${PAPER_SIGMA2})`)
-    .option("--beta <b>", "lgcp: correlation length beta, in units of the grid's side (default 1/33)")
+    .option("--beta <b>", "lgcp: correlation length beta, in units of the grid's side (default 1/33)" + betaAlso)
     .option("--mu <m>", "lgcp: mean of the latent field (default log(126) - sigma^2/2)");
 }
 

@@ -44,6 +44,7 @@ import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHy
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { runCoxProcessSample } from "./sampleCoxProcess.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
+import { runVolatilitySample } from "./sampleVolatility.js";
 import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
   parseSamplerOptions,
@@ -328,7 +329,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
-      if (isParametricModel(opts)) return void (opts.model === "lgcp" ? runCoxProcessSample(opts) : runParametricSample(opts));
+      if (isParametricModel(opts)) return void (opts.model === "lgcp" ? runCoxProcessSample(opts) : opts.model === "volatility" ? runVolatilitySample(opts) : runParametricSample(opts));
       const report = samplesHyperparameters(opts) ? await runHyperSampleCommand(opts, { handleSigint: true }) : await runSampleCommand(opts, { handleSigint: true });
       // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.
       if (!report.complete) process.exitCode = 130;

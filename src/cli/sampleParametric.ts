@@ -23,7 +23,7 @@ import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The models `--model` names (latent-gp: the GP models of the rest of `sample`). */
-export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "lgcp"] as const;
+export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "lgcp", "volatility"] as const;
 
 export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOptions {
   model?: string;
@@ -42,7 +42,7 @@ function optionName(key: string): string {
 /** Adds --model, --polynomial-degree and --prior-variance to `sample`. */
 export function addParametricModelOptions(cmd: Command): Command {
   return addCoxProcessOptions(cmd)
-    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + ") or lgcp (the log-Gaussian Cox process field on a grid of counts; samplers rmhmc, mmala, mala-transient, mala-stationary)")
+    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + "), lgcp (the log-Gaussian Cox process field on a grid of counts; samplers rmhmc, mmala, mala-transient, mala-stationary) or volatility (the stochastic volatility model of Girolami & Calderhead, Section 8: returns in column y; --sampler P,V for the parameters and the volatilities)")
     .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
     .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }

@@ -17,6 +17,7 @@ import { VERSION } from "../version.js";
 import { addCoxProcessOptions } from "./coxProcessOptions.js";
 import { checkOutputFile } from "./outputFile.js";
 import { runSimulateCoxProcess, type RawSimulateCoxOptions } from "./simulateCoxProcess.js";
+import { runVolatilitySimulate, type RawVolatilitySimulateOptions } from "./simulateVolatility.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
 export interface RawSimulateOptions {
@@ -148,9 +149,13 @@ export function runSimulateCommand(raw: RawSimulateOptions, io: { stdout?: (text
 
 /** Adds the `simulate` command to the program. */
 export function registerSimulateCommand(program: Command): Command {
-  return addCoxProcessOptions(program.command("simulate"))
+  return addCoxProcessOptions(program.command("simulate"), "; volatility: beta (default 0.65)")
     .description("write a simulated data set of the comparison paper (Filippone, Zhong & Girolami, Section 4.1) as CSV")
     .option("--likelihood <name>", `${SIMULATION_LIKELIHOODS.join(", ")} (ordinal: 4 categories, thresholds -2,0,2, noise sd 1)`)
+    .option("--model <name>", "instead of --likelihood, a model's data: volatility (stochastic volatility returns, Girolami & Calderhead Section 8.3; --t, --beta, --sigma, --phi) or lgcp (the log-Gaussian Cox process of Section 9.1: counts and true field on a --grid x --grid grid; --sigma2, --beta, --mu)")
+    .option("--t <T>", "volatility: number of returns (default 2000)")
+    .option("--sigma <s>", "volatility: sigma (default 0.15)")
+    .option("--phi <p>", "volatility: phi (default 0.98)")
     .option("--n <n>", "number of cases (the paper: 100, 400)")
     .option("--d <d>", "number of inputs, uniform in [0, 1] (the paper: 2, 10)")
     .option("--seed <s>", "random seed; X, theta and f depend on it alone, y also on the likelihood (default: chosen at random and recorded)")
@@ -158,13 +163,20 @@ export function registerSimulateCommand(program: Command): Command {
     .option("--truth <file>", "also write the true theta and f as JSON")
     .option("--force", "replace existing files")
     .option("--json", "print one JSON object (the truth without f, and the matching gpmcmc sample options)")
-    .option("--model <name>", "lgcp: the log-Gaussian Cox process of Girolami & Calderhead, Section 9.1 (counts and true field on a --grid x --grid grid) instead of a GP data set")
     .option("--grid <n>", "lgcp: side of the grid (default 64)")
-    .action((opts: RawSimulateOptions & RawSimulateCoxOptions & { model?: string }) => {
-      if (opts.model !== undefined) {
-        if (opts.model !== "lgcp") throw new OptionError("--model", `unknown model ${JSON.stringify(opts.model)} (known: lgcp)`);
+    .action((opts: RawSimulateOptions & RawSimulateCoxOptions & RawVolatilitySimulateOptions) => {
+      const volatilityOnly = ["t", "sigma", "phi"] as const;
+      const lgcpOnly = ["grid", "sigma2", "mu"] as const;
+      if (opts.model === "lgcp") {
+        for (const key of volatilityOnly) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model volatility");
         return void runSimulateCoxProcess(opts);
       }
+      if (opts.model === "volatility") {
+        for (const key of lgcpOnly) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model lgcp");
+        return void runVolatilitySimulate(opts);
+      }
+      if (opts.model !== undefined) throw new OptionError("--model", `unknown model ${JSON.stringify(opts.model)} (known: lgcp, volatility)`);
+      for (const key of [...volatilityOnly, ...lgcpOnly, "beta"] as const) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model volatility or lgcp");
       runSimulateCommand(opts);
     });
 }

@@ -1,0 +1,152 @@
+/**
+ * `gpmcmc sample --model volatility`: the stochastic volatility model of Girolami & Calderhead
+ * 2011, Section 8 (models/volatility), sampled by the two-block Gibbs sampler of
+ * run/volatilityGibbs.ts. The data file has the returns in the column `y`, in time order (an
+ * optional column `t` must increase); the draws are beta, sigma, phi, x.1..x.T in CmdStan's CSV
+ * layout, so `diagnose` and `report` read the run as any other.
+ *
+ * --sampler NAME uses one sampler for both blocks, --sampler P,V one for the parameters and one for
+ * the volatilities (default SV_DEFAULT); --step-size and --leapfrog-steps take one value (both
+ * blocks) or two (P,V); the leapfrog steps default to the paper's (run/volatilityGibbs.ts).
+ * Everything is checked before sampling: a bad option or data file stops with one line and exit
+ * code 2, and nothing is written.
+ */
+import { prepareOutputDir } from "../io/atomic.js";
+import { vectorNames } from "../io/cmdstan.js";
+import { readDataset } from "../io/dataset.js";
+import { DataError } from "../io/errors.js";
+import { SV_MIN_OBSERVATIONS } from "../models/volatility/svModel.js";
+import { summariseRun } from "../run/summary.js";
+import { isSvSamplerName, SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvBlockChoice, type SvSamplerName } from "../run/volatilityGibbs.js";
+import type { BlockSummary } from "../samplers/blockGibbs.js";
+import { sample } from "../samplers/driver.js";
+import type { Kernel } from "../samplers/types.js";
+import { essGeyer } from "../diagnostics/ess.js";
+import { VERSION } from "../version.js";
+import { OptionError, parsePositiveInteger, parsePositiveNumber } from "./options.js";
+import type { RawParametricOptions } from "./sampleParametric.js";
+import { writeParametricChain } from "./sampleParametric.js";
+import { parseSampleOptions } from "./sampleOptions.js";
+
+/**
+ * Without --sampler: the fastest configuration with adapted step sizes per min ESS of the
+ * volatilities in EXPERIMENTS.md's Table 12 (CPU seconds per min ESS): RMHMC for both blocks with
+ * 3 leapfrog steps for the parameters and 10 for the volatilities (the paper: 10 and 50). Table 11
+ * does not separate the configurations: sigma's ESS, its smallest, varies up to eightfold between
+ * runs of one configuration.
+ */
+export const SV_DEFAULT = { samplers: ["rmhmc", "rmhmc"] as [SvSamplerName, SvSamplerName], leapfrogSteps: [3, 10] as [number, number] };
+
+/** One value for both blocks or two, comma-separated (parameters, volatilities). */
+function pairOf<T>(option: string, raw: string | undefined, parse: (option: string, raw: string) => T): [T | undefined, T | undefined] {
+  if (raw === undefined) return [undefined, undefined];
+  const parts = raw.split(",");
+  if (parts.length > 2) throw new OptionError(option, `takes one value (both blocks) or two, parameters then volatilities, got ${JSON.stringify(raw)}`);
+  const values = parts.map((p) => parse(option, p.trim()));
+  return [values[0], values[values.length - 1]];
+}
+
+function parseSvSampler(option: string, raw: string): SvSamplerName {
+  if (!isSvSamplerName(raw)) throw new OptionError(option, `${JSON.stringify(raw)} does not apply to --model volatility (its samplers: ${SV_SAMPLER_NAMES.join(", ")}; give one, or two as parameters,volatilities)`);
+  return raw;
+}
+
+/** The returns y of a volatility data file, checked: at least SV_MIN_OBSERVATIONS rows, columns y and optionally t (increasing). */
+export function readReturns(file: string): Float64Array {
+  // every column read as an input (numbers checked cell by cell), so that a file of y alone is valid
+  const data = readDataset(file, { responseColumn: "", responseOptional: true });
+  const column = (name: string) => {
+    const j = data.inputNames.indexOf(name);
+    return j < 0 ? undefined : data.X.data.slice(j * data.n, (j + 1) * data.n);
+  };
+  const y = column("y");
+  if (y === undefined) throw new DataError({ file, line: 1 }, `no column "y" (the returns) in the header (columns: ${data.inputNames.join(", ")})`);
+  const others = data.inputNames.filter((n) => n !== "t" && n !== "y");
+  if (others.length > 0) throw new DataError({ file, line: 1 }, `the volatility model reads the returns y (and an optional time column t); unexpected column ${JSON.stringify(others[0])}`);
+  if (data.n < SV_MIN_OBSERVATIONS) throw new DataError({ file }, `${data.n} returns; the volatility model needs at least ${SV_MIN_OBSERVATIONS} (below that its parameter metric is not positive definite everywhere)`);
+  const t = column("t");
+  if (t !== undefined) {
+    for (let i = 1; i < data.n; i++) {
+      if (!(t[i] > t[i - 1])) throw new DataError({ file, line: i + 2, columnName: "t" }, `t must increase (rows in time order), got ${t[i]} after ${t[i - 1]}`);
+    }
+  }
+  return y;
+}
+
+function fmt(x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return "n/a";
+  return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3);
+}
+
+/** Runs `gpmcmc sample --model volatility`; returns the report it printed. */
+export function runVolatilitySample(raw: RawParametricOptions, io: { stdout?: (s: string) => void } = {}): Record<string, unknown> {
+  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
+  for (const key of ["polynomialDegree", "priorVariance", "lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "noiseSd", "exposureColumn"] as const) {
+    if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError("--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), "does not apply to --model volatility");
+  }
+  const samplers = pairOf("--sampler", raw.sampler, parseSvSampler);
+  const pSampler = samplers[0] ?? SV_DEFAULT.samplers[0];
+  const vSampler = samplers[1] ?? SV_DEFAULT.samplers[1];
+  const steps = pairOf("--step-size", raw.stepSize, parsePositiveNumber);
+  const leapfrog = pairOf("--leapfrog-steps", raw.leapfrogSteps, parsePositiveInteger);
+  if (raw.sampler === undefined && raw.leapfrogSteps === undefined) [leapfrog[0], leapfrog[1]] = SV_DEFAULT.leapfrogSteps;
+  const trajectories: readonly string[] = ["rmhmc", "hmc"];
+  if (leapfrog[0] !== undefined && !trajectories.includes(pSampler) && !trajectories.includes(vSampler)) throw new OptionError("--leapfrog-steps", `applies only to rmhmc and hmc, not ${pSampler},${vSampler}`);
+  const o = parseSampleOptions({ ...raw, sampler: pSampler, stepSize: undefined, leapfrogSteps: undefined }, { samplers: SV_SAMPLER_NAMES });
+  const y = readReturns(o.data);
+  const adapt = raw.adapt !== false;
+  const block = (sampler: SvSamplerName, i: 0 | 1): SvBlockChoice => ({ sampler, stepSize: steps[i], leapfrogSteps: leapfrog[i], adapt });
+  const kernel = svGibbsKernel(y, { parameters: block(pSampler, 0), volatilities: block(vSampler, 1), adaptIterations: adapt ? o.burnIn : 0 });
+  // each chain's block step sizes and acceptance rates, read before the next chain's init resets them
+  const blocks: BlockSummary[][] = [];
+  let started = 0;
+  const perChain: Kernel = { name: kernel.name, step: kernel.step, init: (x0) => (started++ > 0 && blocks.push(kernel.summary()), kernel.init(x0)) };
+  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
+  const t0 = performance.now();
+  let result;
+  try {
+    result = sample(perChain, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init: svInitialPoint(y) });
+  } catch (e) {
+    out?.finish(false);
+    throw e;
+  }
+  blocks.push(kernel.summary());
+  const T = y.length;
+  const names = ["beta", "sigma", "phi", ...vectorNames("x", T)];
+  const summary = summariseRun(result.chainResults, { names, seconds: (performance.now() - t0) / 1000 });
+  const essOf = (j: number) => essGeyer(result.chainResults.map((r) => Float64Array.from({ length: r.draws }, (_, i) => r.samples[i * (3 + T) + j])));
+  const parameterEss = { beta: essOf(0), sigma: essOf(1), phi: essOf(2) };
+  const vEss = names.slice(3).map((_, k) => essOf(3 + k)).sort((a, b) => a - b);
+  const volatilityEss = { min: vEss[0], median: vEss[Math.floor(T / 2)], max: vEss[T - 1] };
+  const files: string[] = [];
+  const samplerName = `${pSampler},${vSampler}`;
+  if (out) {
+    for (const r of result.chainResults) {
+      // the blocks' step sizes after this chain's burn-in
+      const settings: Record<string, string | number> = { parameter_sampler: pSampler, volatility_sampler: vSampler };
+      for (const s of blocks[r.chain]) settings[`${s.name}_stepsize`] = s.stepSize;
+      files.push(writeParametricChain(out, r, names, { model: "stochastic_volatility", sampler: samplerName, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt, dataFile: o.data, settings }));
+    }
+  }
+  const report = {
+    ...summary, gpmcmc: VERSION, model: "volatility", sampler: samplerName, seed, data: { file: o.data, T },
+    parameterEss, volatilityEss, blocks, out: o.out ?? null, files: out ? [...files, "summary.json"] : [],
+  };
+  if (out) {
+    out.writeJson("summary.json", report);
+    out.finish(true);
+  }
+  if (o.json) stdout(JSON.stringify(report) + "\n");
+  else {
+    const lines = [
+      `stochastic volatility on ${o.data} (T = ${T}), samplers ${pSampler} (beta, sigma, phi) and ${vSampler} (x.1..x.${T})`,
+      `${summary.chains} chains x ${summary.draws} draws; acceptance rates ${blocks.map((b, c) => `chain ${c + 1}: ${b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")}`).join("; ")}`,
+      `ESS (Geyer): beta ${fmt(parameterEss.beta)}, sigma ${fmt(parameterEss.sigma)}, phi ${fmt(parameterEss.phi)}; x min ${fmt(volatilityEss.min)}, median ${fmt(volatilityEss.median)}, max ${fmt(volatilityEss.max)}`,
+      `time: ${fmt(summary.samplingSeconds)} s of sampling summed over chains`,
+    ];
+    if (o.out !== undefined) lines.push(`wrote ${report.files.map((f) => `${o.out}/${f}`).join(", ")}`);
+    stdout(lines.join("\n") + "\n");
+  }
+  return report;
+}

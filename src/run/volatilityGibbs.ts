@@ -1,0 +1,134 @@
+/**
+ * The stochastic volatility model's two-block Gibbs sampler (Girolami & Calderhead 2011, Section
+ * 8): the position is (beta, sigma, phi, x_1..x_T); a sweep samples (beta, sigma, phi) | x with
+ * one transition of a parametric sampler on the 3-dimensional dense-metric conditional
+ * (models/volatility/svParameters.ts), then x | (beta, sigma, phi) with one transition of a
+ * sampler on the latent conditional with its constant tridiagonal metric
+ * (models/volatility/svLatent.ts).
+ *
+ * The samplers, by block:
+ * - parameters: mala, hmc (identity mass), mmala (full drift), rmhmc (generalised leapfrog), those
+ *   of samplers/parametricRegistry.ts;
+ * - volatilities: mala; hmc (identity mass); mmala, whose Christoffel terms vanish because G does
+ *   not depend on x (Section 8.2, eq. 30), so it is the Langevin proposal preconditioned by G^-1;
+ *   rmhmc, which with a constant metric is the leapfrog with mass G = I/2 + C^-1 (Section 8.2):
+ *   HMC with the tridiagonal mass of samplers/tridiagonalMass.ts, every step O(T).
+ * Step sizes adapt per block during burn-in (samplers/blockGibbs.ts); the numbers of leapfrog
+ * steps are the paper's (Section 8.3) where it gives them.
+ */
+import { latentStatistics, SV_PRIOR, svLogLikelihood, svLogPrior, type SvPriorOptions } from "../models/volatility/svModel.js";
+import { svLatentTarget } from "../models/volatility/svLatent.js";
+import { svParameterModel } from "../models/volatility/svParameters.js";
+import { blockGibbs, type BlockGibbsKernel } from "../samplers/blockGibbs.js";
+import { hmc } from "../samplers/hmc.js";
+import { mala } from "../samplers/mala.js";
+import { identityMass } from "../samplers/massMatrix.js";
+import { parametricSampler } from "../samplers/parametricRegistry.js";
+import { smmala } from "../samplers/smmala.js";
+import { tridiagonalMass } from "../samplers/tridiagonalMass.js";
+import type { Kernel } from "../samplers/types.js";
+import { denseMetricTarget } from "../targets/denseMetric.js";
+
+export const SV_SAMPLER_NAMES = ["rmhmc", "mmala", "mala", "hmc"] as const;
+export type SvSamplerName = (typeof SV_SAMPLER_NAMES)[number];
+
+export function isSvSamplerName(s: string): s is SvSamplerName {
+  return (SV_SAMPLER_NAMES as readonly string[]).includes(s);
+}
+
+/** Starting step sizes (adapted in burn-in) and leapfrog steps per block and sampler. */
+export const SV_BLOCK_DEFAULTS: { readonly [B in "parameters" | "volatilities"]: { readonly [N in SvSamplerName]: { stepSize: number; leapfrogSteps?: number } } } = {
+  // the paper: RMHMC 0.3 and 10 steps per parameter proposal, HMC 0.015 and 200 (Section 8.3)
+  parameters: { rmhmc: { stepSize: 0.3, leapfrogSteps: 10 }, mmala: { stepSize: 0.5 }, mala: { stepSize: 0.002 }, hmc: { stepSize: 0.015, leapfrogSteps: 200 } },
+  // the paper: RMHMC 0.1 and 50 steps per volatility proposal; its HMC figures are garbled
+  volatilities: { rmhmc: { stepSize: 0.1, leapfrogSteps: 50 }, mmala: { stepSize: 0.5 }, mala: { stepSize: 0.05 }, hmc: { stepSize: 0.05, leapfrogSteps: 50 } },
+};
+
+export interface SvBlockChoice {
+  sampler: SvSamplerName;
+  stepSize?: number;
+  leapfrogSteps?: number;
+  /** Adapt the step size in burn-in (default true). */
+  adapt?: boolean;
+}
+
+export interface SvGibbsOptions extends SvPriorOptions {
+  parameters: SvBlockChoice;
+  volatilities: SvBlockChoice;
+  /** Sweeps of step-size adaptation (the burn-in). */
+  adaptIterations: number;
+}
+
+/** log p(beta, sigma, phi, x | y) up to a constant, at the position (beta, sigma, phi, x). */
+export function svJointLogDensity(y: Float64Array, position: Float64Array, betaPriorRate: number = SV_PRIOR.betaRate): number {
+  const x = position.subarray(3);
+  const s = latentStatistics(y, x);
+  return svLogLikelihood(s, position[0], position[1], position[2]) + svLogPrior(position[0], position[1], position[2], betaPriorRate);
+}
+
+/**
+ * A starting point: beta the root mean square of y, sigma and phi near their prior modes
+ * (0.2, 0.9), and x_t the log of the local mean of y^2 / beta^2 over t - 10..t + 10 (a smoothed
+ * volatility estimate, so that burn-in need not carry x from 0 to the data's levels).
+ */
+export function svInitialPoint(y: Float64Array): Float64Array {
+  const T = y.length;
+  let m = 0;
+  for (const v of y) m += v * v;
+  const beta2 = m / T || 1;
+  const init = new Float64Array(3 + T);
+  init[0] = Math.sqrt(beta2);
+  init[1] = 0.2;
+  init[2] = 0.9;
+  const w = 10;
+  for (let t = 0; t < T; t++) {
+    let s = 0, k = 0;
+    for (let u = Math.max(0, t - w); u <= Math.min(T - 1, t + w); u++, k++) s += y[u] * y[u];
+    init[3 + t] = Math.log(Math.max(s / k / beta2, 1e-3));
+  }
+  return init;
+}
+
+function latentKernel(y: Float64Array, position: Float64Array, choice: SvBlockChoice, options: SvPriorOptions): Kernel {
+  const target = svLatentTarget(y, position[0], position[1], position[2], options);
+  const d = SV_BLOCK_DEFAULTS.volatilities[choice.sampler];
+  const stepSize = choice.stepSize ?? d.stepSize;
+  const leapfrogSteps = choice.leapfrogSteps ?? d.leapfrogSteps ?? 1;
+  switch (choice.sampler) {
+    case "mala":
+      return mala(target, { stepSize });
+    case "mmala":
+      return smmala(target, { stepSize, targetAcceptance: 0.7 });
+    case "hmc":
+      return hmc(target, { stepSize, leapfrogSteps, mass: identityMass(target.dim) });
+    case "rmhmc":
+      return hmc(target, { stepSize, leapfrogSteps, mass: tridiagonalMass(target.metricFactor), targetAcceptance: 0.8 });
+  }
+}
+
+function parameterKernel(y: Float64Array, position: Float64Array, choice: SvBlockChoice, options: SvPriorOptions): Kernel {
+  const model = svParameterModel(latentStatistics(y, position.subarray(3)), options);
+  const d = SV_BLOCK_DEFAULTS.parameters[choice.sampler];
+  return parametricSampler(denseMetricTarget(model), choice.sampler, position.subarray(0, 3), 0, {
+    stepSize: choice.stepSize ?? d.stepSize,
+    leapfrogSteps: choice.leapfrogSteps ?? d.leapfrogSteps,
+    adapt: false,
+  }).kernel;
+}
+
+/** The two-block Gibbs kernel on (beta, sigma, phi, x_1..x_T) for the returns y. */
+export function svGibbsKernel(y: Float64Array, options: SvGibbsOptions): BlockGibbsKernel {
+  const T = y.length;
+  const rate = options.betaPriorRate ?? SV_PRIOR.betaRate;
+  const prior: SvPriorOptions = { betaPriorRate: rate, broken: options.broken };
+  const dP = SV_BLOCK_DEFAULTS.parameters[options.parameters.sampler];
+  const dV = SV_BLOCK_DEFAULTS.volatilities[options.volatilities.sampler];
+  return blockGibbs(
+    3 + T,
+    [
+      { name: "parameters", start: 0, length: 3, stepSize: options.parameters.stepSize ?? dP.stepSize, adapt: options.parameters.adapt, kernelFor: (p) => parameterKernel(y, p, options.parameters, prior) },
+      { name: "volatilities", start: 3, length: T, stepSize: options.volatilities.stepSize ?? dV.stepSize, adapt: options.volatilities.adapt, kernelFor: (p) => latentKernel(y, p, options.volatilities, prior) },
+    ],
+    { logDensity: (p) => svJointLogDensity(y, p, rate), adaptIterations: options.adaptIterations },
+  );
+}
