@@ -22,7 +22,7 @@ import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The models `--model` names (latent-gp: the GP models of the rest of `sample`). */
-export const SAMPLE_MODELS = ["latent-gp", "logistic-regression"] as const;
+export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "fitzhugh-nagumo"] as const;
 
 export interface RawParametricOptions extends RawSampleOptions {
   model?: string;
@@ -52,6 +52,7 @@ export function isParametricModel(raw: RawParametricOptions): boolean {
   if (!(SAMPLE_MODELS as readonly string[]).includes(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${SAMPLE_MODELS.join(", ")})`);
   if (model === "latent-gp") {
     if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
+    for (const k of ["priorSd", "initialState", "start"] as const) if ((raw as Record<string, unknown>)[k] !== undefined) throw new OptionError(optionName(k), "applies only to --model fitzhugh-nagumo");
     return false;
   }
   return true;
@@ -99,7 +100,7 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
   design.terms.forEach((t, k) => (settings[`term.beta.${k + 1}`] = t));
   if (out) {
-    for (const r of result.chainResults) files.push(writeChain(out, r, names, { sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings }));
+    for (const r of result.chainResults) files.push(writeChain(out, r, names, { model: "logistic_regression", sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings }));
   }
   const summary = summariseRun(result.chainResults, { names, seconds: (performance.now() - t0) / 1000 });
   const report = { ...summary, gpmcmc: VERSION, model: "logistic-regression", sampler, seed, priorVariance, polynomialDegree: degree, terms: design.terms, data: { file: o.data, n: data.n, d: model.dim }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [] };
@@ -111,7 +112,9 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   return report;
 }
 
-interface ChainInfo {
+export interface ChainInfo {
+  /** The model's name in the draws file's comments. */
+  model: string;
   sampler: string;
   seed: number;
   draws: number;
@@ -123,14 +126,15 @@ interface ChainInfo {
   settings: Record<string, string | number>;
 }
 
-function writeChain(out: ReturnType<typeof prepareOutputDir>, r: ChainResult, names: string[], info: ChainInfo): string {
+/** Writes one chain's draws in CmdStan's layout; returns the file name. */
+export function writeChain(out: ReturnType<typeof prepareOutputDir>, r: ChainResult, names: string[], info: ChainInfo): string {
   const name = drawsFileName(r.chain + 1);
   const st = r.stats;
   const stats: DrawStats[] = Array.from({ length: r.draws }, (_, i) => ({
     lp: st.lp[i], acceptStat: st.acceptStat[i], stepSize: st.stepSize[i], nLeapfrog: st.nLeapfrog[i], divergent: st.divergent[i] === 1, energy: st.energy[i],
   }));
   writeCmdStanCsv(out.open(name), {
-    model: "logistic_regression", sampler: info.sampler, draws: info.draws * info.thin, burnIn: info.burnIn, thin: info.thin, chain: r.chain + 1, chains: info.chains,
+    model: info.model, sampler: info.sampler, draws: info.draws * info.thin, burnIn: info.burnIn, thin: info.thin, chain: r.chain + 1, chains: info.chains,
     adapt: info.adapt, stepSize: r.tunedValue ?? 0, seed: info.seed, dataFile: info.dataFile, settings: info.settings,
   }, {
     variables: names, stats, values: r.samples,

@@ -15,6 +15,7 @@ import { writeFileAtomic, writeJsonAtomic } from "../io/atomic.js";
 import { simulateDataSet, SIMULATION_LIKELIHOODS, type SimulatedDataSet, type SimulationLikelihood } from "../run/simulate.js";
 import { VERSION } from "../version.js";
 import { checkOutputFile } from "./outputFile.js";
+import { addFitzhughNagumoSimulateOptions, refuseFitzhughNagumoSimulateOptions, runSimulateFitzhughNagumo } from "./simulateFitzhughNagumo.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
 export interface RawSimulateOptions {
@@ -146,9 +147,10 @@ export function runSimulateCommand(raw: RawSimulateOptions, io: { stdout?: (text
 
 /** Adds the `simulate` command to the program. */
 export function registerSimulateCommand(program: Command): Command {
-  return program
+  const cmd = program
     .command("simulate")
-    .description("write a simulated data set of the comparison paper (Filippone, Zhong & Girolami, Section 4.1) as CSV")
+    .description("write a simulated data set of the comparison paper (Filippone, Zhong & Girolami, Section 4.1) as CSV, or with --model the data of a parametric model")
+    .option("--model <name>", `a parametric model's data instead of a GP data set: ${SIMULATE_MODELS.join(", ")}`)
     .option("--likelihood <name>", `${SIMULATION_LIKELIHOODS.join(", ")} (ordinal: 4 categories, thresholds -2,0,2, noise sd 1)`)
     .option("--n <n>", "number of cases (the paper: 100, 400)")
     .option("--d <d>", "number of inputs, uniform in [0, 1] (the paper: 2, 10)")
@@ -157,7 +159,16 @@ export function registerSimulateCommand(program: Command): Command {
     .option("--truth <file>", "also write the true theta and f as JSON")
     .option("--force", "replace existing files")
     .option("--json", "print one JSON object (the truth without f, and the matching gpmcmc sample options)")
-    .action((opts: RawSimulateOptions) => {
+    .action((opts: RawSimulateOptions & { model?: string }) => {
+      if (opts.model !== undefined) {
+        parseChoice("--model", opts.model, SIMULATE_MODELS, "model");
+        return void runSimulateFitzhughNagumo(opts as Record<string, unknown>);
+      }
+      refuseFitzhughNagumoSimulateOptions(opts as Record<string, unknown>);
       runSimulateCommand(opts);
     });
+  return addFitzhughNagumoSimulateOptions(cmd);
 }
+
+/** The models `simulate --model` names. */
+export const SIMULATE_MODELS = ["fitzhugh-nagumo"] as const;
