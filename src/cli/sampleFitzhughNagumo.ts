@@ -97,7 +97,8 @@ export function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOptions, io:
   for (const key of NOT_HERE) if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError(optionName(key), "does not apply to --model fitzhugh-nagumo");
   const sampler = raw.sampler ?? FN_DEFAULT_SAMPLER;
   if (!(FN_SAMPLERS as string[]).includes(sampler)) throw new OptionError("--sampler", `${sampler} does not apply to --model fitzhugh-nagumo (its samplers: ${FN_SAMPLERS.join(", ")})`);
-  const o = parseSampleOptions({ ...raw, sampler }, { samplers: FN_SAMPLERS });
+  // --noise-sd is this model's observation noise here, not the ordinal likelihood's
+  const o = parseSampleOptions({ ...raw, sampler, noiseSd: undefined }, { samplers: FN_SAMPLERS });
   if (sampler === "mh-componentwise" && o.stepSize !== undefined) throw new OptionError("--step-size", `does not apply to --sampler ${sampler}`);
   if (!["rmhmc", "hmc", "hmc-diagonal"].includes(sampler) && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, hmc or hmc-diagonal, not ${sampler}`);
   const noiseSd = raw.noiseSd === undefined ? FN_DEFAULT_NOISE_SD : parsePositiveNumber("--noise-sd", raw.noiseSd);

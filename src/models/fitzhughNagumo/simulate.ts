@@ -39,7 +39,7 @@ export function observationTimes(n: number, tEnd: number): Float64Array {
 }
 
 /** The data set for `seed` (the noise is its only random part). */
-export function simulateFitzhughNagumo(settings: Partial<FitzhughNagumoSimulation>, seed: number): SimulatedFitzhughNagumo {
+export function simulateFitzhughNagumo(settings: Partial<FitzhughNagumoSimulation>, seed: number | bigint): SimulatedFitzhughNagumo {
   const s = { ...FN_SIMULATION_DEFAULTS, ...settings };
   if (!(s.c > 0)) throw new RangeError(`fitzhugh-nagumo: c must be positive, got ${s.c}`);
   const times = observationTimes(s.n, s.tEnd);
