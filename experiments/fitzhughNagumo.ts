@@ -13,6 +13,7 @@
  * from "fitzhugh-nagumo data", each run's from its sampler and run number.
  */
 import { writeFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { essGeyer } from "../src/diagnostics/ess.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { posteriorMode } from "../src/models/fitzhughNagumo/mode.js";
@@ -95,4 +96,4 @@ function main(): void {
   else process.stdout.write(JSON.stringify(result) + "\n");
 }
 
-main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -72,6 +72,8 @@ export class SensitivitySolver {
   private readonly ftt: Float64Array;
   private readonly x: Float64Array;
   private readonly fs: Float64Array;
+  /** pair[i p + k] = pairIndex(i, k, p), looked up in the inner loops. */
+  private readonly pair: Int32Array;
   private readonly workspaces = new Map<number, DormandPrinceWorkspace>();
 
   constructor(
@@ -90,6 +92,7 @@ export class SensitivitySolver {
     this.ftt = new Float64Array(n * p * p);
     this.x = new Float64Array(n);
     this.fs = new Float64Array(n * p);
+    this.pair = Int32Array.from({ length: p * p }, (_, ik) => pairIndex(Math.floor(ik / p), ik % p, p));
   }
 
   /** Length of the augmented vector for `order`. */
@@ -110,12 +113,13 @@ export class SensitivitySolver {
     const v = sol.values;
     const s0 = n;
     const r0 = n + n * p;
+    const pair = this.pair;
     return {
       order,
       times: outputTimes.length,
       state: (j, i) => v[j * dim + i],
       first: (j, i, k) => v[j * dim + s0 + i * p + k],
-      second: (j, i, a, b) => v[j * dim + r0 + i * q + pairIndex(a, b, p)],
+      second: (j, i, a, b) => v[j * dim + r0 + i * q + pair[a * p + b]],
       acceptedSteps: sol.acceptedSteps,
       rejectedSteps: sol.rejectedSteps,
       evaluations: sol.evaluations,
@@ -123,7 +127,7 @@ export class SensitivitySolver {
   }
 
   private augmentedRhs(theta: Float64Array, y: Float64Array, dy: Float64Array, order: SensitivityOrder): void {
-    const { n, p, q, fx, ft, x, fs } = this;
+    const { n, p, q, fx, ft, x, fs, pair } = this;
     const sys = this.system;
     for (let i = 0; i < n; i++) x[i] = y[i];
     sys.rhs(x, theta, dy);
@@ -153,7 +157,7 @@ export class SensitivitySolver {
       }
       for (let i = 0; i < p; i++) {
         for (let k = i; k < p; k++) {
-          const qi = pairIndex(i, k, p);
+          const qi = pair[i * p + k];
           let v = ftt[(a * p + i) * p + k];
           for (let l = 0; l < n; l++) {
             v += fx[a * n + l] * y[r0 + l * q + qi];
