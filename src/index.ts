@@ -28,3 +28,11 @@ export { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "./models/logisticReg
 export type { LogisticRegressionModel, LogisticRegressionOptions } from "./models/logisticRegression.js";
 export { MAX_POLYNOMIAL_DEGREE, regressionDesign } from "./models/design.js";
 export type { RegressionDesign } from "./models/design.js";
+export { fitzhughNagumoModel } from "./models/fitzhughNagumo/model.js";
+export type { FitzhughNagumoData, FitzhughNagumoModel, FitzhughNagumoOptions } from "./models/fitzhughNagumo/model.js";
+export { simulateFitzhughNagumo } from "./models/fitzhughNagumo/simulate.js";
+export { posteriorMode as fitzhughNagumoMode } from "./models/fitzhughNagumo/mode.js";
+export { SensitivitySolver } from "./models/ode/sensitivities.js";
+export type { OdeSystem, SensitivityOrder, SensitivitySolution } from "./models/ode/sensitivities.js";
+export { OdeSolverError, solveDormandPrince } from "./math/dormandPrince.js";
+export type { OdeOptions, OdeRightHandSide, OdeSolution } from "./math/dormandPrince.js";
