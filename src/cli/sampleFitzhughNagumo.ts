@@ -9,21 +9,19 @@
  * is written.
  */
 import type { Command } from "commander";
-import { prepareOutputDir } from "../io/atomic.js";
 import { parseCsvRecords, readTextFile } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { readNumber } from "../io/numbers.js";
 import { FN_INITIAL_STATE, FN_PARAMETER_NAMES, FN_TRUE_PARAMETERS } from "../models/fitzhughNagumo/equations.js";
 import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
 import { FN_DEFAULT_NOISE_SD, FN_DEFAULT_PRIOR_SD, fitzhughNagumoModel, type FitzhughNagumoData } from "../models/fitzhughNagumo/model.js";
-import { sample } from "../samplers/driver.js";
-import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { PARAMETRIC_SAMPLER_NAMES, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { summariseRun } from "../run/summary.js";
 import { denseMetricTarget } from "../targets/denseMetric.js";
 import { VERSION } from "../version.js";
 import { OptionError, parseNumberList, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
-import { writeChain } from "./sampleParametric.js";
+import { runParametricChains, writeChain } from "./sampleParametric.js";
 
 /** The samplers that apply (IWLS is for generalised linear models). */
 export const FN_SAMPLERS = PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls");
@@ -114,17 +112,7 @@ export function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOptions, io:
   if (!mode.converged) stderr(`gpmcmc: warning: the search for the posterior mode did not converge (${mode.reason}); chains start at the best point found\n`);
   const init = mode.theta;
   const target = denseMetricTarget(model);
-  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
-  const { kernel, adapt } = parametricSampler(target, sampler as ParametricSamplerName, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
-  const t0 = performance.now();
-  let result;
-  try {
-    result = sample(kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init, adapt });
-  } catch (e) {
-    out?.finish(false);
-    throw e;
-  }
+  const { result, out, seed, adapt, t0 } = runParametricChains(target, sampler as ParametricSamplerName, init, o, raw.adapt);
   const names = [...FN_PARAMETER_NAMES];
   const files: string[] = [];
   const settings = { noise_sd: noiseSd, prior_sd: priorSd, initial_state: x0.join(","), mode: Array.from(init).join(",") };

@@ -14,8 +14,8 @@ import { readDataset } from "../io/dataset.js";
 import { regressionDesign, MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
 import { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "../models/logisticRegression.js";
 import { sample, type ChainResult } from "../samplers/driver.js";
-import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSampler } from "../samplers/parametricRegistry.js";
-import { denseMetricTarget } from "../targets/denseMetric.js";
+import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { denseMetricTarget, type DenseMetricTarget } from "../targets/denseMetric.js";
 import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { OptionError, parsePositiveNumber } from "./options.js";
@@ -84,17 +84,7 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   const model = logisticRegression(design.matrix, data.y, { priorVariance });
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);
-  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
-  const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
-  const t0 = performance.now();
-  let result;
-  try {
-    result = sample(kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init, adapt });
-  } catch (e) {
-    out?.finish(false);
-    throw e;
-  }
+  const { result, out, seed, adapt, t0 } = runParametricChains(target, sampler, init, o, raw.adapt);
   const names = vectorNames("beta", model.dim);
   const files: string[] = [];
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
@@ -110,6 +100,24 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   }
   stdout(o.json ? JSON.stringify(report) + "\n" : formatParametricReport(report, summary));
   return report;
+}
+
+/**
+ * The chains of a parametric model as the options ask (the output directory prepared before
+ * sampling and closed as unfinished if sampling throws); t0 is when sampling started.
+ */
+export function runParametricChains(target: DenseMetricTarget, sampler: ParametricSamplerName, init: Float64Array, o: ReturnType<typeof parseSampleOptions>, adaptFlag: boolean | undefined) {
+  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
+  const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: adaptFlag });
+  const t0 = performance.now();
+  try {
+    const result = sample(kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init, adapt });
+    return { result, out, seed, adapt, t0 };
+  } catch (e) {
+    out?.finish(false);
+    throw e;
+  }
 }
 
 export interface ChainInfo {
