@@ -107,12 +107,13 @@ export function fitzhughNagumoModel(data: FitzhughNagumoData, options: FitzhughN
   function evaluate(theta: Float64Array, sol: SensitivitySolution, grad: Float64Array | undefined): number {
     let ss = 0;
     if (grad) for (let i = 0; i < d; i++) grad[i] = -theta[i] / (tau * tau);
+    const v = sol.values;
     for (let n = 0; n < 2; n++) {
-      const y = obs[n];
       for (let j = 0; j < nt; j++) {
-        const e = y[j] - sol.state(j, n);
+        const base = j * sol.dim;
+        const e = obs[n][j] - v[base + n];
         ss += e * e;
-        if (grad) for (let i = 0; i < d; i++) grad[i] += w * e * sol.first(j, n, i);
+        if (grad) for (let i = 0, s = base + sol.firstOffset + n * d; i < d; i++) grad[i] += w * e * v[s + i];
       }
     }
     return logPrior(theta) - 0.5 * w * ss + logNormaliser;
@@ -148,20 +149,22 @@ export function fitzhughNagumoModel(data: FitzhughNagumoData, options: FitzhughN
       const metric = new Matrix(d, d);
       const g = metric.data;
       const dg = derivatives ? Array.from({ length: d }, () => new Matrix(d, d)) : undefined;
+      // read the augmented vectors directly: s_n,i at s0 + n d + i, r_n,(i,m) at r0 + n 6 + pairIndex(i, m)
+      const v = sol.values;
+      const pair = [0, 1, 2, 1, 3, 4, 2, 4, 5];
       for (let n = 0; n < 2; n++) {
         for (let j = 0; j < nt; j++) {
-          for (let i = 0; i < d; i++) {
-            const si = sol.first(j, n, i);
-            for (let k = 0; k <= i; k++) g[i + k * d] += w * si * sol.first(j, n, k);
-          }
+          const base = j * sol.dim;
+          const s = base + sol.firstOffset + n * d;
+          for (let i = 0; i < d; i++) for (let k = 0; k <= i; k++) g[i + k * d] += w * v[s + i] * v[s + k];
           if (dg) {
+            const r = base + sol.secondOffset + n * 6;
             // dG_ik/dtheta_m = w sum (r_im s_k + s_i r_km)
             for (let m = 0; m < d; m++) {
               const dm = dg[m].data;
               for (let i = 0; i < d; i++) {
-                const rim = sol.second(j, n, i, m);
-                const si = sol.first(j, n, i);
-                for (let k = 0; k <= i; k++) dm[i + k * d] += w * (rim * sol.first(j, n, k) + si * sol.second(j, n, k, m));
+                const rim = v[r + pair[i * 3 + m]];
+                for (let k = 0; k <= i; k++) dm[i + k * d] += w * (rim * v[s + k] + v[s + i] * v[r + pair[k * 3 + m]]);
               }
             }
           }

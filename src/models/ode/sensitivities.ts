@@ -47,6 +47,15 @@ export interface SensitivitySolution {
   first(j: number, n: number, i: number): number;
   /** d2x_n/dtheta_i dtheta_k at t_j. */
   second(j: number, n: number, i: number, k: number): number;
+  /**
+   * The raw augmented vectors, time-major: x_n(t_j) at values[j dim + n], s_n,i at
+   * values[j dim + firstOffset + n P + i], r_n,q at values[j dim + secondOffset + n Q + q] with
+   * q = pairIndex(i, k, P) (for loops that read every entry; the accessors above say the same).
+   */
+  readonly values: Float64Array;
+  readonly dim: number;
+  readonly firstOffset: number;
+  readonly secondOffset: number;
   /** The solver's counts. */
   readonly acceptedSteps: number;
   readonly rejectedSteps: number;
@@ -120,6 +129,10 @@ export class SensitivitySolver {
       state: (j, i) => v[j * dim + i],
       first: (j, i, k) => v[j * dim + s0 + i * p + k],
       second: (j, i, a, b) => v[j * dim + r0 + i * q + pair[a * p + b]],
+      values: v,
+      dim,
+      firstOffset: s0,
+      secondOffset: r0,
       acceptedSteps: sol.acceptedSteps,
       rejectedSteps: sol.rejectedSteps,
       evaluations: sol.evaluations,
