@@ -41,3 +41,11 @@ export { svGibbsKernel, svInitialPoint, svJointLogDensity, SV_SAMPLER_NAMES } fr
 export { blockGibbs } from "./samplers/blockGibbs.js";
 export type { BlockGibbsKernel, GibbsBlock } from "./samplers/blockGibbs.js";
 export { TridiagonalCholesky } from "./linalg/tridiagonal.js";
+export { fitzhughNagumoModel } from "./models/fitzhughNagumo/model.js";
+export type { FitzhughNagumoData, FitzhughNagumoModel, FitzhughNagumoOptions } from "./models/fitzhughNagumo/model.js";
+export { simulateFitzhughNagumo } from "./models/fitzhughNagumo/simulate.js";
+export { posteriorMode as fitzhughNagumoMode } from "./models/fitzhughNagumo/mode.js";
+export { SensitivitySolver } from "./models/ode/sensitivities.js";
+export type { OdeSystem, SensitivityOrder, SensitivitySolution } from "./models/ode/sensitivities.js";
+export { OdeSolverError, solveDormandPrince } from "./math/dormandPrince.js";
+export type { OdeOptions, OdeRightHandSide, OdeSolution } from "./math/dormandPrince.js";

@@ -45,6 +45,7 @@ import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { runCoxProcessSample } from "./sampleCoxProcess.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
 import { runVolatilitySample } from "./sampleVolatility.js";
+import { addFitzhughNagumoSampleOptions, runFitzhughNagumoSample } from "./sampleFitzhughNagumo.js";
 import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
 import {
   parseSamplerOptions,
@@ -296,7 +297,7 @@ export function registerSampleCommand(program: Command): Command {
   const command = program
     .command("sample")
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
-  return addParametricModelOptions(addModelOptions(command, SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
+  return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(command), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
     .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
     .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}: the most min ESS of theta per second of the five on a small probit problem, measured by npm run bench -- hyperSchemes, BENCHMARKS.md)`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
@@ -329,7 +330,10 @@ export function registerSampleCommand(program: Command): Command {
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
-      if (isParametricModel(opts)) return void (opts.model === "lgcp" ? runCoxProcessSample(opts) : opts.model === "volatility" ? runVolatilitySample(opts) : runParametricSample(opts));
+      if (isParametricModel(opts)) {
+        const run = { lgcp: runCoxProcessSample, volatility: runVolatilitySample, "fitzhugh-nagumo": runFitzhughNagumoSample }[opts.model as string] ?? runParametricSample;
+        return void run(opts);
+      }
       const report = samplesHyperparameters(opts) ? await runHyperSampleCommand(opts, { handleSigint: true }) : await runSampleCommand(opts, { handleSigint: true });
       // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.
       if (!report.complete) process.exitCode = 130;

@@ -14,8 +14,8 @@ import { readDataset } from "../io/dataset.js";
 import { regressionDesign, MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
 import { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "../models/logisticRegression.js";
 import { sample, type ChainResult } from "../samplers/driver.js";
-import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSampler } from "../samplers/parametricRegistry.js";
-import { denseMetricTarget } from "../targets/denseMetric.js";
+import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { denseMetricTarget, type DenseMetricTarget } from "../targets/denseMetric.js";
 import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { addCoxProcessOptions, refuseCoxProcessOptions, type RawCoxProcessOptions } from "./coxProcessOptions.js";
@@ -23,7 +23,7 @@ import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The models `--model` names (latent-gp: the GP models of the rest of `sample`). */
-export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "lgcp", "volatility"] as const;
+export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const;
 
 export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOptions {
   model?: string;
@@ -42,7 +42,7 @@ function optionName(key: string): string {
 /** Adds --model, --polynomial-degree and --prior-variance to `sample`. */
 export function addParametricModelOptions(cmd: Command): Command {
   return addCoxProcessOptions(cmd)
-    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + "), lgcp (the log-Gaussian Cox process field on a grid of counts; samplers rmhmc, mmala, mala-transient, mala-stationary) or volatility (the stochastic volatility model of Girolami & Calderhead, Section 8: returns in column y; --sampler P,V for the parameters and the volatilities)")
+    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + "), lgcp (the log-Gaussian Cox process field on a grid of counts; samplers rmhmc, mmala, mala-transient, mala-stationary), volatility (the stochastic volatility model of Girolami & Calderhead, Section 8: returns in column y; --sampler P,V for the parameters and the volatilities) or fitzhugh-nagumo (the ODE model of Section 10: columns t, V, R; samplers as logistic-regression but iwls)")
     .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
     .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }
@@ -52,6 +52,9 @@ export function isParametricModel(raw: RawParametricOptions): boolean {
   const model = raw.model ?? "latent-gp";
   if (!(SAMPLE_MODELS as readonly string[]).includes(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${SAMPLE_MODELS.join(", ")})`);
   if (model !== "lgcp") refuseCoxProcessOptions(raw, model);
+  if (model !== "fitzhugh-nagumo") {
+    for (const k of ["priorSd", "initialState", "start"] as const) if ((raw as Record<string, unknown>)[k] !== undefined) throw new OptionError(optionName(k), "applies only to --model fitzhugh-nagumo");
+  }
   if (model === "latent-gp") {
     if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
     return false;
@@ -85,17 +88,7 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   const model = logisticRegression(design.matrix, data.y, { priorVariance });
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);
-  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
-  const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
-  const t0 = performance.now();
-  let result;
-  try {
-    result = sample(kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init, adapt });
-  } catch (e) {
-    out?.finish(false);
-    throw e;
-  }
+  const { result, out, seed, adapt, t0 } = runParametricChains(target, sampler, init, o, raw.adapt);
   const names = vectorNames("beta", model.dim);
   const files: string[] = [];
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
@@ -113,7 +106,26 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   return report;
 }
 
-interface ChainInfo {
+/**
+ * The chains of a parametric model as the options ask (the output directory prepared before
+ * sampling and closed as unfinished if sampling throws); t0 is when sampling started.
+ */
+export function runParametricChains(target: DenseMetricTarget, sampler: ParametricSamplerName, init: Float64Array, o: ReturnType<typeof parseSampleOptions>, adaptFlag: boolean | undefined) {
+  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
+  const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: adaptFlag });
+  const t0 = performance.now();
+  try {
+    const result = sample(kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init, adapt });
+    return { result, out, seed, adapt, t0 };
+  } catch (e) {
+    out?.finish(false);
+    throw e;
+  }
+}
+
+export interface ChainInfo {
+  /** The model's name in the draws file's comments. */
   model: string;
   sampler: string;
   seed: number;

@@ -18,6 +18,7 @@ import { addCoxProcessOptions } from "./coxProcessOptions.js";
 import { checkOutputFile } from "./outputFile.js";
 import { runSimulateCoxProcess, type RawSimulateCoxOptions } from "./simulateCoxProcess.js";
 import { runVolatilitySimulate, type RawVolatilitySimulateOptions } from "./simulateVolatility.js";
+import { addFitzhughNagumoSimulateOptions, refuseFitzhughNagumoSimulateOptions, runSimulateFitzhughNagumo } from "./simulateFitzhughNagumo.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
 export interface RawSimulateOptions {
@@ -149,10 +150,10 @@ export function runSimulateCommand(raw: RawSimulateOptions, io: { stdout?: (text
 
 /** Adds the `simulate` command to the program. */
 export function registerSimulateCommand(program: Command): Command {
-  return addCoxProcessOptions(program.command("simulate"), "; volatility: beta (default 0.65)")
-    .description("write a simulated data set of the comparison paper (Filippone, Zhong & Girolami, Section 4.1) as CSV")
+  const cmd = addCoxProcessOptions(program.command("simulate"), "; volatility: beta (default 0.65)")
+    .description("write a simulated data set of the comparison paper (Filippone, Zhong & Girolami, Section 4.1) as CSV, or with --model the data of another model")
     .option("--likelihood <name>", `${SIMULATION_LIKELIHOODS.join(", ")} (ordinal: 4 categories, thresholds -2,0,2, noise sd 1)`)
-    .option("--model <name>", "instead of --likelihood, a model's data: volatility (stochastic volatility returns, Girolami & Calderhead Section 8.3; --t, --beta, --sigma, --phi) or lgcp (the log-Gaussian Cox process of Section 9.1: counts and true field on a --grid x --grid grid; --sigma2, --beta, --mu)")
+    .option("--model <name>", "instead of --likelihood, a model's data: fitzhugh-nagumo (the ODE of Girolami & Calderhead Section 10; --a, --b, --c, --v0, --r0, --n, --t-end, --noise-sd), volatility (stochastic volatility returns, Girolami & Calderhead Section 8.3; --t, --beta, --sigma, --phi) or lgcp (the log-Gaussian Cox process of Section 9.1: counts and true field on a --grid x --grid grid; --sigma2, --beta, --mu)")
     .option("--t <T>", "volatility: number of returns (default 2000)")
     .option("--sigma <s>", "volatility: sigma (default 0.15)")
     .option("--phi <p>", "volatility: phi (default 0.98)")
@@ -167,6 +168,12 @@ export function registerSimulateCommand(program: Command): Command {
     .action((opts: RawSimulateOptions & RawSimulateCoxOptions & RawVolatilitySimulateOptions) => {
       const volatilityOnly = ["t", "sigma", "phi"] as const;
       const lgcpOnly = ["grid", "sigma2", "mu"] as const;
+      if (opts.model !== undefined) parseChoice("--model", opts.model, SIMULATE_MODELS, "model");
+      if (opts.model === "fitzhugh-nagumo") {
+        for (const key of [...volatilityOnly, ...lgcpOnly, "beta"] as const) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "does not apply to --model fitzhugh-nagumo");
+        return void runSimulateFitzhughNagumo(opts as Record<string, unknown>);
+      }
+      refuseFitzhughNagumoSimulateOptions(opts as Record<string, unknown>);
       if (opts.model === "lgcp") {
         for (const key of volatilityOnly) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model volatility");
         return void runSimulateCoxProcess(opts);
@@ -175,8 +182,11 @@ export function registerSimulateCommand(program: Command): Command {
         for (const key of lgcpOnly) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model lgcp");
         return void runVolatilitySimulate(opts);
       }
-      if (opts.model !== undefined) throw new OptionError("--model", `unknown model ${JSON.stringify(opts.model)} (known: lgcp, volatility)`);
       for (const key of [...volatilityOnly, ...lgcpOnly, "beta"] as const) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model volatility or lgcp");
       runSimulateCommand(opts);
     });
+  return addFitzhughNagumoSimulateOptions(cmd);
 }
+
+/** The models `simulate --model` names. */
+export const SIMULATE_MODELS = ["fitzhugh-nagumo", "lgcp", "volatility"] as const;

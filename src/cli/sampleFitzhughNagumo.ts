@@ -1,0 +1,150 @@
+/**
+ * `gpmcmc sample --model fitzhugh-nagumo`: the parameters (a, b, c) of the Fitzhugh-Nagumo ODE
+ * (Girolami & Calderhead 2011, Section 10; models/fitzhughNagumo/) from observations of V and R
+ * in a CSV file with the columns t, V, R (what `gpmcmc simulate --model fitzhugh-nagumo`
+ * writes), by one of the parametric samplers. As in the paper, chains start at the posterior
+ * mode, found by BFGS uphill from --start. Draws are written in CmdStan's layout with the
+ * columns a, b, c, so `diagnose` and `report` read the run as any other. Everything is checked
+ * before sampling: a bad option or data file stops with one line and exit code 2, and nothing
+ * is written.
+ */
+import type { Command } from "commander";
+import { parseCsvRecords, readTextFile } from "../io/dataset.js";
+import { DataError } from "../io/errors.js";
+import { readNumber } from "../io/numbers.js";
+import { FN_INITIAL_STATE, FN_PARAMETER_NAMES, FN_TRUE_PARAMETERS } from "../models/fitzhughNagumo/equations.js";
+import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
+import { FN_DEFAULT_NOISE_SD, FN_DEFAULT_PRIOR_SD, fitzhughNagumoModel, type FitzhughNagumoData } from "../models/fitzhughNagumo/model.js";
+import { PARAMETRIC_SAMPLER_NAMES, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { summariseRun } from "../run/summary.js";
+import { denseMetricTarget } from "../targets/denseMetric.js";
+import { VERSION } from "../version.js";
+import { OptionError, parseNumberList, parsePositiveNumber } from "./options.js";
+import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
+import { runParametricChains, writeParametricChain } from "./sampleParametric.js";
+
+/** The samplers that apply (IWLS is for generalised linear models). */
+export const FN_SAMPLERS = PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls");
+/** The fastest per min-ESS in our Table 14 (EXPERIMENTS.md), as in the paper's. */
+export const FN_DEFAULT_SAMPLER: ParametricSamplerName = "simplified-mmala";
+
+export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions {
+  noiseSd?: string;
+  priorSd?: string;
+  initialState?: string;
+  start?: string;
+  adapt?: boolean;
+}
+
+/** Options of other models, refused here. */
+const NOT_HERE = ["lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "exposureColumn", "polynomialDegree", "priorVariance", "scheme", "thetaSampler"];
+
+function optionName(key: string): string {
+  return "--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
+}
+
+/** Adds --prior-sd, --initial-state and --start to `sample` (--noise-sd is shared with the ordinal likelihood). */
+export function addFitzhughNagumoSampleOptions(cmd: Command): Command {
+  return cmd
+    .option("--prior-sd <tau>", `fitzhugh-nagumo: sd of the N(0, tau^2) prior of a, b and c (c > 0) (default ${FN_DEFAULT_PRIOR_SD})`)
+    .option("--initial-state <v0,r0>", `fitzhugh-nagumo: the known V(0), R(0) at t = 0 (default ${FN_INITIAL_STATE.join(",")})`)
+    .option("--start <a,b,c>", `fitzhugh-nagumo: where the search for the posterior mode starts; chains start at the mode (default ${FN_TRUE_PARAMETERS.join(",")})`);
+}
+
+/** Reads the t, V, R columns (in any order, other columns refused); times from 0, non-decreasing. */
+export function readFitzhughNagumoData(path: string): FitzhughNagumoData {
+  const records = parseCsvRecords(readTextFile(path), path);
+  if (records.length === 0) throw new DataError({ file: path, line: 1 }, "empty file: expected a header t,V,R and one row per time");
+  const header = records[0].record;
+  const at: Record<string, number> = {};
+  header.forEach((h, k) => {
+    if (!["t", "V", "R"].includes(h)) throw new DataError({ file: path, line: records[0].info.lines, column: k + 1 }, `unexpected column ${JSON.stringify(h)}: the columns are t, V, R`);
+    if (at[h] !== undefined) throw new DataError({ file: path, line: records[0].info.lines, column: k + 1 }, `column ${h} appears twice`);
+    at[h] = k;
+  });
+  for (const name of ["t", "V", "R"]) if (at[name] === undefined) throw new DataError({ file: path, line: records[0].info.lines }, `no column ${name} in the header (expected t, V, R)`);
+  const rows = records.slice(1);
+  if (rows.length === 0) throw new DataError({ file: path, line: records[0].info.lines + 1 }, "no data rows after the header");
+  const cols = { t: new Float64Array(rows.length), V: new Float64Array(rows.length), R: new Float64Array(rows.length) };
+  rows.forEach((row, j) => {
+    const line = row.info.lines;
+    if (row.record.length !== header.length) throw new DataError({ file: path, line }, `${row.record.length} cells, expected ${header.length}`);
+    for (const name of ["t", "V", "R"] as const) {
+      const k = at[name];
+      const tok = readNumber(row.record[k]);
+      if (tok.kind !== "number") throw new DataError({ file: path, line, column: k + 1, columnName: name }, `${name} must be a finite number, got ${JSON.stringify(row.record[k])}`);
+      cols[name][j] = tok.value;
+    }
+    const t = cols.t[j];
+    if (t < 0) throw new DataError({ file: path, line, column: at.t + 1, columnName: "t" }, `time ${t} is before 0, where the initial state is given`);
+    if (j > 0 && t < cols.t[j - 1]) throw new DataError({ file: path, line, column: at.t + 1, columnName: "t" }, `time ${t} is before the previous row's ${cols.t[j - 1]}: rows must be in time order`);
+  });
+  return { times: cols.t, v: cols.V, r: cols.R };
+}
+
+function numberList(option: string, raw: string, length: number): number[] {
+  const v = parseNumberList(option, raw);
+  if (v.length !== length) throw new OptionError(option, `needs ${length} comma-separated numbers, got ${v.length}`);
+  return v;
+}
+
+/** Runs the sample command for --model fitzhugh-nagumo; returns the report it printed. */
+export function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOptions, io: { stdout?: (s: string) => void; stderr?: (s: string) => void } = {}): Record<string, unknown> {
+  const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
+  const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
+  for (const key of NOT_HERE) if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError(optionName(key), "does not apply to --model fitzhugh-nagumo");
+  const sampler = raw.sampler ?? FN_DEFAULT_SAMPLER;
+  if (!(FN_SAMPLERS as string[]).includes(sampler)) throw new OptionError("--sampler", `${sampler} does not apply to --model fitzhugh-nagumo (its samplers: ${FN_SAMPLERS.join(", ")})`);
+  // --noise-sd is this model's observation noise here, not the ordinal likelihood's
+  const o = parseSampleOptions({ ...raw, sampler, noiseSd: undefined }, { samplers: FN_SAMPLERS });
+  if (sampler === "mh-componentwise" && o.stepSize !== undefined) throw new OptionError("--step-size", `does not apply to --sampler ${sampler}`);
+  if (!["rmhmc", "hmc", "hmc-diagonal"].includes(sampler) && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, hmc or hmc-diagonal, not ${sampler}`);
+  const noiseSd = raw.noiseSd === undefined ? FN_DEFAULT_NOISE_SD : parsePositiveNumber("--noise-sd", raw.noiseSd);
+  const priorSd = raw.priorSd === undefined ? FN_DEFAULT_PRIOR_SD : parsePositiveNumber("--prior-sd", raw.priorSd);
+  const x0 = raw.initialState === undefined ? [...FN_INITIAL_STATE] : numberList("--initial-state", raw.initialState, 2);
+  const start = raw.start === undefined ? [...FN_TRUE_PARAMETERS] : numberList("--start", raw.start, 3);
+  if (!(start[2] > 0)) throw new OptionError("--start", `c must be positive (the equations divide by it), got ${start[2]}`);
+
+  const data = readFitzhughNagumoData(o.data);
+  const model = fitzhughNagumoModel(data, { noiseSd, priorSd, initialState: [x0[0], x0[1]] });
+  const mode = posteriorMode(model, start);
+  if (!Number.isFinite(mode.logDensity)) throw new OptionError("--start", `the log density is not finite at ${start.join(",")} (the ODE solver failed there); start elsewhere`);
+  if (!mode.converged) stderr(`gpmcmc: warning: the search for the posterior mode did not converge (${mode.reason}); chains start at the best point found\n`);
+  const init = mode.theta;
+  const target = denseMetricTarget(model);
+  const { result, out, seed, adapt, t0 } = runParametricChains(target, sampler as ParametricSamplerName, init, o, raw.adapt);
+  const names = [...FN_PARAMETER_NAMES];
+  const files: string[] = [];
+  const settings = { noise_sd: noiseSd, prior_sd: priorSd, initial_state: x0.join(","), mode: Array.from(init).join(",") };
+  if (out) {
+    for (const r of result.chainResults) files.push(writeParametricChain(out, r, names, { model: "fitzhugh_nagumo", sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings }));
+  }
+  const summary = summariseRun(result.chainResults, { names, seconds: (performance.now() - t0) / 1000 });
+  const means = names.map((_, k) => {
+    let s = 0;
+    let n = 0;
+    for (const r of result.chainResults) for (let i = 0; i < r.draws; i++, n++) s += r.samples[i * 3 + k];
+    return s / n;
+  });
+  const report = {
+    ...summary, gpmcmc: VERSION, model: "fitzhugh-nagumo", sampler, seed, noiseSd, priorSd, initialState: x0, mode: Array.from(init), means,
+    data: { file: o.data, times: data.times.length, tEnd: data.times[data.times.length - 1] }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [],
+  };
+  if (out) {
+    out.writeJson("summary.json", report);
+    out.finish(true);
+  }
+  const fmt = (x: number | null) => (x === null || !Number.isFinite(x) ? "n/a" : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
+  const lines = [
+    `fitzhugh-nagumo on ${o.data} (${data.times.length} times to t = ${fmt(report.data.tEnd)}, noise sd ${noiseSd}, prior N(0, ${priorSd}^2) on a, b, c > 0), sampler ${sampler}`,
+    `chains start at the posterior mode (a, b, c) = (${Array.from(init, (x) => x.toFixed(4)).join(", ")})`,
+    `${summary.chains} chains x ${summary.draws} draws; acceptance rate ${fmt(summary.acceptanceRate)}, divergences ${summary.divergences}`,
+    `posterior means: ${names.map((n, k) => `${n} ${means[k].toFixed(4)}`).join(", ")}`,
+    `ESS (Geyer, over a, b, c): min ${fmt(summary.minEss)}, median ${fmt(summary.medianEss)}, max ${fmt(summary.maxEss)}`,
+    `R-hat (classic, max over a, b, c): ${summary.chains < 2 ? "n/a with one chain" : fmt(summary.rhatMax)}`,
+    `time: ${fmt(summary.samplingSeconds)} s of sampling summed over chains; min ESS per second of sampling ${fmt(summary.essPerSecond)}`,
+  ];
+  if (o.out !== undefined) lines.push(`wrote ${report.files.map((f) => `${o.out}/${f}`).join(", ")}`);
+  stdout(o.json ? JSON.stringify(report) + "\n" : lines.join("\n") + "\n");
+  return report;
+}
