@@ -50,6 +50,8 @@ export interface SchemeOptions {
   thetaSampler?: ThetaSamplerName;
   /** Default HMC v2 with at most 10 leapfrog steps (the paper's). */
   latent?: LatentSamplerName | LatentSamplerSpecInput;
+  /** Updates of f per iteration (default 1; the paper's Section 5 uses 5 on the UCI data). */
+  latentUpdates?: number;
   /** @internal */
   broken?: BrokenScheme;
 }
@@ -79,7 +81,7 @@ const KERNEL_CACHE = 4;
  * kernelAt with the last few results kept (keyed by theta's exact values); a theta that differs
  * from a kept one in sigma alone is rescaled from it (no factorisation).
  */
-function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
+export function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
   const cache: KernelAt[] = [];
   const d = space.x.cols;
   return (t) => {
@@ -193,7 +195,8 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
     get f() { return f; },
     step(rng) {
       const before = snapshotOpCounts();
-      const latent = latentUpdate(rng);
+      let latent = latentUpdate(rng);
+      for (let u = 1; u < (options.latentUpdates ?? 1); u++) latent = latentUpdate(rng);
       const theta: StepInfo[] = [];
       switch (options.scheme) {
         case "sa": theta.push(saUpdate(rng)); break;
