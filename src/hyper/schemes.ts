@@ -81,7 +81,7 @@ const KERNEL_CACHE = 4;
  * kernelAt with the last few results kept (keyed by theta's exact values); a theta that differs
  * from a kept one in sigma alone is rescaled from it (no factorisation).
  */
-export function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
+function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
   const cache: KernelAt[] = [];
   const d = space.x.cols;
   return (t) => {
@@ -214,3 +214,6 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
     tunables: () => ({ latent: latentTuned?.value, theta: thetaTuned.value }),
   };
 }
+
+/** K(t) with its factor, the last few kept (what the schemes use; also for the theta-only chains of the experiments). */
+export { cachedKernel };
