@@ -29,7 +29,8 @@
  * the cells of a committed run (experiments/results/hyperTables/) that the filters select and
  * exits 1 unless every number but the timings matches the file bit for bit (chain seeds come
  * from each chain's identity, so a cell alone reproduces its numbers from the full grid; one
- * OpenBLAS thread, as bit-for-bit agreement needs). --show prints committed runs' tables.
+ * OpenBLAS thread, as bit-for-bit agreement needs). --show prints committed runs' tables (files
+ * of one table with the same protocol as one table).
  */
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -181,6 +182,35 @@ function readResult(file: string): HyperTablesResult {
   }
 }
 
+/**
+ * Runs of one table with the same protocol (all but groups and settings), merged into one result
+ * so that `--show` prints one table for files made block by block; other runs stay apart.
+ */
+export function mergeHyperResults(results: HyperTablesResult[]): HyperTablesResult[] {
+  const protocol = (r: HyperTablesResult) => JSON.stringify({ ...r.config, groups: [], settings: [] });
+  const out: HyperTablesResult[] = [];
+  for (const r of results) {
+    const into = out.find((o) => protocol(o) === protocol(r));
+    if (!into) {
+      out.push({ config: { ...r.config, groups: [...r.config.groups], settings: [...r.config.settings] }, backend: r.backend, cells: [...r.cells], orderings: [...r.orderings], seconds: r.seconds });
+      continue;
+    }
+    for (const g of r.config.groups) if (!into.config.groups.includes(g)) into.config.groups.push(g);
+    for (const s of r.config.settings) if (!into.config.settings.some((x) => x.n === s.n && x.d === s.d)) into.config.settings.push(s);
+    into.cells.push(...r.cells);
+    into.orderings.push(...r.orderings);
+    into.seconds += r.seconds;
+  }
+  // The paper's order of blocks (Table 4's likelihoods, Table 6's data sets) and of settings.
+  for (const r of out) {
+    const order = paperConfig(r.config.table).groups;
+    r.config.groups.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    r.config.settings.sort((a, b) => a.n - b.n || a.d - b.d);
+    r.cells.sort((a, b) => a.n - b.n || a.d - b.d);
+  }
+  return out;
+}
+
 function main(argv: string[]): number {
   // One BLAS thread: a cell's numbers then depend on its identity alone (see --check).
   getBackend().setThreads(1);
@@ -188,7 +218,7 @@ function main(argv: string[]): number {
   if (showAt >= 0) {
     const files = argv.slice(showAt + 1);
     if (files.length === 0) throw new Error("--show needs at least one file");
-    for (const f of files) process.stdout.write(formatHyperTable(readResult(f)) + "\n");
+    for (const r of mergeHyperResults(files.map(readResult))) process.stdout.write(formatHyperTable(r) + "\n");
     return 0;
   }
   const checkAt = argv.indexOf("--check");

@@ -10,7 +10,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { compareHyperTables, narrowHyperConfig, parseHyperTablesArgs, quickConfig } from "../../experiments/hyperTables.js";
+import { compareHyperTables, mergeHyperResults, narrowHyperConfig, parseHyperTablesArgs, quickConfig } from "../../experiments/hyperTables.js";
 import { uciProblem } from "../../experiments/hyperTablesData.js";
 import { formatHyperTable } from "../../experiments/hyperTablesFormat.js";
 import { PAPER_TABLE3, PAPER_TABLE4, PAPER_TABLE5, PAPER_TABLE6, TABLE6_DATA_SETS, paperHyperEss } from "../../experiments/hyperTablesPaper.js";
@@ -143,6 +143,12 @@ test("hyperTables: a cell's seed is the SHA-256 of its identity; a cell alone re
   // Negative control: the same cell from another seed differs, and the comparison says so.
   const other = runHyperTables({ ...cfg, seed: 2, groups: ["ordinal"], methods: ["mh"] });
   assert.ok(compareHyperTables(grid, other).some((line) => /minEss/.test(line)));
+  // --show: files of one protocol print as one table, in the paper's order of blocks; another seed stays apart.
+  const part = (g: string) => ({ ...grid, config: { ...grid.config, groups: [g] }, cells: grid.cells.filter((c) => c.group === g), orderings: grid.orderings.filter((o) => o.group === g) });
+  const merged = mergeHyperResults([part("ordinal"), part("logistic"), other]);
+  assert.equal(merged.length, 2);
+  assert.deepEqual(merged[0]!.config.groups, ["logistic", "ordinal"]);
+  assert.equal(merged[0]!.cells.length, grid.cells.length);
 });
 
 test("hyperTables Table 6 data: the paper's sizes, features standardised (Ionosphere's constant x2 stays 0)", () => {
