@@ -39,7 +39,7 @@ import { writeJsonAtomic } from "../src/io/atomic.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { formatHyperTable } from "./hyperTablesFormat.js";
 import { PAPER_HYPER_SETTINGS, SCHEME_METHODS, TABLE4_LIKELIHOODS, TABLE6_DATA_SETS, THETA_METHODS } from "./hyperTablesPaper.js";
-import { runHyperTables } from "./hyperTablesRun.js";
+import { orderingsOf, runHyperTables } from "./hyperTablesRun.js";
 import type { HyperCell, HyperTable, HyperTablesConfig, HyperTablesResult } from "./hyperTablesTypes.js";
 import { scaledCheckpoints } from "./table2.js";
 
@@ -183,30 +183,35 @@ function readResult(file: string): HyperTablesResult {
 }
 
 /**
- * Runs of one table with the same protocol (all but groups and settings), merged into one result
- * so that `--show` prints one table for files made block by block; other runs stay apart.
+ * Runs of one table with the same protocol (all but groups, settings and methods), merged into
+ * one result, so that `--show` prints one table for files made block by block or method by
+ * method (each cell's numbers depend on its identity alone, so the merge is what one run of the
+ * whole would give); the ordering rows are recomputed from the merged cells. Other runs stay apart.
  */
 export function mergeHyperResults(results: HyperTablesResult[]): HyperTablesResult[] {
-  const protocol = (r: HyperTablesResult) => JSON.stringify({ ...r.config, groups: [], settings: [] });
+  const protocol = (r: HyperTablesResult) => JSON.stringify({ ...r.config, groups: [], settings: [], methods: [] });
   const out: HyperTablesResult[] = [];
   for (const r of results) {
     const into = out.find((o) => protocol(o) === protocol(r));
     if (!into) {
-      out.push({ config: { ...r.config, groups: [...r.config.groups], settings: [...r.config.settings] }, backend: r.backend, cells: [...r.cells], orderings: [...r.orderings], seconds: r.seconds });
+      out.push({ config: { ...r.config, groups: [...r.config.groups], settings: [...r.config.settings], methods: [...r.config.methods] }, backend: r.backend, cells: [...r.cells], orderings: [], seconds: r.seconds });
       continue;
     }
     for (const g of r.config.groups) if (!into.config.groups.includes(g)) into.config.groups.push(g);
     for (const s of r.config.settings) if (!into.config.settings.some((x) => x.n === s.n && x.d === s.d)) into.config.settings.push(s);
+    for (const m of r.config.methods) if (!into.config.methods.includes(m)) into.config.methods.push(m);
     into.cells.push(...r.cells);
-    into.orderings.push(...r.orderings);
     into.seconds += r.seconds;
   }
-  // The paper's order of blocks (Table 4's likelihoods, Table 6's data sets) and of settings.
+  // The paper's order of blocks (Table 4's likelihoods, Table 6's data sets), settings and methods.
   for (const r of out) {
-    const order = paperConfig(r.config.table).groups;
-    r.config.groups.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    const paper = paperConfig(r.config.table);
+    const rank = (list: string[]) => (a: string, b: string) => list.indexOf(a) - list.indexOf(b);
+    r.config.groups.sort(rank(paper.groups));
+    r.config.methods.sort(rank(paper.methods));
     r.config.settings.sort((a, b) => a.n - b.n || a.d - b.d);
-    r.cells.sort((a, b) => a.n - b.n || a.d - b.d);
+    r.cells.sort((a, b) => a.n - b.n || a.d - b.d || paper.methods.indexOf(a.method) - paper.methods.indexOf(b.method));
+    r.orderings = orderingsOf(r.config.methods, r.cells);
   }
   return out;
 }

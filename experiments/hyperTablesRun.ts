@@ -213,22 +213,31 @@ function blocksOf(cfg: HyperTablesConfig): { group: string; problems: () => Hype
 export function runHyperTables(cfg: HyperTablesConfig, onCell?: (cell: HyperCell) => void): HyperTablesResult {
   const t0 = performance.now();
   const cells: HyperCell[] = [];
-  const orderings: HyperTablesResult["orderings"] = [];
   for (const block of blocksOf(cfg)) {
     const problems = block.problems();
-    const row: HyperCell[] = [];
     for (const method of cfg.methods) {
       const c0 = performance.now();
       const chains = problems.map((p, s) => Array.from({ length: cfg.chains }, (_, c) => runOneChain(cfg, block.group, p, s, method, c)));
       const cell = cellStatistics(cfg, block.group, method, block.n, block.d, chains, (performance.now() - c0) / 1000);
-      row.push(cell);
       cells.push(cell);
       onCell?.(cell);
     }
-    const labels = cfg.methods.map((_, i) => String(i + 1));
-    const text = orderMethods(row.map((c) => c.lastRhats.map((x) => (Number.isNaN(x) ? Infinity : x))), { better: "smaller", labels }).text;
-    orderings.push({ group: block.group, n: block.n, d: block.d, text });
   }
   const b = getBackend().describe();
-  return { config: cfg, backend: `${b.backend} (${b.library})`, cells, orderings, seconds: (performance.now() - t0) / 1000 };
+  return { config: cfg, backend: `${b.backend} (${b.library})`, cells, orderings: orderingsOf(cfg.methods, cells), seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * The ordering row of each block (group, n, d): its methods by R-hat at the last checkpoint,
+ * labelled by their rows 1.. in `methods`; "n/a" for a block with one method.
+ */
+export function orderingsOf(methods: readonly string[], cells: readonly HyperCell[]): HyperTablesResult["orderings"] {
+  const out: HyperTablesResult["orderings"] = [];
+  for (const c of cells) {
+    if (out.some((o) => o.group === c.group && o.n === c.n && o.d === c.d)) continue;
+    const row = methods.flatMap((m, i) => cells.filter((x) => x.group === c.group && x.n === c.n && x.d === c.d && x.method === m).map((x) => ({ x, label: String(i + 1) })));
+    const text = row.length < 2 ? "n/a" : orderMethods(row.map(({ x }) => x.lastRhats.map((v) => (Number.isNaN(v) ? Infinity : v))), { better: "smaller", labels: row.map((r) => r.label) }).text;
+    out.push({ group: c.group, n: c.n, d: c.d, text });
+  }
+  return out;
 }

@@ -149,6 +149,11 @@ test("hyperTables: a cell's seed is the SHA-256 of its identity; a cell alone re
   assert.equal(merged.length, 2);
   assert.deepEqual(merged[0]!.config.groups, ["logistic", "ordinal"]);
   assert.equal(merged[0]!.cells.length, grid.cells.length);
+  // Files of one method each merge into the grid's table, its ordering rows recomputed alike.
+  const byMethod = mergeHyperResults(["smmala", "mh", "hmc"].map((m) => ({ ...grid, config: { ...grid.config, methods: [m] }, cells: grid.cells.filter((c) => c.method === m), orderings: [] })));
+  assert.equal(byMethod.length, 1);
+  assert.deepEqual(byMethod[0]!.config.methods, grid.config.methods);
+  assert.deepEqual(byMethod[0]!.orderings, grid.orderings);
 });
 
 test("hyperTables Table 6 data: the paper's sizes, features standardised (Ionosphere's constant x2 stays 0)", () => {
