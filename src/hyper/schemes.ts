@@ -50,6 +50,8 @@ export interface SchemeOptions {
   thetaSampler?: ThetaSamplerName;
   /** Default HMC v2 with at most 10 leapfrog steps (the paper's). */
   latent?: LatentSamplerName | LatentSamplerSpecInput;
+  /** Updates of f per iteration (default 1; the paper's Section 5 uses 5 on the UCI data). */
+  latentUpdates?: number;
   /** @internal */
   broken?: BrokenScheme;
 }
@@ -191,7 +193,8 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
     get f() { return f; },
     step(rng) {
       const before = snapshotOpCounts();
-      const latent = latentUpdate(rng);
+      let latent = latentUpdate(rng);
+      for (let u = 1; u < (options.latentUpdates ?? 1); u++) latent = latentUpdate(rng);
       const theta: StepInfo[] = [];
       switch (options.scheme) {
         case "sa": theta.push(saUpdate(rng)); break;
@@ -209,3 +212,6 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
     tunables: () => ({ latent: latentTuned?.value, theta: thetaTuned.value }),
   };
 }
+
+/** K(t) with its factor, the last few kept (what the schemes use; also for the theta-only chains of the experiments). */
+export { cachedKernel };

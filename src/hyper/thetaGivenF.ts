@@ -63,6 +63,9 @@ export function thetaGivenF(space: HyperSpace, f: Float64Array, kernel: (t: Arra
       const { value, a, prior } = logDensityAt(space, at, f);
       const gradient = new Float64Array(m);
       const n = f.length;
+      // One inversion of K per evaluation (Table 1: HMC on theta | f, #I = T lambda-bar); then
+      // tr(K^-1 dK_k) is then O(n^2) for each k.
+      const Kinv = m > 1 ? at.chol.solveMatrix(Matrix.identity(n)) : undefined;
       for (let k = 0; k < m; k++) {
         const dK = at.derivative(k);
         let quad = 0;
@@ -72,7 +75,7 @@ export function thetaGivenF(space: HyperSpace, f: Float64Array, kernel: (t: Arra
           quad += s * a[j]!;
         }
         // tr(K^-1 dK_k); for log sigma dK = K and the trace is n.
-        const trace = k === m - 1 ? n : traceOfDiagonal(at.chol.solveMatrix(dK));
+        const trace = k === m - 1 ? n : traceOfProduct(Kinv!, dK);
         gradient[k] = 0.5 * quad - 0.5 * trace + prior.gradient[k]!;
       }
       return { value, gradient };
@@ -93,10 +96,4 @@ export function thetaGivenF(space: HyperSpace, f: Float64Array, kernel: (t: Arra
       return G;
     },
   };
-}
-
-function traceOfDiagonal(a: Matrix): number {
-  let s = 0;
-  for (let i = 0; i < a.rows; i++) s += a.data[i + i * a.rows]!;
-  return s;
 }
