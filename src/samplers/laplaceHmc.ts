@@ -143,5 +143,13 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
     return { state: next === state.whitened ? state : wrap(next), info };
   }
 
-  return { name: "laplace-hmc", tunable: inner.tunable, factor, init, step };
+  // A checkpoint keeps u itself (f = R u does not give u back bit for bit) and the offset fixed at init.
+  const saveState = (state: LaplaceHmcState) => Float64Array.of(offset, ...state.whitened.position);
+  function restoreState(saved: Float64Array): LaplaceHmcState {
+    if (saved.length !== n + 1) throw new RangeError(`laplace-hmc: a saved state has ${n + 1} numbers, got ${saved.length}`);
+    offset = saved[0];
+    return wrap(inner.init(saved.slice(1)));
+  }
+
+  return { name: "laplace-hmc", tunable: inner.tunable, factor, init, step, saveState, restoreState };
 }
