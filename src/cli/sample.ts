@@ -15,7 +15,7 @@ import { randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Command } from "commander";
-import { prepareOutputDir, resumeOutputDir, type OutputDir } from "../io/atomic.js";
+import { prepareOutputDir, removeOrphanTempFiles, resumeOutputDir, type OutputDir } from "../io/atomic.js";
 import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
@@ -226,6 +226,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const onSigint = () => {
     if (stop.requested) {
       stderr("gpmcmc: aborted; the output directory is marked incomplete\n");
+      if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
       process.exit(130);
     }
     stop.request();

@@ -48,7 +48,7 @@ function oldEmpty(path: string): boolean {
 }
 
 /** Whether a process with this pid runs on this host (EPERM: it runs, as another user). */
-function processAlive(pid: number): boolean {
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -9,14 +9,11 @@ import { fromPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
-import { OutputDir } from "../io/atomic.js";
-import type { ChainCheckpoint, CheckpointOptions } from "../samplers/chainCheckpoint.js";
+import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 import type { ChainResult, Progress } from "../samplers/driver.js";
 import type { Kernel } from "../samplers/types.js";
 import { latentSampler } from "../samplers/registry.js";
 import { latentGpTarget } from "../targets/latentGpModel.js";
-import { checkpointComplete, writeCheckpoint } from "./checkpoint.js";
-import { writeChainDraws } from "./outputs.js";
 import { runLatentGpChain, type LatentGpRunSpec } from "./runSpec.js";
 
 export const LATENT_GP_CHAIN_TASK = "latent-gp-chain";
@@ -33,20 +30,12 @@ export interface LatentGpChainInput {
   chain: number;
   /** Transitions between progress messages (default: the driver's). */
   progressInterval?: number;
-  /** Checkpoints of the chain into an output directory (checkpoint.ts), with its draws so far. */
-  checkpoint?: ChainCheckpointTarget;
+  /** Transitions between checkpoints, sent as messages `{ checkpoint }` to the thread that started the run (0: only on a stop and at the end). */
+  checkpointEvery?: number;
   /** Continue the chain from this checkpoint. */
   resume?: ChainCheckpoint;
 }
 
-/** Where a chain's checkpoints go, how often, and what its draws file records. */
-export interface ChainCheckpointTarget {
-  dir: string;
-  /** Transitions between checkpoints (0: only on a stop and at the end). */
-  every: number;
-  dataFile: string;
-  dataSha256?: string;
-}
 
 let cached: { runKey: string; kernel: Kernel } | undefined;
 
@@ -62,32 +51,10 @@ export function latentGpChainTask(input: LatentGpChainInput, context: TaskContex
     onProgress: (p: Progress) => context.progress(p),
     shouldStop: () => context.stopRequested(),
     progressInterval: input.progressInterval,
-    checkpoint: input.checkpoint && checkpointWriter(input.checkpoint, input.spec),
+    // The thread that started the run writes them: its writes are never cut by an abort (process.exit) half-way.
+    checkpoint: input.checkpointEvery !== undefined ? { every: input.checkpointEvery, save: (checkpoint) => context.progress({ checkpoint }) } : undefined,
     resume: input.resume,
   });
-}
-
-/**
- * Saves each checkpoint, then the chain's draws so far as its draws file marked incomplete (both
- * atomically), so that a run killed at any moment leaves a readable draws file of complete rows
- * and a checkpoint at least as far on. The last checkpoint, at the chain's end, is the complete
- * chain, whose draws file the run writes when it gets the result.
- */
-function checkpointWriter(target: ChainCheckpointTarget, spec: LatentGpRunSpec): CheckpointOptions {
-  const out = new OutputDir(target.dir);
-  return {
-    every: target.every,
-    save: (cp) => {
-      writeCheckpoint(target.dir, cp);
-      if (checkpointComplete(cp)) return;
-      const partial: ChainResult = {
-        chain: cp.chain, dim: cp.dim, draws: cp.kept, samples: cp.samples, stats: cp.stats,
-        tunedValue: cp.phase === "sampling" ? cp.tunableValue : undefined, summary: cp.summary,
-        seconds: { ...cp.seconds, total: cp.seconds.burnIn + cp.seconds.sampling }, stopped: true,
-      };
-      writeChainDraws(out, partial, spec, target.dataFile, target.dataSha256);
-    },
-  };
 }
 
 registerTaskKind(LATENT_GP_CHAIN_TASK, import.meta.url, "latentGpChainTask");

@@ -15,7 +15,8 @@ import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
 import type { StopFlag } from "../parallel/pool.js";
 import { runChainTasks } from "./chainTasks.js";
-import { LATENT_GP_CHAIN_TASK, type ChainCheckpointTarget, type LatentGpChainInput } from "./chainTask.js";
+import { LATENT_GP_CHAIN_TASK, type LatentGpChainInput } from "./chainTask.js";
+import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
 import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 import { withLaplaceMass } from "./laplaceMass.js";
 import { initialPoint, type LatentGpRunSpec } from "./runSpec.js";
@@ -82,8 +83,13 @@ export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, opt
   const runKey = `${process.pid}-${++runCounter}-${Date.now()}`;
   const inputs: LatentGpChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({
     runKey, X: toPlainMatrix(data.X), y: data.y, spec: chainSpec, x0, chain, progressInterval: options.progressInterval,
-    checkpoint: options.checkpoint, resume: options.resume?.[chain],
+    checkpointEvery: options.checkpoint?.every, resume: options.resume?.[chain],
   }));
-  const run = await runChainTasks<LatentGpChainInput, ChainResult>(LATENT_GP_CHAIN_TASK, inputs, options);
+  const save = options.checkpoint && checkpointWriter(options.checkpoint, spec);
+  const onMessage = (m: Progress | { checkpoint: ChainCheckpoint }) => {
+    if (isCheckpointMessage(m)) save?.(m.checkpoint);
+    else options.onProgress?.(m);
+  };
+  const run = await runChainTasks<LatentGpChainInput, ChainResult>(LATENT_GP_CHAIN_TASK, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
   return { target, ...run };
 }
