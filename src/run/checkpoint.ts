@@ -51,14 +51,24 @@ export function decodeExact<T>(text: string): T {
 
 /** Writes chain `cp.chain`'s checkpoint into `dir`, atomically. */
 export function writeCheckpoint(dir: string, cp: ChainCheckpoint): void {
-  writeFileAtomic(join(dir, checkpointFileName(cp.chain)), encodeExact(cp) + "\n");
+  writeCheckpointFile(join(dir, checkpointFileName(cp.chain)), cp);
 }
 
 /** Chain `chain`'s checkpoint in `dir`, or undefined when there is none (the chain starts afresh). */
 export function readCheckpoint(dir: string, chain: number): ChainCheckpoint | undefined {
+  return readCheckpointFile(join(dir, checkpointFileName(chain)));
+}
+
+/** Writes a checkpoint to `path`, atomically. */
+export function writeCheckpointFile(path: string, cp: ChainCheckpoint): void {
+  writeFileAtomic(path, encodeExact(cp) + "\n");
+}
+
+/** The checkpoint at `path`, or undefined when there is none. */
+export function readCheckpointFile(path: string): ChainCheckpoint | undefined {
   let text: string;
   try {
-    text = readFileSync(join(dir, checkpointFileName(chain)), "utf8");
+    text = readFileSync(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
