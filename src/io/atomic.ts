@@ -23,7 +23,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { randomBytes } from "node:crypto";
 import { VERSION } from "../version.js";
 import { OutputError } from "./errors.js";
-import { acquireRunLock, checkRunLock, processAlive, releaseRunLock, RUN_LOCK } from "./runLock.js";
+import { acquireRunLock, checkRunLock, releaseRunLock, RUN_LOCK } from "./runLock.js";
 
 function tempNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
@@ -118,33 +118,6 @@ export class AtomicFile {
 
   get open(): boolean {
     return this.fd !== undefined;
-  }
-}
-
-const TEMP_NAME = /^\..+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-/**
- * Removes the temporary files of AtomicFiles in `dir` that no process will commit: those of
- * processes that are gone (killed while writing), and, with `own`, this process's (a command
- * aborting while its worker threads write).
- */
-export function removeOrphanTempFiles(dir: string, own = false): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const m = TEMP_NAME.exec(name);
-    if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid === process.pid ? !own : processAlive(pid)) continue;
-    try {
-      unlinkSync(join(dir, name));
-    } catch {
-      // gone meanwhile
-    }
   }
 }
 
@@ -380,18 +353,6 @@ function checkName(name: string): void {
 
 function writeMarker(dir: string, marker: OutputMarker): void {
   writeJsonAtomic(join(dir, OUTPUT_MARKER), marker);
-}
-
-/**
- * Takes `dir`, which holds an interrupted run, to continue that run: locks it (runLock.ts) and
- * keeps its files. Throws OutputError when another process holds it or it holds no run.
- */
-export function resumeOutputDir(dir: string, command: string): OutputDir {
-  const marker = readMarker(dir);
-  if (marker === undefined) throw new OutputError(dir, "is not a gpmcmc output directory");
-  acquireRunLock(dir, command);
-  removeOrphanTempFiles(dir);
-  return new OutputDir(dir);
 }
 
 /**
