@@ -26,6 +26,7 @@
  *   node dist/experiments/table2.js [--quick] [--data-sets S] [--chains C] [--draws D]
  *     [--burn-in B] [--n 100,400] [--d 2,10] [--likelihoods logistic,poisson,volatility,ordinal]
  *     [--samplers mh-v1,...] [--checkpoints 1000,...] [--seed S] [--json FILE]
+ *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *   node dist/experiments/table2.js --check FILE [--likelihoods ...] [--samplers ...] [--n ...] [--d ...]
  *
  * --check recomputes the cells of a committed run (experiments/results/table2/) that the
@@ -33,6 +34,12 @@
  * the file bit for bit. Chain seeds come from each chain's identity (chainSeed), so one cell
  * alone reproduces its numbers from the full grid. The command runs OpenBLAS on one thread, as
  * bit-for-bit agreement needs.
+ *
+ * The chains run as the jobs of a grid (src/grid; table2GridSpec): on a pool of worker threads
+ * here (--parallel), or on a BullMQ queue (--queue, run by `gpmcmc worker` processes sharing
+ * --grid-dir); --grid-dir keeps the jobs' results, draws and checkpoints, so a run stopped and
+ * started again runs only the chains it lacks. The table is computed from the chains' draws
+ * afterwards, so it is the same whichever way and wherever the chains ran.
  *
  * Defaults are the paper's size (10 data sets, 10 chains, 20000 draws after 5000 burn-in,
  * checkpoints 1000, 2000, 5000, 10000, 20000). With fewer draws the checkpoints are the paper's
