@@ -62,8 +62,17 @@ export function registerGridCommands(program: Command): void {
       const t0 = performance.now();
       if (url === undefined) {
         const stop = new StopFlag();
-        process.once("SIGINT", () => stop.request());
-        const r = await runGridLocally(g.outDir, jobs, { parallel, stop, onJob });
+        for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => stop.request());
+        let r;
+        try {
+          r = await runGridLocally(g.outDir, jobs, { parallel, stop, onJob });
+        } catch (e) {
+          if (!stop.requested) throw e;
+          // the running jobs stopped at a transition (and checkpointed, with checkpointEvery)
+          process.stderr.write(`gpmcmc: grid stopped: ${done} of ${jobs.length} jobs done this time; grid run ${specPath} again runs the rest\n`);
+          process.exitCode = 130;
+          return;
+        }
         process.stdout.write(`grid ${g.spec.grid}: ${jobs.length} jobs, ${r.ran} run here, ${r.skipped} already done; ${((performance.now() - t0) / 1000).toFixed(2)} s; results in ${g.outDir}\n`);
       } else {
         await submitGrid(url, jobs);

@@ -17,7 +17,7 @@ const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 
 function spec(out: string) {
   return {
-    grid: "queue-test seed=1", kind: "simulated-latent-chain", fixed: { draws: 4000, burnIn: 300, dataSeed: 1 },
+    grid: "queue-test seed=1", kind: "simulated-latent-chain", fixed: { draws: 2500, burnIn: 200, dataSeed: 1 },
     axes: { likelihood: ["logistic"], n: [25], d: [2], "data-set": [0], sampler: ["hmc-v2", "mh-v1"], chain: [0, 1] },
     out, checkpointEvery: 100,
   };
