@@ -139,6 +139,10 @@ test("a resume with another option, or other data, names it; --resume with --out
     assert.match(gpmcmc([...runArgs(data), "--resume", out, "--out", out]).stderr, /^gpmcmc: --resume: continues the run in its own directory/);
     assert.match(gpmcmc([...runArgs(data), "--resume", out, "--overwrite"]).stderr, /^gpmcmc: --overwrite: cannot be combined with --resume/);
     assert.match(gpmcmc([...runArgs(data), "--resume", join(s.dir, "none")]).stderr, /is not a gpmcmc output directory/);
+    assert.match(gpmcmc([...runArgs(data), "--checkpoint-every", "10"]).stderr, /^gpmcmc: --checkpoint-every: needs --out/);
+    assert.match(gpmcmc([...runArgs(data), "--checkpoint-every", "0", "--out", join(s.dir, "z")]).stderr, /^gpmcmc: --checkpoint-every: /);
+    // sampled hyperparameters (no --lengthscale, --signal-sd): not checkpointed yet, and said so
+    assert.match(gpmcmc(["sample", "--data", data, "--draws", "10", "--checkpoint-every", "5", "--out", join(s.dir, "h")]).stderr, /^gpmcmc: --checkpoint-every: applies to runs with fixed kernel hyperparameters/);
     // and with the same options it continues to the end
     const done = gpmcmc([...runArgs(data), "--resume", out, "--json"]);
     assert.equal(done.status, 0, done.stderr);
