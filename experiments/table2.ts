@@ -26,6 +26,7 @@
  *   node dist/experiments/table2.js [--quick] [--data-sets S] [--chains C] [--draws D]
  *     [--burn-in B] [--n 100,400] [--d 2,10] [--likelihoods logistic,poisson,volatility,ordinal]
  *     [--samplers mh-v1,...] [--checkpoints 1000,...] [--seed S] [--json FILE]
+ *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *   node dist/experiments/table2.js --check FILE [--likelihoods ...] [--samplers ...] [--n ...] [--d ...]
  *
  * --check recomputes the cells of a committed run (experiments/results/table2/) that the
@@ -34,13 +35,20 @@
  * alone reproduces its numbers from the full grid. The command runs OpenBLAS on one thread, as
  * bit-for-bit agreement needs.
  *
+ * The chains run as the jobs of a grid (src/grid; table2GridSpec): on a pool of worker threads
+ * here (--parallel), or on a BullMQ queue (--queue, run by `gpmcmc worker` processes sharing
+ * --grid-dir); --grid-dir keeps the jobs' results, draws and checkpoints, so a run stopped and
+ * started again runs only the chains it lacks. The table is computed from the chains' draws
+ * afterwards, so it is the same whichever way and wherever the chains ran.
+ *
  * Defaults are the paper's size (10 data sets, 10 chains, 20000 draws after 5000 burn-in,
  * checkpoints 1000, 2000, 5000, 10000, 20000). With fewer draws the checkpoints are the paper's
  * scaled by draws / 20000. --quick is a smoke-test size (n = 20, d = 2, 2 data sets, 4 chains,
  * 200 draws after 50 burn-in).
  */
-import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { rhatAtCheckpoints, rhatCode, medianOf, PAPER_CHECKPOINTS, RHAT_CODE_BOUNDS } from "../src/diagnostics/convergence.js";
 import { drawsArray } from "../src/diagnostics/draws.js";
@@ -50,12 +58,12 @@ import { meanAndSd } from "../src/diagnostics/mcse.js";
 import { minEssByChain } from "../src/diagnostics/summary.js";
 import { writeJsonAtomic } from "../src/io/atomic.js";
 import { getBackend } from "../src/linalg/backend.js";
-import { likelihoodByName } from "../src/likelihoods/registry.js";
-import { Rng } from "../src/random/rng.js";
-import { simulateLatentGp, simulateResponses, simulatedKernelMatrix, type SimulationLikelihood } from "../src/run/simulate.js";
-import { runChain } from "../src/samplers/driver.js";
-import { latentSampler } from "../src/samplers/registry.js";
-import { annealedLatentTarget } from "../src/targets/annealedLatent.js";
+import { cellIdentity, seedOfIdentity } from "../src/grid/identity.js";
+import { runGridLocally } from "../src/grid/localRunner.js";
+import { awaitGrid, submitGrid } from "../src/grid/queue.js";
+import { readJobDraws, SIMULATED_LATENT_CHAIN, type GridJobResult } from "../src/grid/simulatedChainJob.js";
+import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
+import { readJobResults } from "../src/grid/store.js";
 import { compareTable2, narrowConfig } from "./table2Check.js";
 import { PAPER_MODELS, PAPER_SAMPLER_LABELS, PAPER_SAMPLERS, PAPER_TABLE2, PAPER_SETTINGS, paperEss, type PaperModel, type PaperSampler } from "./table2Paper.js";
 import type { Table2Cell, Table2Config, Table2Result } from "./table2Types.js";
@@ -92,9 +100,7 @@ export function scaledCheckpoints(draws: number): number[] {
 }
 
 /** The seed of data set s at (n, d): the same for every likelihood, so X, theta and f are shared. */
-export function dataSetSeed(base: number, n: number, d: number, s: number): number {
-  return base * 1_000_003 + s * 10_007 + n * 101 + d;
-}
+export { dataSetSeed } from "../src/grid/simulatedChainJob.js";
 
 /**
  * The seed of chain `chain` of `sampler` on data set `dataSet` of (likelihood, n, d): the first
@@ -102,80 +108,107 @@ export function dataSetSeed(base: number, n: number, d: number, s: number): numb
  *
  *   table2 seed=<base> likelihood=<likelihood> n=<n> d=<d> data-set=<s> sampler=<sampler> chain=<c>
  *
- * as an unsigned 64-bit integer, used on stream 0. The seed names the chain, not its place in
- * the grid: adding, removing or reordering samplers, likelihoods or settings leaves every other
- * chain's draws unchanged, and a cell run alone gives the numbers it gives inside the full grid.
- * (A hash rather than an index formula, because a formula over positions is what broke that.)
+ * as an unsigned 64-bit integer, used on stream 0 — the identity of the chain's job in the
+ * table's grid (table2GridSpec; src/grid/identity.ts), whose job kind seeds it so. The seed
+ * names the chain, not its place in the grid: adding, removing or reordering samplers,
+ * likelihoods or settings leaves every other chain's draws unchanged, and a cell run alone gives
+ * the numbers it gives inside the full grid.
  */
 export function chainSeed(base: number, likelihood: PaperModel, n: number, d: number, dataSet: number, sampler: PaperSampler, chain: number): bigint {
-  return seedOfIdentity(`table2 seed=${base} likelihood=${likelihood} n=${n} d=${d} data-set=${dataSet} sampler=${sampler} chain=${chain}`);
+  return seedOfIdentity(cellIdentity(`table2 seed=${base}`, { likelihood, n, d, "data-set": dataSet, sampler, chain }));
 }
 
-/** The first 8 bytes of the SHA-256 of `identity` (UTF-8) as an unsigned 64-bit integer. */
-export function seedOfIdentity(identity: string): bigint {
-  return createHash("sha256").update(identity, "utf8").digest().readBigUInt64BE(0);
+export { seedOfIdentity } from "../src/grid/identity.js";
+
+/**
+ * The grid of one (n, d) setting of the table: one job per chain (likelihood x data set x
+ * sampler x chain), each a `simulated-latent-chain` job (src/grid/simulatedChainJob.ts: chain c
+ * from the c-th prior draw of its data set, dual averaging during burn-in, seeded by chainSeed).
+ */
+export function table2GridSpec(config: Table2Config, setting: { n: number; d: number }, out: string): GridSpec {
+  const range = (k: number) => Array.from({ length: k }, (_, i) => i);
+  return {
+    grid: `table2 seed=${config.seed}`,
+    kind: SIMULATED_LATENT_CHAIN,
+    fixed: { draws: config.draws, burnIn: config.burnIn, dataSeed: config.seed },
+    axes: { likelihood: [...config.likelihoods], n: [setting.n], d: [setting.d], "data-set": range(config.dataSets), sampler: [...config.samplers], chain: range(config.chains) },
+    out,
+  };
 }
 
+/** Where and how the table's grid runs. */
+export interface Table2RunOptions {
+  /** Keep the grid's results, draws and checkpoints here (a rerun then runs only what is missing); default a temporary directory, removed. */
+  gridDir?: string;
+  /** Worker threads of the local pool (default: the number of cores). */
+  parallel?: number;
+  /** Run the jobs on the BullMQ queue at this redis:// URL (`gpmcmc worker` processes run them; gridDir must be shared with them). */
+  queue?: string;
+  /** Hears about each finished cell (progress). */
+  onCell?: (cell: Table2Cell) => void;
+}
 
-
-/** Runs the experiment; `onCell` hears about each finished cell (progress). */
-export function runTable2(config: Table2Config, onCell?: (cell: Table2Cell) => void): Table2Result {
+/** Runs the experiment through its grid (one spec per setting), then computes the table from the chains' draws. */
+export async function runTable2(config: Table2Config, options: Table2RunOptions = {}): Promise<Table2Result> {
   const t0 = performance.now();
   const cells: Table2Cell[] = [];
   const orderings: Table2Result["orderings"] = [];
-  for (const { n, d } of config.settings) {
-    // X, theta, f and K are shared by the likelihoods: simulate once per data set.
-    const latents = Array.from({ length: config.dataSets }, (_, s) => simulateLatentGp(n, d, dataSetSeed(config.seed, n, d, s)));
-    const kernels = latents.map((l) => simulatedKernelMatrix(l));
-    for (const likelihood of config.likelihoods) {
-      const row: Table2Cell[] = [];
-      for (const sampler of config.samplers) {
-        const minEss: number[] = [];
-        const rhat: number[][] = [];
-        const lastRhats: number[] = [];
-        let accepted = 0;
-        let transitions = 0;
-        const c0 = performance.now();
-        for (let s = 0; s < config.dataSets; s++) {
-          const data = simulateResponses(latents[s], likelihood as SimulationLikelihood);
-          const target = annealedLatentTarget({ likelihood: likelihoodByName(likelihood, data.likelihoodOptions), y: data.y, kernelMatrix: kernels[s] });
-          const kernel = latentSampler(target, sampler);
-          const all = new Float64Array(config.chains * config.draws * n);
-          for (let c = 0; c < config.chains; c++) {
-            // Chain c starts from the c-th prior draw of the data set, whatever the sampler.
-            const zRng = new Rng(data.seed, 16 + c);
-            const init = target.kernelCholesky.multiplyLower(Float64Array.from({ length: n }, () => zRng.normal()));
-            const r = runChain(kernel, new Rng(chainSeed(config.seed, likelihood, n, d, s, sampler, c)), {
-              draws: config.draws,
-              burnIn: config.burnIn,
-              init,
-              adapt: kernel.tunable && config.burnIn > 0 ? { method: "dual-averaging" } : undefined,
-            });
-            all.set(r.samples, c * config.draws * n);
-            accepted += r.summary.acceptanceRate * config.draws;
-            transitions += config.draws;
-          }
-          const draws = drawsArray(all, config.chains, config.draws, n);
-          minEss.push(...minEssByChain(draws));
-          const atCheckpoints = rhatAtCheckpoints(draws, config.checkpoints);
-          rhat.push(atCheckpoints.map((r) => r.reduce((m, x) => (Number.isNaN(x) ? Infinity : Math.max(m, x)), -Infinity)));
-          lastRhats.push(...atCheckpoints[atCheckpoints.length - 1]);
-        }
-        // A chain that never moved has no finite ESS (zero variance); it counts as ESS 0.
-        const { mean, sd } = meanAndSd([Float64Array.from(minEss, (x) => (Number.isFinite(x) ? x : 0))]);
-        const medianRhat = config.checkpoints.map((_, k) => medianOf(rhat.map((r) => r[k])));
-        const cell: Table2Cell = {
-          likelihood, sampler, n, d, minEss, essMean: mean, essSd: sd, rhat, medianRhat, codes: medianRhat.map(rhatCode), lastRhats,
-          acceptanceRate: accepted / transitions, seconds: (performance.now() - c0) / 1000,
-        };
-        row.push(cell);
-        cells.push(cell);
-        onCell?.(cell);
+  const root = options.gridDir !== undefined ? resolve(options.gridDir) : mkdtempSync(join(tmpdir(), "gpmcmc-table2-"));
+  try {
+    for (const setting of config.settings) {
+      const { n, d } = setting;
+      const g: LoadedGrid = { spec: table2GridSpec(config, setting, `n${n}-d${d}`), path: join(root, "spec.json"), outDir: join(root, `n${n}-d${d}`) };
+      const jobs = gridJobs(g);
+      if (options.queue !== undefined) {
+        await submitGrid(options.queue, jobs);
+        await awaitGrid(options.queue, g.outDir, jobs);
+      } else {
+        await runGridLocally(g.outDir, jobs, { parallel: options.parallel });
       }
-      const labels = config.samplers.map((_, i) => String(i + 1));
-      const text = config.chains >= 2 ? orderMethods(row.map((c) => c.lastRhats.map((x) => (Number.isNaN(x) ? Infinity : x))), { better: "smaller", labels }).text : "n/a";
-      orderings.push({ likelihood, n, d, text });
+      const results = new Map(readJobResults<GridJobResult>(g.outDir, jobs).map((r, i) => [jobs[i].identity, r!]));
+      const job = (likelihood: string, s: number, sampler: string, c: number) => results.get(cellIdentity(g.spec.grid, { likelihood, n, d, "data-set": s, sampler, chain: c }))!;
+      for (const likelihood of config.likelihoods) {
+        const row: Table2Cell[] = [];
+        for (const sampler of config.samplers) {
+          const minEss: number[] = [];
+          const rhat: number[][] = [];
+          const lastRhats: number[] = [];
+          let accepted = 0;
+          let transitions = 0;
+          let seconds = 0;
+          for (let s = 0; s < config.dataSets; s++) {
+            const all = new Float64Array(config.chains * config.draws * n);
+            for (let c = 0; c < config.chains; c++) {
+              const r = job(likelihood, s, sampler, c);
+              all.set(readJobDraws(join(g.outDir, "draws"), r).samples, c * config.draws * n);
+              accepted += r.acceptanceRate * config.draws;
+              transitions += config.draws;
+              seconds += r.seconds.burnIn + r.seconds.sampling;
+            }
+            const draws = drawsArray(all, config.chains, config.draws, n);
+            minEss.push(...minEssByChain(draws));
+            const atCheckpoints = rhatAtCheckpoints(draws, config.checkpoints);
+            rhat.push(atCheckpoints.map((r) => r.reduce((m, x) => (Number.isNaN(x) ? Infinity : Math.max(m, x)), -Infinity)));
+            lastRhats.push(...atCheckpoints[atCheckpoints.length - 1]);
+          }
+          // A chain that never moved has no finite ESS (zero variance); it counts as ESS 0.
+          const { mean, sd } = meanAndSd([Float64Array.from(minEss, (x) => (Number.isFinite(x) ? x : 0))]);
+          const medianRhat = config.checkpoints.map((_, k) => medianOf(rhat.map((r) => r[k])));
+          const cell: Table2Cell = {
+            likelihood, sampler, n, d, minEss, essMean: mean, essSd: sd, rhat, medianRhat, codes: medianRhat.map(rhatCode), lastRhats,
+            acceptanceRate: accepted / transitions, seconds,
+          };
+          row.push(cell);
+          cells.push(cell);
+          options.onCell?.(cell);
+        }
+        const labels = config.samplers.map((_, i) => String(i + 1));
+        const text = config.chains >= 2 ? orderMethods(row.map((c) => c.lastRhats.map((x) => (Number.isNaN(x) ? Infinity : x))), { better: "smaller", labels }).text : "n/a";
+        orderings.push({ likelihood, n, d, text });
+      }
     }
+  } finally {
+    if (options.gridDir === undefined) rmSync(root, { recursive: true, force: true });
   }
   const b = getBackend().describe();
   return { config, backend: `${b.backend} (${b.library})`, cells, orderings, seconds: (performance.now() - t0) / 1000 };
@@ -277,7 +310,12 @@ export function parseTable2Args(args: string[]): { config: Table2Config; json?: 
   return { config, json };
 }
 
-function main(argv: string[]): number {
+/** --grid-dir, --parallel and --queue: where and how the table's grid runs. */
+function gridOptions(args: string[]): Table2RunOptions {
+  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel: intArg(args, "--parallel", 1), queue: listArg(args, "--queue")?.join(",") };
+}
+
+async function main(argv: string[]): Promise<number> {
   // One BLAS thread: a threaded OpenBLAS splits sums differently, which changes the draws in
   // their last bits and then the chains; with one thread a cell's numbers depend on its
   // identity alone (the committed runs were made so).
@@ -291,7 +329,7 @@ function main(argv: string[]): number {
     const rest = argv.filter((_, i) => i !== checkAt && i !== checkAt + 1);
     const config = narrowConfig(committed.config, rest, parseTable2Args(rest).config);
     if (config.settings.length === 0) throw new Error("--n/--d: no setting of the committed run matches");
-    const recomputed = runTable2(config, (c) => process.stderr.write(`recomputed ${c.likelihood} n=${c.n} d=${c.d} ${c.sampler} (${c.seconds.toFixed(1)} s)\n`));
+    const recomputed = await runTable2(config, { ...gridOptions(rest), onCell: (c) => process.stderr.write(`recomputed ${c.likelihood} n=${c.n} d=${c.d} ${c.sampler} (${c.seconds.toFixed(1)} s)\n`) });
     const diffs = compareTable2(committed, recomputed);
     if (recomputed.backend !== committed.backend) process.stdout.write(`note: backend ${recomputed.backend}, the file's ${committed.backend}\n`);
     for (const line of diffs) process.stdout.write(`DIFFERS ${line}\n`);
@@ -299,8 +337,9 @@ function main(argv: string[]): number {
     return diffs.length === 0 ? 0 : 1;
   }
   const { config, json } = parseTable2Args(argv);
-  const result = runTable2(config, (c) => {
-    process.stderr.write(`${c.likelihood} n=${c.n} d=${c.d} ${c.sampler}: min ESS ${c.essMean.toFixed(1)}, R-hat ${c.medianRhat.map((x) => x.toFixed(2)).join(" ")}, ${c.seconds.toFixed(1)} s\n`);
+  const result = await runTable2(config, {
+    ...gridOptions(argv),
+    onCell: (c) => process.stderr.write(`${c.likelihood} n=${c.n} d=${c.d} ${c.sampler}: min ESS ${c.essMean.toFixed(1)}, R-hat ${c.medianRhat.map((x) => x.toFixed(2)).join(" ")}, ${c.seconds.toFixed(1)} s\n`),
   });
   process.stdout.write(formatTable2(result));
   // The file says how it was made, so any of its cells can be recomputed and checked (--check).
@@ -311,7 +350,7 @@ function main(argv: string[]): number {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   let code: number;
   try {
-    code = main(process.argv.slice(2));
+    code = await main(process.argv.slice(2));
   } catch (e) {
     process.stderr.write(`table2: ${(e as Error).message}\n`);
     code = 2;

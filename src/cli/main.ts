@@ -7,6 +7,7 @@ import { registerAisCommand } from "./ais.js";
 import { registerApproxCommands } from "./approx.js";
 import { configureErrorOutput, runAndExit } from "./errors.js";
 import { registerDiagnoseCommand } from "./diagnose.js";
+import { registerGridCommands } from "./grid.js";
 import { registerPredictCommand } from "./predict.js";
 import { registerReportCommand } from "./report.js";
 import { registerSampleCommand } from "./sample.js";
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerSimulateCommand(program);
   registerAisCommand(program);
   registerPredictCommand(program);
+  registerGridCommands(program);
   return program;
 }
 

@@ -12,8 +12,11 @@
  * through a shared flag so that their draws so far are written, marked incomplete.
  */
 import { randomInt } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { prepareOutputDir, type OutputDir } from "../io/atomic.js";
+import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
 import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
@@ -39,6 +42,8 @@ import { VERSION } from "../version.js";
 import { relativeJitterOf } from "../gp/jitter.js";
 import { describeJitter, jitterWords } from "./jitterText.js";
 import { ProgressDisplay } from "./progress.js";
+import { parseLastingRunOptions } from "./lastingRunOptions.js";
+import { checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
 import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
@@ -66,6 +71,9 @@ export interface RawSampleCommandOptions extends RawSampleOptions, RawSamplerOpt
   mass?: string;
   integrator?: string;
   init?: string;
+  checkpointEvery?: string;
+  resume?: string;
+  overwrite?: boolean;
 }
 
 /** This command's own options, checked. */
@@ -189,12 +197,25 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   refuseHyperOptions(raw);
   const extras = parseSampleExtras(raw);
   // Logistic takes 0/1 internally (readModelData's default); the file may hold -1/+1 or 0/1.
-  const inputs = prepareSampleInputs(raw);
+  const lasting = parseLastingRunOptions(raw);
+  const resumed = lasting.resume !== undefined ? readResumableRun(lasting.resume) : undefined;
+  const inputs = prepareSampleInputs(raw, {}, undefined, { existingRuns: "refuse", overwrite: lasting.overwrite });
   const o = inputs.options;
-  const seed = o.seed ?? randomInt(0, 2 ** 31);
+  const seed = o.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
   const spec = runSpecFor(inputs, extras, seed);
   const data = inputs.data;
   const dataSha256 = fileSha256(data.path);
+  const outPath = o.out ?? lasting.resume;
+  const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
+  if (resumed) {
+    checkSameRun(resumed, spec, dataSha256);
+    if (resumed.finished) {
+      stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);
+      const done = JSON.parse(readFileSync(join(resumed.dir, "summary.json"), "utf8")) as SampleReport;
+      stdout(o.json ? JSON.stringify(done) + "\n" : formatReport(done));
+      return done;
+    }
+  }
 
   let out: OutputDir | undefined;
   const files: string[] = [];
@@ -207,7 +228,14 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns })
     : undefined;
   const stop = io.stop ?? new StopFlag();
-  const stopHandling = io.handleSigint ? handleInterrupts(stop, stderr) : undefined;
+  const stopHandling = io.handleSigint
+    ? handleInterrupts(stop, stderr, {
+        onAbort: () => {
+          if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
+        },
+        sigterm: "gpmcmc: terminating: the draws so far are kept and checkpointed\n",
+      })
+    : undefined;
   const startedAt = new Date().toISOString();
   let run;
   try {
@@ -221,8 +249,17 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
       progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
       onWarning: (m) => stderr(m + "\n"),
       onChain,
+      checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
+      resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
       onTargetReady: () => {
-        if (o.out !== undefined) out = prepareOutputDir(o.out, { force: o.force });
+        if (resumed) {
+          out = resumeOutputDir(resumed.dir, "sample");
+          out.adopt(RUN_RECORD);
+        } else if (o.out !== undefined) {
+          out = prepareOutputDir(o.out, { force: o.force, existingRuns: "refuse", overwrite: lasting.overwrite, command: "sample" });
+          out.plan(runFileNames(spec.chains));
+          out.writeJson(RUN_RECORD, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery } satisfies RunRecord);
+        }
       },
     });
   } catch (e) {
@@ -234,6 +271,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   } finally {
     stopHandling?.();
   }
+  if (out) settleCheckpoints(out, spec.chains, run.complete);
   const summary = summariseRun(run.results, { seconds: run.seconds });
   const backend = getBackend().describe();
   const report: SampleReport = {
@@ -248,7 +286,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     run: spec,
     jitter: run.target.jitter,
     ...(relativeJitterOf(spec.model.jitter) !== undefined ? { jitterRelative: relativeJitterOf(spec.model.jitter) } : {}),
-    out: o.out ?? null,
+    out: outPath ?? null,
     files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
   };
   return publishReport(report, out, o.json, formatReport, stdout);
@@ -325,11 +363,18 @@ export function registerSampleCommand(program: Command): Command {
     .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${D("hmc").targetAcceptance} for the HMC variants, ${D("smmala").targetAcceptance} for smmala, ${D("mh").targetAcceptance} for the MH variants)`)
     .option("--out <dir>", "output directory for draws_1.csv, ... and summary.json (default: write nothing)")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
+    .option("--overwrite", "replace the run an existing --out directory holds (without it, such a directory is refused)")
+    .option("--checkpoint-every <n>", "with --out: checkpoint each chain every n transitions (and on Ctrl-C or SIGTERM), so that --resume continues it; the resumed run's draws are those of a run never stopped")
+    .option("--resume <dir>", "continue the interrupted run in <dir> from its checkpoints; give the options it was started with (--seed may be left out); a finished run is left as it is")
     .option("--parallel <p>", "chains run at once, on worker threads with one BLAS thread each (default: the number of cores, at most --chains); the draws do not depend on it")
     .option("--progress", "show per-chain progress on stderr even when it is not a terminal (plain lines every 10 s)")
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
+      if (isParametricModel(opts) || samplesHyperparameters(opts)) {
+        const given = (["checkpointEvery", "resume", "overwrite"] as const).find((k) => opts[k] !== undefined);
+        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to runs with fixed kernel hyperparameters (--lengthscale, --signal-sd); checkpoints of other runs are not written yet");
+      }
       if (isParametricModel(opts)) {
         const run = { lgcp: runCoxProcessSample, volatility: runVolatilitySample, "fitzhugh-nagumo": runFitzhughNagumoSample }[opts.model as string] ?? runParametricSample;
         return void run(opts);

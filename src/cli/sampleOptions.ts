@@ -7,7 +7,7 @@
  * anything is read or written.
  */
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
-import { checkOutputDir, type OutputDirCheck } from "../io/atomic.js";
+import { checkOutputDir, type OutputDirCheck, type OutputDirOptions } from "../io/atomic.js";
 import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo } from "../samplers/registry.js";
 import { MODEL_LIKELIHOODS, parseModelOptions, readModelData, type ModelOptions, type RawModelOptions } from "./modelOptions.js";
 import {
@@ -182,9 +182,9 @@ export interface SampleInputs {
  * (cheap checks first), the kernel hyperparameters against the data's columns and the responses
  * against the likelihood. Throws OptionError, OutputError or DataError at the first problem.
  */
-export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoices = {}, binaryCoding?: BinaryCoding): SampleInputs {
+export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoices = {}, binaryCoding?: BinaryCoding, outOptions: OutputDirOptions = {}): SampleInputs {
   const options = parseSampleOptions(raw, choices);
-  const outDir = options.out !== undefined ? checkOutputDir(options.out, { force: options.force }) : undefined;
+  const outDir = options.out !== undefined ? checkOutputDir(options.out, { force: options.force, ...outOptions }) : undefined;
   const { data, kernel, exposure } = readModelData(options.model, binaryCoding);
   return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}) };
 }

@@ -25,18 +25,28 @@ export function publishReport<R extends { complete: boolean }>(report: R, out: O
 
 /**
  * Ctrl-C for a run: the first SIGINT sets `stop` (each chain ends at its next transition and its
- * draws so far are written, marked incomplete), the second exits at once with 130 (the output
- * directory stays marked incomplete). Returns what removes the handler.
+ * draws so far are written, marked incomplete), the second runs `onAbort` and exits at once with
+ * 130 (the output directory stays marked incomplete). With `sigterm` (the message to print),
+ * SIGTERM stops the run as the first SIGINT does. Returns what removes the handlers.
  */
-export function handleInterrupts(stop: StopFlag, stderr: (text: string) => void): () => void {
+export function handleInterrupts(stop: StopFlag, stderr: (text: string) => void, options: { onAbort?: () => void; sigterm?: string } = {}): () => void {
   const onSigint = () => {
     if (stop.requested) {
       stderr("gpmcmc: aborted; the output directory is marked incomplete\n");
+      options.onAbort?.();
       process.exit(130);
     }
     stop.request();
     stderr("gpmcmc: stopping: the draws so far will be kept (Ctrl-C again to abort)\n");
   };
+  const onTerm = () => {
+    stop.request();
+    stderr(options.sigterm ?? "");
+  };
   process.on("SIGINT", onSigint);
-  return () => void process.off("SIGINT", onSigint);
+  if (options.sigterm !== undefined) process.on("SIGTERM", onTerm);
+  return () => {
+    process.off("SIGINT", onSigint);
+    if (options.sigterm !== undefined) process.off("SIGTERM", onTerm);
+  };
 }

@@ -23,6 +23,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { randomBytes } from "node:crypto";
 import { VERSION } from "../version.js";
 import { OutputError } from "./errors.js";
+import { acquireRunLock, checkRunLock, releaseRunLock, RUN_LOCK } from "./runLock.js";
 
 function tempNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
@@ -159,6 +160,15 @@ export interface OutputDirCheck {
 export interface OutputDirOptions {
   /** Write into an existing directory that is not a gpmcmc output directory. */
   force?: boolean;
+  /**
+   * What to do with a directory holding an earlier gpmcmc run: "reuse" replaces its files
+   * (the default), "refuse" stops with a hint (--resume for an interrupted run, --overwrite) unless
+   * `overwrite` is given.
+   */
+  existingRuns?: "reuse" | "refuse";
+  overwrite?: boolean;
+  /** The command taking the directory, named in its lock (runLock.ts; default "run"). */
+  command?: string;
 }
 
 /** The marker of a gpmcmc output directory, or undefined when it has none (or not ours). */
@@ -214,9 +224,18 @@ export function checkOutputDir(dir: string, options: OutputDirOptions = {}): Out
   if (st !== undefined) {
     if (!st.isDirectory()) throw new OutputError(dir, "exists and is not a directory");
     if (!isWritableDir(dir)) throw new OutputError(dir, "the directory is not writable");
+    checkRunLock(dir);
     const previous = readMarker(dir);
+    if (previous !== undefined && options.existingRuns === "refuse" && !options.overwrite) {
+      throw new OutputError(
+        dir,
+        previous.complete
+          ? "holds a finished gpmcmc run; choose another directory, or use --overwrite to replace it"
+          : `holds an interrupted gpmcmc run; continue it with --resume ${dir}, or use --overwrite to replace it`,
+      );
+    }
     if (previous !== undefined) return { path: dir, action: "reuse-ours", previous, toCreate: [] };
-    const entries = readdirSync(dir);
+    const entries = readdirSync(dir).filter((e) => e !== RUN_LOCK); // a stale lock, or the one this command has just taken
     if (entries.length === 0) return { path: dir, action: "reuse-empty", toCreate: [] };
     if (options.force) return { path: dir, action: "force", toCreate: [] };
     throw new OutputError(
@@ -296,9 +315,33 @@ export class OutputDir {
     return [...this.written].sort();
   }
 
-  /** Records the files written and whether the run completed. */
+  /**
+   * Lists in the marker, before they exist, the files the run may write (still `complete:
+   * false`), so that a run killed at any moment leaves a marker naming all it wrote.
+   */
+  plan(names: string[]): void {
+    for (const n of names) checkName(n);
+    writeMarker(this.path, { tool: "gpmcmc", version: VERSION, files: [...new Set([...names, ...this.written])].sort(), complete: false });
+  }
+
+  /** Records a file another thread or process wrote into the directory for this run. */
+  adopt(name: string): void {
+    checkName(name);
+    this.written.add(name);
+  }
+
+  /** Records the files written and whether the run completed, and lets the directory go (its lock). */
   finish(complete = true): void {
-    writeMarker(this.path, { tool: "gpmcmc", version: VERSION, files: this.files(), complete });
+    try {
+      writeMarker(this.path, { tool: "gpmcmc", version: VERSION, files: this.files(), complete });
+    } finally {
+      this.release();
+    }
+  }
+
+  /** Removes this process's lock of the directory (finish does it). */
+  release(): void {
+    releaseRunLock(this.path);
   }
 }
 
@@ -319,8 +362,9 @@ function writeMarker(dir: string, marker: OutputMarker): void {
  * and throws OutputError: nothing is left behind.
  */
 export function prepareOutputDir(dir: string, options: OutputDirOptions = {}): OutputDir {
-  const check = checkOutputDir(dir, options);
+  let check = checkOutputDir(dir, options);
   const created: string[] = [];
+  let locked = false;
   try {
     for (const p of check.toCreate) {
       try {
@@ -330,6 +374,10 @@ export function prepareOutputDir(dir: string, options: OutputDirOptions = {}): O
         if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new OutputError(dir, `cannot be created: ${reason(e)}`);
       }
     }
+    acquireRunLock(dir, options.command ?? "run");
+    locked = true;
+    // Checked again under the lock: a command that held the directory until now may have left a run there.
+    if (check.action === "create" || check.action === "reuse-empty") check = { ...checkOutputDir(dir, options), toCreate: [] };
     if (check.previous !== undefined) {
       for (const name of check.previous.files) {
         try {
@@ -347,6 +395,7 @@ export function prepareOutputDir(dir: string, options: OutputDirOptions = {}): O
     }
     writeMarker(dir, { tool: "gpmcmc", version: VERSION, files: [], complete: false });
   } catch (e) {
+    if (locked) releaseRunLock(dir);
     for (const p of created.reverse()) {
       try {
         rmdirSync(p);

@@ -24,6 +24,14 @@ function splitmix64(seed: bigint): () => bigint {
 // The jump polynomial of xoshiro256** (2^128 steps), as 64-bit words.
 const JUMP = [0x180ec6d33cfd0aban, 0xd5a61266f0c9392cn, 0xa9582618e03fc9aan, 0x39abdc4529b1661cn];
 
+/** A generator's full state as plain data (see Rng.snapshot). */
+export interface RngSnapshot {
+  /** xoshiro256** state words s0..s3 in hexadecimal. */
+  words: string[];
+  /** The second normal of the last polar-method pair, not yet returned (null: none). */
+  spare: number | null;
+}
+
 export class Rng implements RandomSource {
   // state words s0..s3 as (hi, lo) uint32 pairs: s[2k] = hi, s[2k+1] = lo
   private readonly s = new Uint32Array(8);
@@ -72,6 +80,23 @@ export class Rng implements RandomSource {
     const out: bigint[] = [];
     for (let k = 0; k < 4; k++) out.push((BigInt(this.s[2 * k]) << 32n) | BigInt(this.s[2 * k + 1]));
     return out;
+  }
+
+  /**
+   * Everything that determines the draws to come, as plain data: the state words (hex) and the
+   * normal draw held back by the polar method (null when none). `Rng.restore` rebuilds a
+   * generator that continues exactly where this one is, so a chain saved to disk and resumed
+   * draws the same numbers as one never stopped.
+   */
+  snapshot(): RngSnapshot {
+    return { words: this.state().map((w) => w.toString(16)), spare: Number.isNaN(this.spare) ? null : this.spare };
+  }
+
+  /** The generator a snapshot describes (its `seed` and `stream` fields read 0, as fromState's). */
+  static restore(snapshot: RngSnapshot): Rng {
+    const r = Rng.fromState(snapshot.words.map((w) => BigInt(`0x${w}`)));
+    r.spare = snapshot.spare === null ? NaN : snapshot.spare;
+    return r;
   }
 
   /** Next 64-bit output as (hi, lo) written to out. */

@@ -9,6 +9,7 @@ import { fromPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 import type { ChainResult, Progress } from "../samplers/driver.js";
 import type { Kernel } from "../samplers/types.js";
 import { latentSampler } from "../samplers/registry.js";
@@ -29,7 +30,12 @@ export interface LatentGpChainInput {
   chain: number;
   /** Transitions between progress messages (default: the driver's). */
   progressInterval?: number;
+  /** Transitions between checkpoints, sent as messages `{ checkpoint }` to the thread that started the run (0: only on a stop and at the end). */
+  checkpointEvery?: number;
+  /** Continue the chain from this checkpoint. */
+  resume?: ChainCheckpoint;
 }
+
 
 let cached: { runKey: string; kernel: Kernel } | undefined;
 
@@ -45,6 +51,9 @@ export function latentGpChainTask(input: LatentGpChainInput, context: TaskContex
     onProgress: (p: Progress) => context.progress(p),
     shouldStop: () => context.stopRequested(),
     progressInterval: input.progressInterval,
+    // The thread that started the run writes them: its writes are never cut by an abort (process.exit) half-way.
+    checkpoint: input.checkpointEvery !== undefined ? { every: input.checkpointEvery, save: (checkpoint) => context.progress({ checkpoint }) } : undefined,
+    resume: input.resume,
   });
 }
 

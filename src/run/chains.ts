@@ -16,6 +16,8 @@ import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
 import type { StopFlag } from "../parallel/pool.js";
 import { runChainTasks } from "./chainTasks.js";
 import { LATENT_GP_CHAIN_TASK, type LatentGpChainInput } from "./chainTask.js";
+import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
+import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 import { withLaplaceMass } from "./laplaceMass.js";
 import { initialPoint, type LatentGpRunSpec } from "./runSpec.js";
 
@@ -46,6 +48,10 @@ export interface RunOptions extends RunHooks {
   stop?: StopFlag;
   /** Transitions between a chain's progress reports (default: about 20 per chain). */
   progressInterval?: number;
+  /** Checkpoints of every chain into a directory (chainTask.ts; written from the thread running the chain). */
+  checkpoint?: ChainCheckpointTarget;
+  /** Per chain, a checkpoint to continue from (undefined: the chain starts at x0). */
+  resume?: (ChainCheckpoint | undefined)[];
 }
 
 export interface LatentGpRun {
@@ -77,7 +83,13 @@ export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, opt
   const runKey = `${process.pid}-${++runCounter}-${Date.now()}`;
   const inputs: LatentGpChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({
     runKey, X: toPlainMatrix(data.X), y: data.y, spec: chainSpec, x0, chain, progressInterval: options.progressInterval,
+    checkpointEvery: options.checkpoint?.every, resume: options.resume?.[chain],
   }));
-  const run = await runChainTasks<LatentGpChainInput, ChainResult>(LATENT_GP_CHAIN_TASK, inputs, options);
+  const save = options.checkpoint && checkpointWriter(options.checkpoint, spec);
+  const onMessage = (m: Progress | { checkpoint: ChainCheckpoint }) => {
+    if (isCheckpointMessage(m)) save?.(m.checkpoint);
+    else options.onProgress?.(m);
+  };
+  const run = await runChainTasks<LatentGpChainInput, ChainResult>(LATENT_GP_CHAIN_TASK, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
   return { target, ...run };
 }

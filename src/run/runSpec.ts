@@ -9,6 +9,7 @@ import { Rng } from "../random/rng.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
 import { tunableValue, type LatentSamplerSpec } from "../samplers/registry.js";
+import type { ChainCheckpoint, CheckpointOptions } from "../samplers/chainCheckpoint.js";
 import type { Kernel } from "../samplers/types.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import type { LatentGpModelSpec } from "../targets/latentGpModel.js";
@@ -50,6 +51,10 @@ export interface ChainHooks {
   progressInterval?: number;
   /** Polled before each transition: true ends the chain there, keeping its draws so far. */
   shouldStop?: () => boolean;
+  /** Checkpoints of the chain (see samplers/chainCheckpoint.ts). */
+  checkpoint?: CheckpointOptions;
+  /** Continue the chain from this checkpoint instead of starting it at x0. */
+  resume?: ChainCheckpoint;
 }
 
 /** Chain `chain` (0-based) of the run described by `spec`, on a kernel built from it, from x0 (see initialPoint). */
@@ -65,5 +70,7 @@ export function runLatentGpChain(kernel: Kernel, x0: Float64Array, spec: LatentG
     onProgress: hooks.onProgress,
     progressInterval: hooks.progressInterval,
     shouldStop: hooks.shouldStop,
+    checkpoint: hooks.checkpoint,
+    resume: hooks.resume,
   });
 }

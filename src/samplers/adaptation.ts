@@ -47,6 +47,14 @@ export interface Adapter {
   update(acceptStat: number, accepted: boolean): number;
   /** The value to keep after burn-in. */
   final(): number;
+  /** The adapter's running state as numbers (to checkpoint a chain in its burn-in). */
+  snapshot(): number[];
+  /** Sets the running state a snapshot of an adapter made with the same options holds. */
+  restore(state: readonly number[]): void;
+}
+
+function checkSnapshot(name: string, state: readonly number[], length: number): void {
+  if (state.length !== length || !state.every((v) => typeof v === "number")) throw new RangeError(`${name}: a saved state has ${length} numbers, got ${JSON.stringify(state)}`);
 }
 
 export class DualAveraging implements Adapter {
@@ -87,6 +95,15 @@ export class DualAveraging implements Adapter {
 
   final(): number {
     return this.counter === 0 ? this.current : Math.exp(this.xBar);
+  }
+
+  snapshot(): number[] {
+    return [this.counter, this.sBar, this.xBar, this.current];
+  }
+
+  restore(state: readonly number[]): void {
+    checkSnapshot("dual averaging", state, 4);
+    [this.counter, this.sBar, this.xBar, this.current] = state;
   }
 }
 
@@ -129,6 +146,15 @@ export class AcceptanceWindow implements Adapter {
 
   final(): number {
     return this.current;
+  }
+
+  snapshot(): number[] {
+    return [this.count, this.accepted, this.current];
+  }
+
+  restore(state: readonly number[]): void {
+    checkSnapshot("acceptance window", state, 3);
+    [this.count, this.accepted, this.current] = state;
   }
 }
 

@@ -9,27 +9,15 @@
  * thread can rebuild the kernel from a serialisable description and run the same chain. `sample`
  * runs chains one after another, chain c on the stream `new Rng(seed, c)`.
  */
-import type { OperationCounts } from "../diagnostics/operationCounts.js";
 import { Rng } from "../random/rng.js";
 import type { RandomSource } from "../random/types.js";
 import { makeAdapter, type Adapter, type AdaptOptions } from "./adaptation.js";
+import { checkResume, type ChainCheckpoint, type CheckpointOptions } from "./chainCheckpoint.js";
+import { allocateStats, statsSlice, statsView, type ChainSummary, type DrawStatColumns } from "./chainRecords.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
 
-/** Per-draw statistics of one chain (or of all chains, chain after chain). */
-export interface DrawStatColumns {
-  /** lp__: log density at the draw (up to the target's constant). */
-  lp: Float64Array;
-  /** accept_stat__: the acceptance probability of the transition that produced the draw. */
-  acceptStat: Float64Array;
-  /** stepsize__. */
-  stepSize: Float64Array;
-  /** n_leapfrog__ (leapfrog steps taken; 0 for samplers without any). */
-  nLeapfrog: Float64Array;
-  /** divergent__: 1 when that transition was rejected as divergent. */
-  divergent: Uint8Array;
-  /** energy__: the Hamiltonian at the draw (NaN for samplers without one). */
-  energy: Float64Array;
-}
+export type { ChainSummary, DrawStatColumns } from "./chainRecords.js";
+
 
 export interface Progress {
   chain: number;
@@ -70,21 +58,12 @@ export interface ChainOptions {
    * running in a synchronous loop, e.g. on a worker thread.
    */
   shouldStop?: () => boolean;
+  /** Checkpoints of the chain (the generator must then be an Rng, whose state can be saved). */
+  checkpoint?: CheckpointOptions;
+  /** Continue the chain from this checkpoint (of a chain with the same kernel, options and draws). */
+  resume?: ChainCheckpoint;
 }
 
-/** A chain's rates and divergences, and its operation counts over the whole chain, burn-in included. */
-export interface ChainSummary extends OperationCounts {
-  /** Transitions run: burnIn + draws * thin. */
-  transitions: number;
-  /** Over all sampling transitions (thinned-out ones included). */
-  acceptanceRate: number;
-  meanAcceptStat: number;
-  divergences: number;
-  burnInAcceptanceRate: number;
-  burnInDivergences: number;
-  /** NUTS: sampling transitions whose tree stopped at its largest depth (Stan's tree-depth warning); absent for other kernels. */
-  treeDepthSaturations?: number;
-}
 
 export interface ChainResult {
   chain: number;
@@ -107,27 +86,7 @@ export interface ChainStorage {
   stats: DrawStatColumns;
 }
 
-function allocateStats(size: number): DrawStatColumns {
-  return {
-    lp: new Float64Array(size),
-    acceptStat: new Float64Array(size),
-    stepSize: new Float64Array(size),
-    nLeapfrog: new Float64Array(size),
-    divergent: new Uint8Array(size),
-    energy: new Float64Array(size),
-  };
-}
 
-function statsView(all: DrawStatColumns, from: number, to: number): DrawStatColumns {
-  return {
-    lp: all.lp.subarray(from, to),
-    acceptStat: all.acceptStat.subarray(from, to),
-    stepSize: all.stepSize.subarray(from, to),
-    nLeapfrog: all.nLeapfrog.subarray(from, to),
-    divergent: all.divergent.subarray(from, to),
-    energy: all.energy.subarray(from, to),
-  };
-}
 
 function checkCount(name: string, v: number, min: number): void {
   if (!Number.isInteger(v) || v < min) throw new RangeError(`${name} must be an integer >= ${min}, got ${v}`);
@@ -164,12 +123,51 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       ? makeAdapter(options.adapt, tunable.value, tunable.targetAcceptance)
       : undefined;
 
-    let state = kernel.init(Float64Array.from(options.init));
+    const resume = options.resume;
+    if (resume) checkResume(resume, { dim, draws, burnIn, thin });
+    let state = resume?.kernelState && kernel.restoreState
+      ? kernel.restoreState(resume.kernelState)
+      : kernel.init(Float64Array.from(resume ? resume.position : options.init));
     if (state.position.length !== dim) throw new RangeError(`runChain: kernel state has dimension ${state.position.length}, init ${dim}`);
-    let accepted = 0;
-    let acceptSum = 0;
-    let divergences = 0;
-    let kept = 0;
+    let accepted = resume?.tallies.accepted ?? 0;
+    let acceptSum = resume?.tallies.acceptSum ?? 0;
+    let divergences = resume?.tallies.divergences ?? 0;
+    let kept = resume?.kept ?? 0;
+    // Where the chain starts: at 0, or where the checkpoint left it, in its phase.
+    const resumedInSampling = resume?.phase === "sampling";
+    const startBurnIn = resume ? Math.min(resume.done, burnIn) : 0;
+    const startSampling = resume && resumedInSampling ? resume.done - burnIn : 0;
+    const before = resume?.seconds ?? { burnIn: 0, sampling: 0 };
+    if (resume) {
+      Object.assign(summary, resume.summary, { transitions: iterations });
+      out.samples.set(resume.samples.subarray(0, kept * dim));
+      for (const k of Object.keys(out.stats) as (keyof DrawStatColumns)[]) out.stats[k].set(resume.stats[k].subarray(0, kept));
+      if (tunable && resume.tunableValue !== undefined) tunable.value = resume.tunableValue;
+      if (adapter && resume.adapter) adapter.restore(resume.adapter);
+      rng = Rng.restore(resume.rng); // the caller's generator is where the chain started; continue where it was
+    }
+    const checkpoint = options.checkpoint;
+    if (checkpoint && !(rng instanceof Rng)) throw new RangeError("runChain: checkpoints need an Rng generator");
+    const save = (done: number, phase: "burn-in" | "sampling") => {
+      const now = performance.now();
+      checkpoint!.save({
+        chain, dim, draws, burnIn, thin, done, phase,
+        position: Float64Array.from(state.position),
+        kernelState: kernel.saveState?.(state),
+        rng: (rng as Rng).snapshot(),
+        tunableValue: tunable?.value,
+        adapter: adapter?.snapshot(),
+        tallies: { accepted, acceptSum, divergences },
+        summary: { ...summary },
+        kept,
+        samples: out.samples.slice(0, kept * dim),
+        stats: statsSlice(out.stats, kept),
+        seconds: phase === "burn-in"
+          ? { burnIn: before.burnIn + (now - t0) / 1000, sampling: 0 }
+          : { burnIn: before.burnIn + (resumedInSampling ? 0 : (tBurnInEnd - t0) / 1000), sampling: before.sampling + (now - tBurnInEnd) / 1000 },
+      });
+    };
+    const every = checkpoint?.every ?? 0;
     const report = (iteration: number, phase: "burn-in" | "sampling", done: number) => {
       onProgress!({
         chain, iteration, iterations, phase, acceptanceRate: accepted / done, divergences,
@@ -193,27 +191,35 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       count(summary, info);
       return info;
     };
-    let burnInDone = 0;
-    for (let t = 0; t < burnIn; t++) {
+    let burnInDone = startBurnIn;
+    for (let t = startBurnIn; t < burnIn && !resumedInSampling; t++) {
       const info = transition();
       if (!info) break;
       burnInDone = t + 1;
       if (adapter) tunable!.value = adapter.update(info.acceptanceProbability, info.accepted);
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === burnIn)) report(t + 1, "burn-in", t + 1);
+      if (every > 0 && (t + 1) % every === 0) save(t + 1, "burn-in");
     }
-    if (adapter) tunable!.value = adapter.final();
-    summary.burnInAcceptanceRate = burnInDone > 0 ? accepted / burnInDone : NaN;
-    summary.burnInDivergences = divergences;
+    if (stopped && checkpoint) save(burnInDone, "burn-in");
     tBurnInEnd = performance.now();
+    if (!resumedInSampling) {
+      if (adapter) tunable!.value = adapter.final();
+      summary.burnInAcceptanceRate = burnInDone > 0 ? accepted / burnInDone : NaN;
+      summary.burnInDivergences = divergences;
+      accepted = 0;
+      acceptSum = 0;
+      divergences = 0;
+    }
 
-    accepted = 0;
-    divergences = 0;
     const sampling = stopped ? 0 : draws * thin;
-    let samplingDone = 0;
+    let samplingDone = startSampling;
     const { samples, stats } = out;
-    for (let t = 0; t < sampling; t++) {
+    for (let t = startSampling; t < sampling; t++) {
       const info = transition();
-      if (!info) break;
+      if (!info) {
+        if (checkpoint) save(burnIn + t, "sampling");
+        break;
+      }
       samplingDone = t + 1;
       acceptSum += info.acceptanceProbability;
       if (info.treeDepth !== undefined) summary.treeDepthSaturations = (summary.treeDepthSaturations ?? 0) + (info.treeDepthSaturated ? 1 : 0);
@@ -228,7 +234,9 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
         kept++;
       }
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === sampling)) report(burnIn + t + 1, "sampling", t + 1);
+      if (every > 0 && (burnIn + t + 1) % every === 0 && t + 1 < sampling) save(burnIn + t + 1, "sampling");
     }
+    if (checkpoint && !stopped) save(burnIn + sampling, "sampling");
     summary.acceptanceRate = samplingDone > 0 ? accepted / samplingDone : NaN;
     summary.meanAcceptStat = samplingDone > 0 ? acceptSum / samplingDone : NaN;
     summary.divergences = divergences;
@@ -241,7 +249,11 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       stats: out.stats,
       tunedValue: tunable?.value,
       summary,
-      seconds: { burnIn: (tBurnInEnd - t0) / 1000, sampling: (t1 - tBurnInEnd) / 1000, total: (t1 - t0) / 1000 },
+      seconds: {
+        burnIn: before.burnIn + (resumedInSampling ? 0 : (tBurnInEnd - t0) / 1000),
+        sampling: before.sampling + (t1 - tBurnInEnd) / 1000,
+        total: before.burnIn + before.sampling + (t1 - t0) / 1000,
+      },
     };
     if (stopped) {
       summary.transitions = burnInDone + samplingDone;
@@ -252,6 +264,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
     if (tunable && savedValue !== undefined) tunable.value = savedValue;
   }
 }
+
 
 function count(summary: ChainSummary, info: StepInfo): void {
   summary.gradientCalls += info.gradientCalls;

@@ -72,5 +72,9 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
     return { state: next === state.whitened ? state : wrap(next), info };
   }
 
-  return { name: "laplace-hmc", tunable: inner.tunable, factor: whitening.factor, init, step };
+  // A checkpoint keeps u itself and the constant fixed at init (laplaceWhitening.ts).
+  const saveState = (state: LaplaceHmcState) => whitening.saveState(state.whitened.position);
+  const restoreState = (saved: Float64Array): LaplaceHmcState => wrap(inner.init(whitening.restoreState(saved)));
+
+  return { name: "laplace-hmc", tunable: inner.tunable, factor: whitening.factor, init, step, saveState, restoreState };
 }

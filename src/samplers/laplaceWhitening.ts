@@ -47,6 +47,10 @@ export interface LaplaceWhitening {
   likelihoodTerms(f: Float64Array, a: Float64Array): number;
   /** W, the diagonal the whitening was built from. */
   readonly diagonal: Float64Array;
+  /** A checkpoint's numbers for a state at u: the constant fixed by `calibrate`, then u itself (f = R u does not give u back bit for bit). */
+  saveState(u: Float64Array): Float64Array;
+  /** Restores the constant from such numbers; returns u. */
+  restoreState(saved: Float64Array): Float64Array;
 }
 
 export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal: ArrayLike<number> | undefined, dropW = false): LaplaceWhitening {
@@ -151,5 +155,12 @@ export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal:
     return u;
   }
 
-  return { target: whitenedTarget, factor, whiten, latentState, calibrate, likelihoodTerms, diagonal: w };
+  const saveState = (u: Float64Array) => Float64Array.of(offset, ...u);
+  function restoreState(saved: Float64Array): Float64Array {
+    if (saved.length !== n + 1) throw new RangeError(`${name}: a saved state has ${n + 1} numbers, got ${saved.length}`);
+    offset = saved[0]!;
+    return saved.slice(1);
+  }
+
+  return { target: whitenedTarget, factor, whiten, latentState, calibrate, likelihoodTerms, diagonal: w, saveState, restoreState };
 }

@@ -65,6 +65,13 @@ export interface Kernel<S extends SamplerState = SamplerState> {
   step(state: S, rng: RandomSource): { state: S; info: StepInfo };
   /** The parameter burn-in adaptation tunes, if any. */
   readonly tunable?: Tunable;
+  /**
+   * For a kernel whose state `init(state.position)` does not rebuild bit for bit (it moves in
+   * other coordinates, or fixes a constant at init): the state as numbers, and the state those
+   * numbers describe, so that a chain checkpointed and resumed draws exactly what it would have.
+   */
+  saveState?(state: S): Float64Array;
+  restoreState?(saved: Float64Array): S;
 }
 
 /** The work of a trajectory (or of several): calls into the target and fixed-point iterations. */

@@ -40,10 +40,10 @@ test("paper's R-hat classes: the independent classifier is right on hand-picked 
   assert.equal(sortedMedian([4, null, 1, 2]), 3);
 });
 
-test("table2 --quick: all 24 cells; ESS summary, median R-hat and codes agree with independent computations", () => {
+test("table2 --quick: all 24 cells; ESS summary, median R-hat and codes agree with independent computations", async () => {
   const { config } = parseTable2Args(["--quick"]);
   assert.deepEqual(config, { ...QUICK_CONFIG, settings: [{ n: 20, d: 2 }], dataSets: 2, chains: 4, draws: 200, burnIn: 50, checkpoints: [50, 100, 200] });
-  const r = runTable2(config);
+  const r = await runTable2(config);
   assert.equal(r.cells.length, 4 * 6);
   let codeChecks = 0;
   let brokenMismatches = 0;

@@ -35,10 +35,10 @@ function cellOf(r: Table2Result, likelihood: string, sampler: string) {
   return numbers;
 }
 
-test("a cell's numbers do not depend on the grid around it; alone it reproduces them bit for bit", () => {
-  const grid = runTable2({ ...small, likelihoods: ["logistic", "ordinal"], samplers: ["mh-v1", "ess", "hmc-v2"] });
-  const reordered = runTable2({ ...small, likelihoods: ["ordinal", "logistic"], samplers: ["hmc-v2", "mh-v2", "ess"] });
-  const alone = runTable2({ ...small, likelihoods: ["ordinal"], samplers: ["ess"] });
+test("a cell's numbers do not depend on the grid around it; alone it reproduces them bit for bit", async () => {
+  const grid = await runTable2({ ...small, likelihoods: ["logistic", "ordinal"], samplers: ["mh-v1", "ess", "hmc-v2"] });
+  const reordered = await runTable2({ ...small, likelihoods: ["ordinal", "logistic"], samplers: ["hmc-v2", "mh-v2", "ess"] });
+  const alone = await runTable2({ ...small, likelihoods: ["ordinal"], samplers: ["ess"] });
   const inGrid = cellOf(grid, "ordinal", "ess");
   assert.deepEqual(cellOf(reordered, "ordinal", "ess"), inGrid);
   assert.deepEqual(cellOf(alone, "ordinal", "ess"), inGrid);
@@ -47,7 +47,7 @@ test("a cell's numbers do not depend on the grid around it; alone it reproduces 
   assert.deepEqual(compareTable2(grid, reordered).filter((line) => !line.includes("mh-v2")), []);
   // Negative controls: another base seed changes the cell, and the comparison reports it; a cell
   // the committed run lacks is reported too.
-  const otherSeed = runTable2({ ...small, seed: 2, likelihoods: ["ordinal"], samplers: ["ess"] });
+  const otherSeed = await runTable2({ ...small, seed: 2, likelihoods: ["ordinal"], samplers: ["ess"] });
   assert.notDeepEqual(cellOf(otherSeed, "ordinal", "ess"), inGrid);
   assert.ok(compareTable2(grid, otherSeed).some((line) => line.startsWith("ordinal n=20 d=2 ess: minEss")));
   assert.deepEqual(compareTable2(grid, reordered).filter((line) => line.includes("mh-v2")), ["ordinal n=20 d=2 mh-v2: not in the committed file", "logistic n=20 d=2 mh-v2: not in the committed file"]);
@@ -83,7 +83,7 @@ const backendNow = getBackend().describe();
 // The committed numbers are the native backend's; the js backend's sums round differently.
 const otherBackend = skipUnlessAvailable(committedFile.backend === `${backendNow.backend} (${backendNow.library})` ? false : `the committed Table 2 run used ${committedFile.backend}, this process ${backendNow.backend} (${backendNow.library})`);
 
-test("a cell of the committed run 2 recomputes bit for bit (its first R-hat, from data set 0 and the first draws)", { skip: otherBackend }, () => {
+test("a cell of the committed run 2 recomputes bit for bit (its first R-hat, from data set 0 and the first draws)", { skip: otherBackend }, async () => {
   const file = committedFile;
   // R-hat at the first checkpoint uses only the first draws of each chain, and data set 0's
   // chains do not depend on how many data sets there are: one data set and draws up to the first
@@ -94,7 +94,7 @@ test("a cell of the committed run 2 recomputes bit for bit (its first R-hat, fro
   getBackend().setThreads(1);
   let part: Table2Result;
   try {
-    part = runTable2({ ...file.config, likelihoods: ["logistic"], samplers: ["mh-v1"], settings: [file.config.settings[0]], dataSets: 1, draws: first, checkpoints: [first] });
+    part = await runTable2({ ...file.config, likelihoods: ["logistic"], samplers: ["mh-v1"], settings: [file.config.settings[0]], dataSets: 1, draws: first, checkpoints: [first] });
   } finally {
     getBackend().setThreads(threads);
   }

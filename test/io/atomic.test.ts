@@ -1,3 +1,4 @@
+import { RUN_LOCK } from "../../src/io/runLock.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -69,7 +70,8 @@ test("prepareOutputDir creates nested directories with a marker, and files are r
     assert.equal(check.toCreate.length, 3);
     assert.deepEqual(s.entries(), [], "checking writes nothing");
     const out = prepareOutputDir(dir);
-    assert.deepEqual(readdirSync(dir), [OUTPUT_MARKER]);
+    // while the run is on, its lock names the process (runLock.ts)
+    assert.deepEqual(readdirSync(dir).sort(), [OUTPUT_MARKER, RUN_LOCK]);
     let marker = JSON.parse(readFileSync(join(dir, OUTPUT_MARKER), "utf8"));
     assert.equal(marker.tool, "gpmcmc");
     assert.equal(marker.complete, false);
@@ -96,7 +98,7 @@ test("reusing our own directory removes the previous run's files but nothing els
     writeFileSync(join(dir, "notes.txt"), "mine\n");
     assert.equal(checkOutputDir(dir).action, "reuse-ours");
     const second = prepareOutputDir(dir);
-    assert.deepEqual(readdirSync(dir).sort(), [OUTPUT_MARKER, "notes.txt"], "stale chains are gone, the user's file stays");
+    assert.deepEqual(readdirSync(dir).sort(), [OUTPUT_MARKER, RUN_LOCK, "notes.txt"], "stale chains are gone, the user's file stays");
     second.writeText("draws_1.csv", "new\n");
     second.finish(false);
     const marker = JSON.parse(readFileSync(join(dir, OUTPUT_MARKER), "utf8"));

@@ -22,6 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["src/approx", "src/annealing"],
   ["src/hyper", "src/predict"],
   ["src/run", "src/report"],
+  ["src/grid"],
   ["src/cli"],
   ["src/index.ts"],
   ["bench", "experiments"],

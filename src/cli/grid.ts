@@ -1,0 +1,134 @@
+/**
+ * `gpmcmc grid run|status|collect SPEC.json` and `gpmcmc worker`: experiment grids (src/grid).
+ * By default `grid run` runs the jobs on a pool of worker threads here; with --queue
+ * redis://HOST:PORT it puts them on a BullMQ queue and waits while `gpmcmc worker --queue ...`
+ * processes, on any number of machines, run them. Results land in the spec's output directory
+ * either way; `collect` prints them as one table, `status` says how far the grid is.
+ */
+import type { Command } from "commander";
+import { writeFileAtomic } from "../io/atomic.js";
+import { StopFlag } from "../parallel/pool.js";
+import { runGridLocally } from "../grid/localRunner.js";
+import { awaitGrid, gridStates, parseRedisUrl, startQueueWorker, submitGrid } from "../grid/queue.js";
+import type { GridJobResult } from "../grid/simulatedChainJob.js";
+import "../grid/simulatedChainJob.js"; // registers its job kind
+import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
+import { readJobResults } from "../grid/store.js";
+import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
+
+function queueUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    parseRedisUrl(raw);
+  } catch (e) {
+    throw new OptionError("--queue", (e as Error).message);
+  }
+  return raw;
+}
+
+/** The results table's columns: the cell's axes, then the job's figures. */
+export function resultRows(jobs: readonly GridJob[], results: readonly (GridJobResult | undefined)[]): string[][] {
+  const axes = jobs.length > 0 ? Object.keys(jobs[0].cell) : [];
+  const header = [...axes, "min_ess", "acceptance_rate", "tuned", "sampling_seconds", "gradient_calls", "resumed", "job"];
+  const rows = jobs.map((j, i) => {
+    const r = results[i];
+    if (!r) return [...axes.map((a) => String(j.cell[a])), "", "", "", "", "", "", j.id];
+    return [...axes.map((a) => String(j.cell[a])), String(r.minEss), String(r.acceptanceRate), String(r.tunedValue ?? ""), r.seconds.sampling.toFixed(3), String(r.summary.gradientCalls), String(r.resumed), j.id];
+  });
+  return [header, ...rows];
+}
+
+interface RunOpts { parallel?: string; queue?: string; quiet?: boolean }
+
+export function registerGridCommands(program: Command): void {
+  const grid = program.command("grid").description("run an experiment grid (jobs: data set x model x sampler x chain, seeds from each job's identity) on worker threads here or on a BullMQ queue");
+  grid
+    .command("run <spec>")
+    .description("run the jobs of SPEC.json that have no result yet (on worker threads here, or with --queue on `gpmcmc worker` processes)")
+    .option("--parallel <p>", "worker threads here (default: the number of cores)")
+    .option("--queue <url>", "put the jobs on the BullMQ queue at redis://HOST:PORT and wait for workers to run them")
+    .option("--quiet", "no line per finished job on stderr")
+    .action(async (specPath: string, o: RunOpts) => {
+      const parallel = o.parallel === undefined ? undefined : parsePositiveInteger("--parallel", o.parallel);
+      const url = queueUrl(o.queue);
+      if (url !== undefined && parallel !== undefined) throw new OptionError("--parallel", "applies to a local run; with --queue each worker sets its own --concurrency");
+      const g = readGridSpec(parsePath("SPEC", specPath));
+      const jobs = gridJobs(g);
+      let done = 0;
+      const onJob = (j: GridJob) => {
+        done++;
+        if (!o.quiet) process.stderr.write(`grid: ${done} done: ${j.identity}\n`);
+      };
+      const t0 = performance.now();
+      if (url === undefined) {
+        const stop = new StopFlag();
+        for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => stop.request());
+        let r;
+        try {
+          r = await runGridLocally(g.outDir, jobs, { parallel, stop, onJob });
+        } catch (e) {
+          if (!stop.requested) throw e;
+          // the running jobs stopped at a transition (and checkpointed, with checkpointEvery)
+          process.stderr.write(`gpmcmc: grid stopped: ${done} of ${jobs.length} jobs done this time; grid run ${specPath} again runs the rest\n`);
+          process.exitCode = 130;
+          return;
+        }
+        process.stdout.write(`grid ${g.spec.grid}: ${jobs.length} jobs, ${r.ran} run here, ${r.skipped} already done; ${((performance.now() - t0) / 1000).toFixed(2)} s; results in ${g.outDir}\n`);
+      } else {
+        await submitGrid(url, jobs);
+        await awaitGrid(url, g.outDir, jobs, onJob);
+        process.stdout.write(`grid ${g.spec.grid}: ${jobs.length} jobs on ${url}, ${done} finished while waiting; ${((performance.now() - t0) / 1000).toFixed(2)} s; results in ${g.outDir}\n`);
+      }
+    });
+  grid
+    .command("status <spec>")
+    .description("how many jobs of SPEC.json have results (and, with --queue, their states on the queue)")
+    .option("--queue <url>", "also ask the BullMQ queue at redis://HOST:PORT")
+    .option("--json", "print one JSON object")
+    .action(async (specPath: string, o: { queue?: string; json?: boolean }) => {
+      const url = queueUrl(o.queue);
+      const g = readGridSpec(parsePath("SPEC", specPath));
+      const jobs = gridJobs(g);
+      const done = readJobResults(g.outDir, jobs).filter((r) => r !== undefined).length;
+      const queue = url === undefined ? undefined : await gridStates(url, jobs);
+      const status = { grid: g.spec.grid, jobs: jobs.length, done, ...(queue ? { queue } : {}) };
+      process.stdout.write(o.json ? JSON.stringify(status) + "\n"
+        : `grid ${status.grid}: ${done} of ${jobs.length} jobs done${queue ? `; on the queue: ${Object.entries(queue).map(([k, v]) => `${v} ${k}`).join(", ")}` : ""}\n`);
+    });
+  grid
+    .command("collect <spec>")
+    .description("the results of SPEC.json's jobs as one CSV table (one row per job, in the spec's order)")
+    .option("--out <file>", "write the table to a file instead of stdout")
+    .option("--json", "print the results as one JSON array instead")
+    .action((specPath: string, o: { out?: string; json?: boolean }) => {
+      const g = readGridSpec(parsePath("SPEC", specPath));
+      const jobs = gridJobs(g);
+      const results = readJobResults<GridJobResult>(g.outDir, jobs);
+      const text = o.json ? JSON.stringify(results.map((r, i) => r ?? { id: jobs[i].id, identity: jobs[i].identity, missing: true })) + "\n"
+        : resultRows(jobs, results).map((r) => r.join(",")).join("\n") + "\n";
+      if (o.out !== undefined) writeFileAtomic(parsePath("--out", o.out), text);
+      else process.stdout.write(text);
+      const missing = results.filter((r) => r === undefined).length;
+      if (missing > 0) process.stderr.write(`gpmcmc: ${missing} of ${jobs.length} jobs have no result yet (gpmcmc grid run ${specPath})\n`);
+    });
+
+  program
+    .command("worker")
+    .description("run grid jobs from the BullMQ queue at --queue until stopped (Ctrl-C or SIGTERM: the running jobs finish first)")
+    .requiredOption("--queue <url>", "the queue's Redis, redis://HOST:PORT")
+    .option("--concurrency <c>", "jobs run at once, each on its own thread", "1")
+    .option("--lock-seconds <s>", "how long a job's lock lasts unrenewed: a dead worker's job goes to another after this", "30")
+    .option("--quiet", "no line per job on stderr")
+    .action(async (o: { queue: string; concurrency: string; lockSeconds: string; quiet?: boolean }) => {
+      const url = queueUrl(o.queue)!;
+      const concurrency = parsePositiveInteger("--concurrency", o.concurrency);
+      const lockSeconds = parsePositiveNumber("--lock-seconds", o.lockSeconds);
+      const w = startQueueWorker(url, { concurrency, lockSeconds, onEvent: o.quiet ? undefined : (l) => process.stderr.write(`worker ${process.pid}: ${l}\n`) });
+      process.stderr.write(`worker ${process.pid}: waiting for jobs on ${url}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void w.close().then(resolve);
+        process.once("SIGINT", stop);
+        process.once("SIGTERM", stop);
+      });
+    });
+}

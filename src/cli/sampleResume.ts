@@ -1,0 +1,106 @@
+/**
+ * Checkpoint and resume for `gpmcmc sample` (fixed hyperparameters): the run record `run.json`
+ * (the run's plain-data spec and its data file's SHA-256, written before the first chain
+ * starts), the per-chain checkpoints of run/checkpoint.ts, and the checks of `--resume DIR`:
+ * the directory holds an interrupted run, and the options given now ask for the same run (an
+ * option that differs is named). A finished run is left as it is.
+ */
+import { existsSync, readFileSync, unlinkSync } from "node:fs";
+import { join } from "node:path";
+import { readOutputMarker, type OutputDir } from "../io/atomic.js";
+import { OutputError } from "../io/errors.js";
+import { drawsFileName } from "../io/cmdstan.js";
+import { checkpointFileName, readCheckpoint } from "../run/checkpoint.js";
+import type { LatentGpRunSpec } from "../run/runSpec.js";
+import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
+import { OptionError } from "./options.js";
+
+export const RUN_RECORD = "run.json";
+
+/** What a run directory records for a resume. */
+export interface RunRecord {
+  spec: LatentGpRunSpec;
+  data: { file: string; sha256: string };
+  /** --checkpoint-every of the run (a resume keeps it unless given anew). */
+  checkpointEvery: number;
+}
+
+/** A run directory that `--resume` was given. */
+export interface ResumableRun {
+  dir: string;
+  record: RunRecord;
+  /** The run ended with all its draws: a resume changes nothing. */
+  finished: boolean;
+}
+
+/** Reads and checks the run in `dir` for a resume (OutputError when there is none to resume). */
+export function readResumableRun(dir: string): ResumableRun {
+  const marker = readOutputMarker(dir);
+  if (marker === undefined) throw new OutputError(dir, "is not a gpmcmc output directory; --resume takes the --out directory of an earlier sample run");
+  let record: RunRecord;
+  try {
+    record = JSON.parse(readFileSync(join(dir, RUN_RECORD), "utf8")) as RunRecord;
+  } catch {
+    throw new OutputError(dir, `cannot be resumed: it has no readable ${RUN_RECORD} (the run stopped before its chains started, or is not a fixed-hyperparameter sample run); start it again with --out ${dir} --overwrite`);
+  }
+  return { dir, record, finished: marker.complete && existsSync(join(dir, "summary.json")) };
+}
+
+/** The option that sets each field of the spec (a field not listed is named as it is). */
+const FIELD_OPTIONS: Record<string, string> = {
+  draws: "--draws", burnIn: "--burn-in", thin: "--thin", chains: "--chains", seed: "--seed", init: "--init",
+  adapt: "--adapt/--no-adapt or --target-acceptance",
+  "model.likelihood": "--likelihood", "model.logLengthscale": "--lengthscale (or --log-lengthscale)",
+  "model.logSignalSd": "--signal-sd (or --log-signal-sd)", "model.jitter": "--jitter",
+  "model.likelihoodOptions": "--thresholds, --noise-sd or --exposure", "sampler.sampler": "--sampler",
+  "sampler.stepSize": "--step-size", "sampler.leapfrogSteps": "--leapfrog-steps", "sampler.maxLeapfrogSteps": "--max-leapfrog-steps",
+  "sampler.alpha": "--alpha", "sampler.proposalSd": "--scale", "sampler.targetAcceptance": "--target-acceptance",
+  "sampler.fixedPoint": "--fixed-point-tolerance or --fixed-point-iterations", "sampler.reversibilityTolerance": "--reversibility-tolerance",
+  "sampler.variant": "--integrator", "sampler.mass": "--mass",
+};
+
+function differences(a: unknown, b: unknown, path: string, out: string[]): void {
+  const nested = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (nested(a) && nested(b) && (path === "" || path === "model" || path === "sampler")) {
+    const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
+    for (const k of keys) differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path === "" ? k : `${path}.${k}`, out);
+  } else if (JSON.stringify(a) !== JSON.stringify(b)) {
+    out.push(path);
+  }
+}
+
+/** Throws OptionError naming the first option whose value differs from the run being resumed. */
+export function checkSameRun(run: ResumableRun, spec: LatentGpRunSpec, dataSha256: string): void {
+  if (run.record.data.sha256 !== dataSha256) {
+    throw new OptionError("--data", `is not the data the run in ${run.dir} was started on (${run.record.data.file}, SHA-256 ${run.record.data.sha256.slice(0, 12)}...); resume with the same data`);
+  }
+  const diff: string[] = [];
+  differences(run.record.spec, spec, "", diff);
+  if (diff.length === 0) return;
+  const field = diff[0];
+  const at = (s: LatentGpRunSpec) => JSON.stringify(field.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], s) ?? null);
+  throw new OptionError(FIELD_OPTIONS[field] ?? field, `differs from the run being resumed in ${run.dir} (it has ${at(run.record.spec)}, the options given ask for ${at(spec)}); resume with the options the run was started with`);
+}
+
+/** Each chain's checkpoint in the run's directory (undefined: that chain starts afresh). */
+export function runCheckpoints(dir: string, chains: number): (ChainCheckpoint | undefined)[] {
+  return Array.from({ length: chains }, (_, c) => readCheckpoint(dir, c));
+}
+
+/** The files a run of `chains` chains may leave in its directory, so that --overwrite can remove them whenever it was stopped. */
+export function runFileNames(chains: number): string[] {
+  return [RUN_RECORD, "summary.json", ...Array.from({ length: chains }, (_, c) => [drawsFileName(c + 1), checkpointFileName(c)]).flat()];
+}
+
+/**
+ * After the run: a complete run's checkpoints are removed (its draws files and summary are its
+ * record); an interrupted run's are listed in the directory's marker (what --overwrite removes).
+ */
+export function settleCheckpoints(out: OutputDir, chains: number, complete: boolean): void {
+  for (let c = 0; c < chains; c++) {
+    const name = checkpointFileName(c);
+    if (!existsSync(out.file(name))) continue;
+    if (complete) unlinkSync(out.file(name));
+    else out.adopt(name);
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Grids on BullMQ over Redis (the queue engine is BullMQ's; we write the jobs, not the queue):
+ * `submitGrid` puts each job on the queue "gpmcmc-grid" under its id (BullMQ adds a job whose id
+ * is already there once, so a grid submitted twice runs each job once), `awaitGrid` waits for
+ * them and stores each result in the grid's results directory, and `startQueueWorker` pulls and
+ * runs jobs, each on a worker thread of the pool, so the worker's event loop stays free to renew
+ * the job's lock. A worker that dies (SIGKILL, a lost machine) stops renewing its lock; once
+ * the lock expires BullMQ's stalled-job check, run by the other workers, puts the job back in
+ * the queue, and the next worker to take it resumes it from the job's checkpoint when the
+ * checkpoint directory is shared (the grid's output directory on a shared file system).
+ */
+import { hostname } from "node:os";
+import { Queue, QueueEvents, Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
+import { runTasks } from "../parallel/pool.js";
+import { decodeExact, encodeExact } from "../run/checkpoint.js";
+import type { GridJob } from "./spec.js";
+import { readJobResult, writeJobResult } from "./store.js";
+
+export const QUEUE_NAME = "gpmcmc-grid";
+
+/** host and port of a redis://HOST:PORT URL (OptionError-free: the CLI names the option). */
+export function parseRedisUrl(url: string): { host: string; port: number; db?: number } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new RangeError(`not a URL: ${JSON.stringify(url)} (expected redis://HOST:PORT)`);
+  }
+  if (u.protocol !== "redis:") throw new RangeError(`${JSON.stringify(url)} is not a redis:// URL (expected redis://HOST:PORT)`);
+  const port = u.port === "" ? 6379 : Number(u.port);
+  const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined;
+  if (db !== undefined && !Number.isInteger(db)) throw new RangeError(`${JSON.stringify(url)}: the database after the port must be a number`);
+  return { host: u.hostname, port, ...(db !== undefined ? { db } : {}) };
+}
+
+/** A new connection (BullMQ needs maxRetriesPerRequest: null on the connections of workers). */
+export function redisClient(url: string): Redis {
+  return new Redis({ ...parseRedisUrl(url), maxRetriesPerRequest: null });
+}
+
+/** Runs `use` with a queue on its own connection, then closes both (BullMQ leaves a connection it was given open). */
+async function withQueue<T>(url: string, use: (queue: Queue) => Promise<T>): Promise<T> {
+  const connection = redisClient(url);
+  const queue = new Queue(QUEUE_NAME, { connection });
+  try {
+    return await use(queue);
+  } finally {
+    await queue.close();
+    connection.disconnect();
+  }
+}
+
+/** Puts the jobs on the queue (those already there, waiting, running or done, are left as they are). */
+export async function submitGrid(url: string, jobs: readonly GridJob[]): Promise<void> {
+  await withQueue(url, (queue) => queue.addBulk(jobs.map((j) => ({
+    name: j.kind, data: j,
+    // attempts: a job that throws is tried again; one whose worker died comes back through the stalled check.
+    opts: { jobId: j.id, attempts: 3, removeOnComplete: false, removeOnFail: false },
+  }))));
+}
+
+/** How many of the jobs are in each state on the queue (absent: not submitted). */
+export async function gridStates(url: string, jobs: readonly GridJob[]): Promise<Record<string, number>> {
+  return withQueue(url, async (queue) => {
+    const counts: Record<string, number> = {};
+    for (const j of jobs) {
+      const job = await queue.getJob(j.id);
+      const state = job ? await job.getState() : "absent";
+      counts[state] = (counts[state] ?? 0) + 1;
+    }
+    return counts;
+  });
+}
+
+/**
+ * Waits until every job has finished, storing each result under outDir as it comes; throws
+ * when a job failed for good (its error named). Results travel as encodeExact text (NaN and
+ * infinities kept, which BullMQ's JSON would turn into null).
+ */
+export async function awaitGrid(url: string, outDir: string, jobs: readonly GridJob[], onJob?: (job: GridJob, result: unknown) => void): Promise<void> {
+  const byId = new Map(jobs.filter((j) => readJobResult(outDir, j.id) === undefined).map((j) => [j.id, j]));
+  if (byId.size === 0) return;
+  const eventsConnection = redisClient(url);
+  const events = new QueueEvents(QUEUE_NAME, { connection: eventsConnection });
+  try {
+    await events.waitUntilReady();
+    await withQueue(url, (queue) => new Promise<void>((resolve, reject) => {
+      const done = (id: string, encoded: unknown) => {
+        const j = byId.get(id);
+        if (!j) return;
+        byId.delete(id);
+        try {
+          const result = decodeResult(encoded);
+          writeJobResult(outDir, id, result);
+          onJob?.(j, result);
+        } catch (e) {
+          reject(e);
+        }
+        if (byId.size === 0) resolve();
+      };
+      const failed = (id: string, reason: string) => reject(new Error(`grid job ${byId.get(id)?.identity ?? id} failed: ${reason}`));
+      events.on("completed", ({ jobId, returnvalue }) => done(jobId, returnvalue));
+      events.on("failed", ({ jobId, failedReason }) => {
+        if (!byId.has(jobId)) return;
+        // failed for good only when no attempt is left
+        void queue.getJob(jobId).then(async (job) => {
+          if (job && (await job.getState()) === "failed") failed(jobId, failedReason);
+        }, reject);
+      });
+      // jobs that ended before we listened
+      void (async () => {
+        for (const id of [...byId.keys()]) {
+          const job = await queue.getJob(id);
+          if (!job) continue;
+          const state = await job.getState();
+          if (state === "completed") done(id, job.returnvalue);
+          else if (state === "failed") failed(id, job.failedReason);
+        }
+      })().catch(reject);
+    }));
+  } finally {
+    await events.close();
+    eventsConnection.disconnect();
+  }
+}
+
+/** A result as a worker returned it (encodeExact text), whether BullMQ hands it over as that text or as JSON of it. */
+function decodeResult(value: unknown): unknown {
+  let v = value;
+  for (let i = 0; i < 2 && typeof v === "string"; i++) v = decodeExact(v);
+  if (typeof v !== "object" || v === null) throw new Error(`a grid job returned ${JSON.stringify(value)?.slice(0, 80)}, not a result`);
+  return v;
+}
+
+export interface QueueWorkerOptions {
+  /** Jobs run at once, each on its own thread (default 1). */
+  concurrency?: number;
+  /** Seconds a job's lock lasts without renewal: how soon a dead worker's job is taken up again (default 30, BullMQ's). */
+  lockSeconds?: number;
+  onEvent?: (line: string) => void;
+}
+
+/** Starts pulling jobs; resolves with a function that closes the worker (finishing running jobs). */
+export function startQueueWorker(url: string, options: QueueWorkerOptions = {}): { close: () => Promise<void> } {
+  const lockDuration = Math.round((options.lockSeconds ?? 30) * 1000);
+  const say = options.onEvent ?? (() => {});
+  const connection = redisClient(url);
+  const worker = new Worker(QUEUE_NAME, async (job: Job<GridJob>) => {
+    say(`job ${job.id} started: ${job.data.identity}`);
+    const [result] = await runTasks([{ kind: job.data.kind, input: job.data }], { parallel: 1 });
+    say(`job ${job.id} done`);
+    return encodeExact(result);
+  }, {
+    connection,
+    concurrency: options.concurrency ?? 1,
+    lockDuration,
+    stalledInterval: Math.max(500, Math.round(lockDuration / 2)),
+    maxStalledCount: 3,
+    name: `${hostname()}:${process.pid}`,
+  });
+  worker.on("failed", (job, err) => say(`job ${job?.id} failed: ${err.message}`));
+  return {
+    close: async () => {
+      await worker.close();
+      connection.disconnect();
+    },
+  };
+}

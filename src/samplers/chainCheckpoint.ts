@@ -1,0 +1,58 @@
+/**
+ * A chain's full state at a transition boundary, as plain data and typed arrays: what the driver
+ * needs to continue the chain so that it draws exactly what the chain never stopped would have
+ * drawn. The kernel's state is rebuilt from the position (every latent kernel's state is the
+ * position plus quantities computed from it: log density, gradient, geometry; no kernel keeps a
+ * momentum between transitions, each draws a fresh one), the generator from its snapshot
+ * (state words and the held-back normal), the step-size adaptation from its running sums.
+ */
+import type { RngSnapshot } from "../random/rng.js";
+import type { ChainSummary, DrawStatColumns } from "./chainRecords.js";
+
+export interface ChainCheckpoint {
+  chain: number;
+  dim: number;
+  /** The chain's configuration, checked on resume: draws kept, burn-in, thinning. */
+  draws: number;
+  burnIn: number;
+  thin: number;
+  /** Transitions done, burn-in included. */
+  done: number;
+  /** The phase whose tallies `tallies` holds ("sampling" once burn-in's end has been handled). */
+  phase: "burn-in" | "sampling";
+  position: Float64Array;
+  /** The kernel's own record of its state, where it keeps one (Kernel.saveState). */
+  kernelState?: Float64Array;
+  rng: RngSnapshot;
+  /** The tunable's value (undefined: the kernel has none). */
+  tunableValue?: number;
+  /** The adapter's running state (undefined: no adaptation). */
+  adapter?: number[];
+  /** Counts of the current phase: accepted and divergent transitions, the sum of acceptance statistics. */
+  tallies: { accepted: number; acceptSum: number; divergences: number };
+  summary: ChainSummary;
+  /** Draws kept so far, draw-major, and their statistics. */
+  kept: number;
+  samples: Float64Array;
+  stats: DrawStatColumns;
+  /** Seconds spent so far in each phase. */
+  seconds: { burnIn: number; sampling: number };
+}
+
+/** Where and how often the driver hands out checkpoints. */
+export interface CheckpointOptions {
+  /** Transitions between checkpoints (0: none but the ones on a stop and at the end). */
+  every: number;
+  /** Called with each checkpoint, after transition `done`, on a stop, and once at the chain's end. */
+  save: (checkpoint: ChainCheckpoint) => void;
+}
+
+/** A checkpoint fits a chain when it was made by a chain of the same shape, inside its transitions. */
+export function checkResume(cp: ChainCheckpoint, chain: { dim: number; draws: number; burnIn: number; thin: number }): void {
+  for (const key of ["dim", "draws", "burnIn", "thin"] as const) {
+    if (cp[key] !== chain[key]) throw new RangeError(`runChain: the checkpoint is of a chain with ${key} ${cp[key]}, this chain has ${chain[key]}`);
+  }
+  const total = chain.burnIn + chain.draws * chain.thin;
+  if (!Number.isInteger(cp.done) || cp.done < 0 || cp.done > total) throw new RangeError(`runChain: checkpoint after transition ${cp.done} of ${total}`);
+  if (cp.position.length !== chain.dim || cp.samples.length !== cp.kept * chain.dim) throw new RangeError("runChain: the checkpoint's arrays do not fit its dimension");
+}
