@@ -22,32 +22,11 @@ import {
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { VERSION } from "../version.js";
-import { OutputError } from "./errors.js";
+import { fileErrorReason, OutputError } from "./errors.js";
 import { acquireRunLock, checkRunLock, releaseRunLock, RUN_LOCK } from "./runLock.js";
 
 function tempNameFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-}
-
-function reason(e: unknown): string {
-  const err = e as NodeJS.ErrnoException;
-  switch (err.code) {
-    case "EACCES":
-    case "EPERM":
-      return "permission denied";
-    case "EROFS":
-      return "read-only file system";
-    case "ENOSPC":
-      return "no space left on the device";
-    case "ENOENT":
-      return "its directory does not exist";
-    case "ENOTDIR":
-      return "a part of the path is not a directory";
-    case "EISDIR":
-      return "is a directory";
-    default:
-      return err.message;
-  }
 }
 
 /**
@@ -65,7 +44,7 @@ export class AtomicFile {
     try {
       this.fd = openSync(this.tempPath, "wx", 0o644);
     } catch (e) {
-      throw new OutputError(path, `cannot be written: ${reason(e)}`);
+      throw new OutputError(path, `cannot be written: ${fileErrorReason(e)}`);
     }
   }
 
@@ -80,7 +59,7 @@ export class AtomicFile {
       }
     } catch (e) {
       this.abort();
-      throw new OutputError(this.path, `cannot be written: ${reason(e)}`);
+      throw new OutputError(this.path, `cannot be written: ${fileErrorReason(e)}`);
     }
   }
 
@@ -95,7 +74,7 @@ export class AtomicFile {
       renameSync(this.tempPath, this.path);
     } catch (e) {
       this.abort();
-      throw new OutputError(this.path, `cannot be written: ${reason(e)}`);
+      throw new OutputError(this.path, `cannot be written: ${fileErrorReason(e)}`);
     }
   }
 
@@ -219,7 +198,7 @@ export function checkOutputDir(dir: string, options: OutputDirOptions = {}): Out
     st = statSync(dir);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== "ENOENT" && code !== "ENOTDIR") throw new OutputError(dir, `cannot be used: ${reason(e)}`);
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw new OutputError(dir, `cannot be used: ${fileErrorReason(e)}`);
   }
   if (st !== undefined) {
     if (!st.isDirectory()) throw new OutputError(dir, "exists and is not a directory");
@@ -265,7 +244,7 @@ export function checkOutputDir(dir: string, options: OutputDirOptions = {}): Out
         p = parent;
         continue;
       }
-      throw new OutputError(dir, `cannot be created: ${reason(e)}`);
+      throw new OutputError(dir, `cannot be created: ${fileErrorReason(e)}`);
     }
     const shown = JSON.stringify(isAbsolute(dir) ? parent : relative(process.cwd(), parent) || ".");
     if (!pst.isDirectory()) throw new OutputError(dir, `cannot be created: ${shown} is a file, not a directory`);
@@ -371,7 +350,7 @@ export function prepareOutputDir(dir: string, options: OutputDirOptions = {}): O
         mkdirSync(p);
         created.push(p);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new OutputError(dir, `cannot be created: ${reason(e)}`);
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new OutputError(dir, `cannot be created: ${fileErrorReason(e)}`);
       }
     }
     acquireRunLock(dir, options.command ?? "run");
@@ -407,7 +386,7 @@ export function prepareOutputDir(dir: string, options: OutputDirOptions = {}): O
       // errors from the marker's AtomicFile name the marker: name the directory first
       throw e.path === dir ? e : new OutputError(dir, `cannot be used: ${e.message}`);
     }
-    throw new OutputError(dir, `cannot be used: ${reason(e)}`);
+    throw new OutputError(dir, `cannot be used: ${fileErrorReason(e)}`);
   }
   return new OutputDir(dir);
 }

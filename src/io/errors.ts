@@ -63,3 +63,25 @@ export function quoteCell(s: string, max = 40): string {
   const t = s.length > max ? s.slice(0, max - 3) + "..." : s;
   return JSON.stringify(t);
 }
+
+/** A file-system error in words (the common codes named plainly, others by their message). */
+export function fileErrorReason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  switch (err.code) {
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    case "EROFS":
+      return "read-only file system";
+    case "ENOSPC":
+      return "no space left on the device";
+    case "ENOENT":
+      return "its directory does not exist";
+    case "ENOTDIR":
+      return "a part of the path is not a directory";
+    case "EISDIR":
+      return "is a directory";
+    default:
+      return err.message;
+  }
+}
