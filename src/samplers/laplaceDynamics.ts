@@ -54,7 +54,13 @@ function dot(x: Float64Array, y: Float64Array): number {
 }
 
 /** The dynamics of the module comment on `whitening` of `target`, for nuts.ts's `nutsOn`. */
-export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhitening): NutsDynamics<LaplacePoint, LaplaceState> {
+/** A checkpoint of a state: its numbers with the constant `offset` (f alone does not give q's rounding, nor the constant, back bit for bit). */
+export interface LaplaceStateSnapshot {
+  saveState(state: LaplaceState): Float64Array;
+  restoreState(saved: Float64Array): LaplaceState;
+}
+
+export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhitening): NutsDynamics<LaplacePoint, LaplaceState> & LaplaceStateSnapshot {
   const n = target.dim;
   const be = backendFor(n);
   const r = whitening.factor.factor.data;
@@ -144,6 +150,13 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
       sigmaGradient(pt.a, pt.f, pt.gv);
       offset = target.logDensity(pt.f) - lp;
       return stateAt(pt.f, lik, lp, pt.a, pt.gv);
+    },
+    // [offset, log density, lik, f, a, gv]
+    saveState: (state) => Float64Array.of(offset, state.logDensity, state.lik, ...state.position, ...state.a, ...state.gv),
+    restoreState(saved) {
+      if (saved.length !== 3 + 3 * n) throw new RangeError(`laplace-nuts: a saved state has ${3 + 3 * n} numbers, got ${saved.length}`);
+      offset = saved[0];
+      return { position: saved.slice(3, 3 + n), logDensity: saved[1], lik: saved[2], a: saved.slice(3 + n, 3 + 2 * n), gv: saved.slice(3 + 2 * n) };
     },
   };
 }

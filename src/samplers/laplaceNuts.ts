@@ -41,12 +41,13 @@ export interface LaplaceNutsKernel extends Kernel<LaplaceNutsState> {
 
 export function laplaceNuts(target: LatentGpTarget, options: LaplaceNutsOptions): LaplaceNutsKernel {
   const whitening = laplaceWhitening(target, "laplace-nuts", options.diagonal, options.broken === "drop-w");
-  const kernel = nutsOn(laplaceDynamics(target, whitening), {
+  const dynamics = laplaceDynamics(target, whitening);
+  const kernel = nutsOn(dynamics, {
     stepSize: options.stepSize,
     maxTreeDepth: options.maxTreeDepth,
     targetAcceptance: options.targetAcceptance,
     divergenceThreshold: options.divergenceThreshold,
     broken: options.broken === "last-state" || options.broken === "weights-potential" ? options.broken : undefined,
   });
-  return { ...kernel, name: "laplace-nuts", factor: whitening.factor };
+  return { ...kernel, name: "laplace-nuts", factor: whitening.factor, saveState: dynamics.saveState, restoreState: dynamics.restoreState };
 }
