@@ -5,10 +5,14 @@
  * the seconds of sampling, s / min-ESS, and the speed relative to the slowest method.
  *
  *   node dist/experiments/logisticRegression.js [--data heart_statlog,pima532,synth_tr] [--runs 1]
- *     [--burn-in 1000] [--draws 1000] [--json FILE]
+ *     [--burn-in 1000] [--draws 1000] [--samplers a,b] [--thin 1] [--step-size e --leapfrog-steps L]
+ *     [--json FILE]
  *
- * Data sets are read from data/ or the shared collection (../shared/data). Each run's seed is a
- * stable hash of (data set, sampler, run), never a loop position. One chain per run from beta = 0.
+ * With --thin k (Table 2) each run keeps every k-th of draws * k transitions; with --step-size
+ * (Table 3) the step size is fixed (no adaptation) and, with --leapfrog-steps, the trajectory
+ * length too. Data sets are read from data/ or the shared collection (../shared/data). Each run's
+ * seed is a stable hash of (data set, sampler, run), with the thinning and the fixed step size and
+ * leapfrog count where given: never a loop position. One chain per run from beta = 0.
  */
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,7 +22,7 @@ import { getBackend } from "../src/linalg/backend.js";
 import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
 import { runChain } from "../src/samplers/driver.js";
-import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
+import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
 import { Rng } from "../src/random/rng.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";
 
@@ -49,6 +53,9 @@ interface Cell {
   run: number;
   seed: number;
   coefficients: number;
+  thin: number;
+  stepSize: number | null;
+  leapfrogSteps: number | null;
   seconds: number;
   minEss: number;
   medianEss: number;
@@ -73,6 +80,11 @@ function main(): void {
   const burnIn = Number(arg(args, "--burn-in", "1000"));
   const draws = Number(arg(args, "--draws", "1000"));
   const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
+  const thin = Number(arg(args, "--thin", "1"));
+  const stepSize = args.includes("--step-size") ? Number(arg(args, "--step-size", "")) : undefined;
+  const leapfrogSteps = args.includes("--leapfrog-steps") ? Number(arg(args, "--leapfrog-steps", "")) : undefined;
+  // cell identity beyond (data set, sampler, run): only the settings that were given
+  const extra = [...(thin !== 1 ? [`thin=${thin}`] : []), ...(stepSize !== undefined ? [`eps=${stepSize}`] : []), ...(leapfrogSteps !== undefined ? [`L=${leapfrogSteps}`] : [])];
   const cells: Cell[] = [];
   for (const name of sets) {
     const data = readDataset(dataPath(name), { labels: "binary", binaryCoding: "zeroOne" });
@@ -80,11 +92,13 @@ function main(): void {
     const target = denseMetricTarget(logisticRegression(design.matrix, data.y));
     const d = target.dim;
     for (const sampler of samplers) {
+      if (!parametricSamplerApplies(target, sampler)) continue;
       for (let run = 0; run < runs; run++) {
-        const seed = cellSeed(name, sampler, run);
+        const seed = cellSeed(name, sampler, run, ...extra);
         const init = new Float64Array(d);
-        const { kernel, adapt } = parametricSampler(target, sampler, init, burnIn);
-        const r = runChain(kernel, new Rng(seed), { draws, burnIn, init, adapt });
+        const given = stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {};
+        const { kernel, adapt } = parametricSampler(target, sampler, init, burnIn, given);
+        const r = runChain(kernel, new Rng(seed), { draws, burnIn, thin, init, adapt });
         const ess: number[] = [];
         const means: number[] = [];
         const sds: number[] = [];
@@ -98,7 +112,7 @@ function main(): void {
         }
         const sorted = [...ess].sort((a, b) => a - b);
         const cell: Cell = {
-          data: name, sampler, run, seed, coefficients: d, seconds: r.seconds.sampling,
+          data: name, sampler, run, seed, coefficients: d, thin, stepSize: r.tunedValue ?? stepSize ?? null, leapfrogSteps: leapfrogSteps ?? null, seconds: r.seconds.sampling,
           minEss: sorted[0], medianEss: sorted[Math.floor(d / 2)], maxEss: sorted[d - 1],
           secondsPerMinEss: r.seconds.sampling / sorted[0],
           acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences, means, sds,
@@ -109,7 +123,7 @@ function main(): void {
     }
   }
   const backend = getBackend().describe();
-  const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", burnIn, draws, runs, backend: `${backend.backend} (${backend.library})`, node: process.version, cells };
+  const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn, draws, runs, thin, backend: `${backend.backend} (${backend.library})`, node: process.version, cells };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
   else process.stdout.write(JSON.stringify(result) + "\n");
 }
