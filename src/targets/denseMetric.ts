@@ -212,3 +212,19 @@ export function denseMetricTarget(model: DenseMetricModel): DenseMetricTarget {
     inverseMetricAt: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
   };
 }
+
+/**
+ * The model with the contractions of dG/dx_k removed, so that the geometry forms them from the
+ * matrices dG_k (the reference path the contractions are tested and benchmarked against).
+ */
+export function withDerivativeMatricesOnly(model: DenseMetricModel): DenseMetricModel {
+  return {
+    dim: model.dim,
+    logDensity: (x) => model.logDensity(x),
+    logDensityAndGradient: (x, grad) => model.logDensityAndGradient(x, grad),
+    denseMetric(x, derivatives) {
+      const { logDensity, gradient, metric, metricDerivatives } = model.denseMetric(x, derivatives);
+      return { logDensity, gradient, metric, metricDerivatives };
+    },
+  };
+}
