@@ -62,6 +62,8 @@ interface Cell {
   leapfrogSteps: number | null;
   seconds: number;
   cpuSeconds: number;
+  /** ESS of each coefficient. */
+  ess: number[];
   minEss: number;
   medianEss: number;
   maxEss: number;
@@ -138,6 +140,7 @@ function main(): void {
           data: name, sampler, run, seed, coefficients: d, thin, stepSize: r.tunedValue ?? stepSize ?? null, leapfrogSteps: leapfrogSteps ?? null, seconds: r.seconds.sampling,
           minEss: sorted[0], medianEss: sorted[Math.floor(d / 2)], maxEss: sorted[d - 1],
           cpuSeconds: cpu.seconds(),
+          ess,
           secondsPerMinEss: cpu.seconds() / sorted[0],
           acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences, means, sds,
         };
