@@ -27,7 +27,7 @@ import { Rng } from "../src/random/rng.js";
 import { mmala } from "../src/samplers/mmala.js";
 import { rmhmc } from "../src/samplers/rmhmc.js";
 import type { Kernel, SamplerState, StepInfo } from "../src/samplers/types.js";
-import { denseMetricTarget, withDerivativeMatricesOnly, type DenseMetricModel } from "../src/targets/denseMetric.js";
+import { denseMetricTarget, fisherScoringMode, withDerivativeMatricesOnly } from "../src/targets/denseMetric.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -56,22 +56,6 @@ function cpuSeconds(f: () => void): number {
   }
   times.sort((a, b) => a - b);
   return times[Math.floor(times.length / 2)];
-}
-
-/** The posterior mode by Fisher scoring (for the canonical link G is minus the Hessian). */
-function mode(model: DenseMetricModel): Float64Array {
-  const beta = new Float64Array(model.dim);
-  for (let it = 0; it < 50; it++) {
-    const parts = model.denseMetric(beta, false);
-    const step = cholesky(parts.metric).solve(parts.gradient);
-    let change = 0;
-    for (let k = 0; k < beta.length; k++) {
-      beta[k] += step[k];
-      change = Math.max(change, Math.abs(step[k]));
-    }
-    if (change < 1e-10) break;
-  }
-  return beta;
 }
 
 interface Run {
@@ -111,7 +95,7 @@ for (const name of sets) {
   const design = regressionDesign(data.X, data.inputNames, name === "synth_tr" ? 3 : 1);
   const model = logisticRegression(design.matrix, data.y);
   const d = model.dim;
-  const beta = mode(model);
+  const beta = fisherScoringMode(model);
   // (a) the parts
   const parts = model.denseMetric(beta, true);
   const factor = cholesky(parts.metric);

@@ -8,7 +8,7 @@
  * than the wall-clock time (`seconds`).
  *
  *   node dist/experiments/logisticRegression.js [--data heart_statlog,pima532,synth_tr] [--runs 1]
- *     [--first-run 0] [--burn-in 1000] [--draws 1000] [--samplers a,b] [--thin 1] [--step-size e --leapfrog-steps L]
+ *     [--first-run 0] [--start zero|mode] [--burn-in 1000] [--draws 1000] [--samplers a,b] [--thin 1] [--step-size e --leapfrog-steps L]
  *     [--json FILE]
  *
  * With --thin k (Table 2) each run keeps every k-th of draws * k transitions; with --step-size
@@ -28,7 +28,7 @@ import { runChain } from "../src/samplers/driver.js";
 import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
 import { Rng } from "../src/random/rng.js";
 import type { Kernel, SamplerState } from "../src/samplers/types.js";
-import { denseMetricTarget } from "../src/targets/denseMetric.js";
+import { denseMetricTarget, fisherScoringMode } from "../src/targets/denseMetric.js";
 
 /** FNV-1a of a cell's identity: the seed does not depend on the order cells run in. */
 export function cellSeed(...parts: (string | number)[]): number {
@@ -106,9 +106,11 @@ function main(): void {
   const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
   const thin = Number(arg(args, "--thin", "1"));
   const stepSize = args.includes("--step-size") ? Number(arg(args, "--step-size", "")) : undefined;
+  // --start mode: chains start at the posterior mode (Fisher scoring) instead of beta = 0
+  const fromMode = arg(args, "--start", "zero") === "mode";
   const leapfrogSteps = args.includes("--leapfrog-steps") ? Number(arg(args, "--leapfrog-steps", "")) : undefined;
   // cell identity beyond (data set, sampler, run): only the settings that were given
-  const extra = [...(thin !== 1 ? [`thin=${thin}`] : []), ...(stepSize !== undefined ? [`eps=${stepSize}`] : []), ...(leapfrogSteps !== undefined ? [`L=${leapfrogSteps}`] : [])];
+  const extra = [...(fromMode ? ["start=mode"] : []), ...(thin !== 1 ? [`thin=${thin}`] : []), ...(stepSize !== undefined ? [`eps=${stepSize}`] : []), ...(leapfrogSteps !== undefined ? [`L=${leapfrogSteps}`] : [])];
   const cells: Cell[] = [];
   for (const name of sets) {
     const data = readDataset(dataPath(name), { labels: "binary", binaryCoding: "zeroOne" });
@@ -119,7 +121,7 @@ function main(): void {
       if (!parametricSamplerApplies(target, sampler)) continue;
       for (let run = first; run < first + runs; run++) {
         const seed = cellSeed(name, sampler, run, ...extra);
-        const init = new Float64Array(d);
+        const init = fromMode ? fisherScoringMode(target.model) : new Float64Array(d);
         const given = stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {};
         const { kernel: inner, adapt } = parametricSampler(target, sampler, init, burnIn, given);
         const cpu = cpuTimed(inner, burnIn);
@@ -145,14 +147,19 @@ function main(): void {
           acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences, means, sds,
         };
         cells.push(cell);
+        if (jsonFile) write(); // after every cell, so that a stopped run keeps what it finished
         process.stderr.write(`${name} ${sampler} run ${run}: ${cell.cpuSeconds.toFixed(2)} s CPU (${cell.seconds.toFixed(2)} s wall), min ESS ${cell.minEss.toFixed(0)}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}\n`);
       }
     }
   }
-  const backend = getBackend().describe();
-  const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn, draws, runs, thin, backend: `${backend.backend} (${backend.library})`, node: process.version, cells };
-  if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
-  else process.stdout.write(JSON.stringify(result) + "\n");
+  write();
+
+  function write(): void {
+    const backend = getBackend().describe();
+    const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn, draws, runs, thin, backend: `${backend.backend} (${backend.library})`, node: process.version, cells };
+    if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
+    else process.stdout.write(JSON.stringify(result) + "\n");
+  }
 }
 
 main();

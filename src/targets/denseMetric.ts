@@ -228,3 +228,23 @@ export function withDerivativeMatricesOnly(model: DenseMetricModel): DenseMetric
     },
   };
 }
+
+/**
+ * The mode of a model whose metric is minus the Hessian of L there (the expected Fisher
+ * information of a canonical-link model plus the prior's, as for logistic regression), by Fisher
+ * scoring from `start`: x <- x + G(x)^-1 dL/dx until the step is below `tolerance` (max-norm).
+ */
+export function fisherScoringMode(model: DenseMetricModel, start = new Float64Array(model.dim), tolerance = 1e-10, maxIterations = 100): Float64Array {
+  const x = Float64Array.from(start);
+  for (let it = 0; it < maxIterations; it++) {
+    const parts = model.denseMetric(x, false);
+    const step = cholesky(parts.metric).solve(parts.gradient);
+    let change = 0;
+    for (let k = 0; k < x.length; k++) {
+      x[k] += step[k];
+      change = Math.max(change, Math.abs(step[k]));
+    }
+    if (change < tolerance) break;
+  }
+  return x;
+}
