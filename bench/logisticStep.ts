@@ -9,7 +9,7 @@
  *     traces t_k = tr(G^-1 dG_k) by one trsm, the quadratic forms v' dG_k v (two gemv), and the D
  *     matrices dG_k (D gemm: the path the contractions replace);
  * (b) transitions of mMALA and RMHMC (6 leapfrog steps, fixed points to 1e-8, the reversibility
- *     check) from the mode (after 3 untimed ones), with the contractions and, the baseline in the same run, with the
+ *     check) from the mode (after min(3, count) untimed ones), with the contractions and, the baseline in the same run, with the
  *     matrices (withDerivativeMatricesOnly), same seeds: CPU seconds per transition and the ratio;
  * (c) the split of one transition with the contractions: the calls it made (metric, inverse
  *     metric, dH/dx) times the cost of each part from (a), and the rest (the sampler's own
@@ -69,7 +69,7 @@ interface Run {
 function transitionsFrom(kernel: Kernel, start: Float64Array, count: number, seed: number): Run {
   const rng = new Rng(seed);
   let state: SamplerState = kernel.init(start);
-  for (let i = 0; i < 3; i++) state = kernel.step(state, rng).state; // warm-up (JIT), not timed
+  for (let i = 0; i < Math.min(3, count); i++) state = kernel.step(state, rng).state; // warm-up (JIT), not timed
   const sums = { metricCalls: 0, inverseMetricCalls: 0, gradientCalls: 0 };
   const t0 = process.cpuUsage();
   for (let i = 0; i < count; i++) {

@@ -10,7 +10,7 @@
  * may keep a reference to its x.
  */
 import type { InverseMetric, LocalGeometry } from "../targets/types.js";
-import type { KineticEnergy } from "./kineticEnergy.js";
+import { dot, kineticHamiltonianGradient, type KineticEnergy } from "./kineticEnergy.js";
 import { isNumericalFailure } from "./metropolis.js";
 import type { DivergenceReason, SamplerState, TrajectoryCost } from "./types.js";
 
@@ -29,8 +29,7 @@ export interface LeapfrogSettings {
   readonly tolerance: number;
   /** Iterations after which a solve stops (f_max, or the cap on a converging one). */
   readonly iterationCap: number;
-  /** The kinetic energy in q = p' G^-1 p (undefined: Gaussian, K = q / 2). */
-  readonly kinetic?: KineticEnergy;
+  readonly kinetic?: KineticEnergy; // K(q), q = p' G^-1 p (undefined: Gaussian, K = q / 2)
 }
 
 /** Adds the work in `from` to `to`. */
@@ -112,39 +111,22 @@ export class GeneralisedLeapfrog {
   hamiltonian(geo: LocalGeometry, momentum: Float64Array): number {
     const w = this.w.work;
     geo.applyInverse(momentum, w);
-    let s = 0;
-    for (let i = 0; i < this.n; i++) s += momentum[i] * w[i];
+    const s = dot(momentum, w);
     const kinetic = this.settings.kinetic;
     return (kinetic ? kinetic.energy(s) : 0.5 * s) + 0.5 * geo.logDetMetric - geo.logDensity;
   }
 
-  /** out <- dH/dx(x, p) at geo: for a non-Gaussian kinetic energy, the Gaussian's at sqrt(c(q)) p (kineticEnergy.ts). */
+  /** out <- dH/dx(x, p) at geo, for the kinetic energy of the settings (kineticEnergy.ts). */
   private hamiltonianGradient(geo: LocalGeometry, p: Float64Array, out: Float64Array): void {
-    const kinetic = this.settings.kinetic;
-    if (!kinetic) {
-      geo.hamiltonianGradient(p, out);
-      return;
-    }
-    const { scaled } = this.w;
-    geo.applyInverse(p, scaled);
-    const root = Math.sqrt(kinetic.velocityScale(this.dot(p, scaled)));
-    for (let i = 0; i < this.n; i++) scaled[i] = root * p[i];
-    geo.hamiltonianGradient(scaled, out);
+    kineticHamiltonianGradient(this.settings.kinetic, geo, p, this.w.scaled, out);
   }
 
   /** v <- c(q) v, where v = G^-1 p on entry (the velocity dH/dp; c = 1 for the Gaussian). */
   private toVelocity(p: Float64Array, v: Float64Array): void {
-    const kinetic = this.settings.kinetic;
-    if (!kinetic) return;
-    const c = kinetic.velocityScale(this.dot(p, v));
-    for (let i = 0; i < this.n; i++) v[i] *= c;
+    const c = this.settings.kinetic?.velocityScale(dot(p, v)) ?? 1;
+    if (c !== 1) for (let i = 0; i < this.n; i++) v[i] *= c;
   }
 
-  private dot(a: Float64Array, b: Float64Array): number {
-    let s = 0;
-    for (let i = 0; i < this.n; i++) s += a[i] * b[i];
-    return s;
-  }
 
   private fail(reason: DivergenceReason): false {
     this.divergence = reason;

@@ -13,6 +13,7 @@
  * Gaussian's dH/dx at the momentum sqrt(c) p. So the integrator needs no other geometry.
  */
 import type { RandomSource } from "../random/types.js";
+import type { LocalGeometry } from "../targets/types.js";
 import { checkPositive } from "./metropolis.js";
 
 export interface KineticEnergy {
@@ -49,4 +50,25 @@ export function studentTKinetic(nu: number, dim: number): KineticEnergy {
       for (let i = 0; i < out.length; i++) out[i] *= f;
     },
   };
+}
+
+export function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
+  return s;
+}
+
+/**
+ * out <- dH/dx(x, p) at `geo` for the kinetic energy (undefined: Gaussian, the geometry's own):
+ * the Gaussian's dH/dx at the momentum sqrt(c(q)) p, written through `scaled` (a work vector).
+ */
+export function kineticHamiltonianGradient(kinetic: KineticEnergy | undefined, geo: LocalGeometry, p: Float64Array, scaled: Float64Array, out: Float64Array): void {
+  if (!kinetic) {
+    geo.hamiltonianGradient(p, out);
+    return;
+  }
+  geo.applyInverse(p, scaled);
+  const root = Math.sqrt(kinetic.velocityScale(dot(p, scaled)));
+  for (let i = 0; i < p.length; i++) scaled[i] = root * p[i];
+  geo.hamiltonianGradient(scaled, out);
 }
