@@ -8,9 +8,10 @@
  * - Table 2 (cells with thinning), Table 3 (cells with a fixed step size and leapfrog count);
  * - Table 10: the smallest and largest marginal posterior sd (from the RM-HMC cells);
  * - the agreement of the posterior means and sds across methods: for each data set and method, the
- *   largest |z| over coefficients of its mean against the ESS-weighted pooled mean of all the
- *   methods, z = (m - pooled) / (sd / sqrt(ESS)), and likewise of its sd (standard error
- *   sd / sqrt(2 ESS)); |z| > 4 is flagged.
+ *   largest |z| over coefficients of its mean against the ESS-weighted mean of the other methods
+ *   whose min ESS is at least 20, z = (m - m_ref) / sqrt(sd^2 / ESS + sd_ref^2 / sum ESS_ref), and
+ *   likewise of its sd (standard errors sd / sqrt(2 ESS)), ESS capped at the number of draws;
+ *   |z| > 4 is flagged.
  *
  *   node dist/experiments/logisticRegressionTable.js RESULT.json [RESULT.json ...]
  */
@@ -28,14 +29,42 @@ const f = (x: number) => (!Number.isFinite(x) ? "-" : Math.abs(x) >= 100 ? x.toF
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const time = (c: Cell) => c.cpuSeconds ?? c.seconds;
 
-const files = process.argv.slice(2);
+// --speed: only the matrix of s / min-ESS (ours, and paper / ours) by method and data set, for BENCHMARKS.md
+const speedOnly = process.argv.includes("--speed");
+/** Methods with a smaller min ESS are compared, but not part of the reference of the others. */
+const MIN_REFERENCE_ESS = 20;
+const files = process.argv.slice(2).filter((a) => a !== "--speed");
 const results = files.map((file) => ({ file, ...(JSON.parse(readFileSync(file, "utf8")) as Result) }));
 // a result file under table2/ holds Table 2's cells; cells with a fixed leapfrog count, Table 3's
-const cells = results.flatMap((r) => r.cells.map((c) => ({ ...c, burnIn: r.burnIn, draws: r.draws, table2: r.file.includes("table2") })));
+// a cell run twice (same identity and seed, in two result files) counts once
+const seen = new Set<string>();
+const cells = results
+  .flatMap((r) => r.cells.map((c) => ({ ...c, burnIn: r.burnIn, draws: r.draws, table2: r.file.includes("table2") })))
+  .filter((c) => {
+    const key = JSON.stringify([c.data, c.sampler, c.run, (c as { seed?: number }).seed, c.thin, c.stepSize, c.leapfrogSteps, c.table2]);
+    return !seen.has(key) && !!seen.add(key);
+  });
 const isTable3 = (c: Cell) => c.leapfrogSteps !== undefined && c.leapfrogSteps !== null;
 const main = cells.filter((c) => !isTable3(c) && !c.table2);
 const dataSets = Object.keys(PAPER_TABLE).filter((d) => cells.some((c) => c.data === d));
 const out: string[] = [];
+
+if (speedOnly) {
+  const methods = [...new Set(main.map((c) => c.sampler))];
+  out.push(`| method | ${dataSets.join(" | ")} |`, `|---|${dataSets.map(() => "---").join("|")}|`);
+  for (const m of methods) {
+    const row = dataSets.map((data) => {
+      const cs = main.filter((c) => c.data === data && c.sampler === m);
+      if (!cs.length) return "-";
+      const ours = mean(cs.map((c) => time(c) / c.minEss));
+      const p = PAPER_TABLES_4_9[data]?.[m];
+      return `${f(ours)} (${p ? `x${f(p[2] / ours)}` : "-"})`;
+    });
+    out.push(`| ${m} | ${row.join(" | ")} |`);
+  }
+  process.stdout.write(out.join("\n") + "\n");
+  process.exit(0);
+}
 
 // Tables 4-9
 out.push("### Tables 4-9", "");
@@ -44,7 +73,7 @@ for (const data of dataSets) {
   for (const c of main.filter((x) => x.data === data)) rows.set(c.sampler, [...(rows.get(c.sampler) ?? []), c]);
   if (rows.size === 0) continue;
   const spm = (cs: Cell[]) => mean(cs.map((c) => time(c) / c.minEss));
-  const slowest = Math.max(...[...rows.values()].map(spm));
+  const slowest = Math.max(...[...rows.values()].map(spm).filter(Number.isFinite));
   out.push(`#### ${data} (paper: ${PAPER_TABLE[data]})`, "");
   out.push("| method | burn-in + draws x runs | CPU time (s) | ESS (min, med, max) | s / min-ESS | rel. speed | accept | paper: time, min ESS of 5000, s / min-ESS | paper / ours (s / min-ESS) |");
   out.push("|---|---|---|---|---|---|---|---|---|");
@@ -86,38 +115,41 @@ if (t3.length) {
 
 // Table 10 and the agreement across methods
 out.push("### Table 10 and the agreement of posterior means and sds across methods", "");
-out.push("| data set | smallest marginal sd (paper) | largest (paper) | methods | worst mean z (method, coefficient) | worst sd z (method, coefficient) | flagged (abs z > 4) |", "|---|---|---|---|---|---|---|");
+out.push("| data set | smallest marginal sd (paper) | largest (paper) | methods | worst mean z (method, coefficient) | worst sd z (method, coefficient) | means flagged (abs z > 4) | sds flagged (abs z > 4) |", "|---|---|---|---|---|---|---|---|");
 for (const data of dataSets) {
   const cs = main.filter((c) => c.data === data && Number.isFinite(c.minEss));
   if (cs.length === 0) continue;
   const d = cs[0].means.length;
-  const essOf = (c: Cell, k: number) => Math.max(1, c.ess?.[k] ?? c.minEss);
-  const pooledMean: number[] = [];
-  const pooledSd: number[] = [];
-  for (let k = 0; k < d; k++) {
-    const w = cs.map((c) => essOf(c, k));
-    const sw = w.reduce((a, b) => a + b, 0);
-    pooledMean.push(cs.reduce((a, c, i) => a + w[i] * c.means[k], 0) / sw);
-    pooledSd.push(cs.reduce((a, c, i) => a + w[i] * c.sds[k], 0) / sw);
-  }
+  // ESS capped at the number of draws (Geyer's estimate exceeds it for antithetic chains)
+  const essOf = (c: (typeof cs)[number], k: number) => Math.min(c.draws, Math.max(1, c.ess?.[k] ?? c.minEss));
   const ref = cs.filter((c) => c.sampler === "rmhmc");
-  const sdsFrom = ref.length ? ref : cs;
-  const sds = pooledSd.map((_, k) => mean(sdsFrom.map((c) => c.sds[k])));
+  const sds = Array.from({ length: d }, (_, k) => mean((ref.length ? ref : cs).map((c) => c.sds[k])));
   let worstMean = { z: 0, at: "" };
   let worstSd = { z: 0, at: "" };
   const flagged = new Set<string>();
+  const flaggedSd = new Set<string>();
   for (const c of cs) {
+    // the reference: the other methods whose min ESS is at least MIN_REFERENCE_ESS (a method that
+    // has not mixed would drag a pooled reference away), pooled with ESS weights
+    const others = cs.filter((o) => o !== c && o.minEss >= MIN_REFERENCE_ESS);
+    if (others.length === 0) continue;
     for (let k = 0; k < d; k++) {
-      const se = c.sds[k] / Math.sqrt(essOf(c, k));
-      const zm = (c.means[k] - pooledMean[k]) / se;
-      const zs = (c.sds[k] - pooledSd[k]) / (se / Math.SQRT2);
+      const w = others.map((o) => essOf(o, k));
+      const sw = w.reduce((a, b) => a + b, 0);
+      const refMean = others.reduce((a, o, i) => a + w[i] * o.means[k], 0) / sw;
+      const refSd = others.reduce((a, o, i) => a + w[i] * o.sds[k], 0) / sw;
+      const seMean = Math.hypot(c.sds[k] / Math.sqrt(essOf(c, k)), refSd / Math.sqrt(sw));
+      const seSd = Math.hypot(c.sds[k] / Math.sqrt(2 * essOf(c, k)), refSd / Math.sqrt(2 * sw));
+      const zm = (c.means[k] - refMean) / seMean;
+      const zs = (c.sds[k] - refSd) / seSd;
       if (Math.abs(zm) > Math.abs(worstMean.z)) worstMean = { z: zm, at: `${c.sampler}, beta.${k + 1}` };
       if (Math.abs(zs) > Math.abs(worstSd.z)) worstSd = { z: zs, at: `${c.sampler}, beta.${k + 1}` };
-      if (Math.abs(zm) > 4 || Math.abs(zs) > 4) flagged.add(c.sampler);
+      if (Math.abs(zm) > 4) flagged.add(c.sampler);
+      if (Math.abs(zs) > 4) flaggedSd.add(c.sampler);
     }
   }
   const p = PAPER_TABLE_10[data];
-  out.push(`| ${data} | ${f(Math.min(...sds))} (${p[0]}) | ${f(Math.max(...sds))} (${p[1]}) | ${new Set(cs.map((c) => c.sampler)).size} | ${f(worstMean.z)} (${worstMean.at}) | ${f(worstSd.z)} (${worstSd.at}) | ${[...flagged].join(", ") || "none"} |`);
+  out.push(`| ${data} | ${f(Math.min(...sds))} (${p[0]}) | ${f(Math.max(...sds))} (${p[1]}) | ${new Set(cs.map((c) => c.sampler)).size} | ${f(worstMean.z)} (${worstMean.at}) | ${f(worstSd.z)} (${worstSd.at}) | ${[...flagged].join(", ") || "none"} | ${[...flaggedSd].join(", ") || "none"} |`);
 }
 out.push("");
 process.stdout.write(out.join("\n"));
