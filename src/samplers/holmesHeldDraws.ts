@@ -80,7 +80,10 @@ export function gigHalf(rng: RandomSource, r: number): number {
   const rAbs = Math.abs(r);
   const w = rng.normal() ** 2;
   if (rAbs < 1e-12) return w;
-  const y = 1 + (w - Math.sqrt(w * (4 * rAbs + w))) / (2 * rAbs);
+  // y = 1 + (w - sqrt(w (4|r| + w))) / (2|r|) as Holmes & Held write it cancels to 0 (then lambda
+  // = |r| / y is infinite) when |r| << w; the same number without the cancellation:
+  const root = Math.sqrt(w * (4 * rAbs + w));
+  const y = w === 0 ? 1 : (4 * rAbs * w) / ((w + root) * (w + root));
   return rng.uniform() <= 1 / (1 + y) ? rAbs / y : rAbs * y;
 }
 

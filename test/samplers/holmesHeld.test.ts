@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
 import { holmesHeld } from "../../src/samplers/holmesHeld.js";
-import { logisticMixingVariance, truncatedNormalByInversion } from "../../src/samplers/holmesHeldDraws.js";
+import { gigHalf, logisticMixingVariance, truncatedNormalByInversion } from "../../src/samplers/holmesHeldDraws.js";
 import { parametricSampler, parametricSamplerApplies } from "../../src/samplers/parametricRegistry.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
 import { cases, expectFail, run } from "../models/invarianceHarness.js";
@@ -59,4 +59,14 @@ test("holmes-held applies to logistic regression only", () => {
   assert.equal(parametricSamplerApplies(gauss, "holmes-held"), false);
   assert.equal(parametricSamplerApplies(denseMetricTarget(logistic.model()), "holmes-held"), true);
   assert.throws(() => parametricSampler(gauss, "holmes-held", new Float64Array(2), 10), /applies only to logistic regression/);
+});
+
+test("the GIG(1/2, 1, r^2) draw is finite and positive for tiny and large residuals (no cancellation of y)", () => {
+  const rng = new Rng(44);
+  for (const r of [1e-11, 1e-8, 1e-4, 1, 30]) {
+    for (let i = 0; i < 20000; i++) {
+      const l = gigHalf(rng, r);
+      assert.ok(l > 0 && Number.isFinite(l), `r = ${r}: lambda = ${l}`);
+    }
+  }
 });
