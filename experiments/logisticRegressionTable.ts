@@ -80,7 +80,7 @@ for (const data of dataSets) {
   for (const [sampler, cs] of rows) {
     const p = PAPER_TABLES_4_9[data]?.[sampler];
     const s = spm(cs);
-    out.push(`| ${sampler} | ${cs[0].burnIn} + ${cs[0].draws} x ${cs.length} | ${f(mean(cs.map(time)))} | (${f(mean(cs.map((c) => c.minEss)))}, ${f(mean(cs.map((c) => c.medianEss)))}, ${f(mean(cs.map((c) => c.maxEss)))}) | ${f(s)} | x${f(slowest / s)} | ${f(mean(cs.map((c) => c.acceptanceRate)))} | ${p ? `${p[0]}, ${p[1]}, ${p[2]}` : "-"} | ${p ? f(p[2] / s) : "-"} |`);
+    out.push(`| ${sampler} | ${cs[0].burnIn} + ${cs[0].draws} x ${cs.length} | ${f(mean(cs.map(time)))} | (${f(mean(cs.map((c) => c.minEss)))}, ${f(mean(cs.map((c) => c.medianEss)))}, ${f(mean(cs.map((c) => c.maxEss)))}) | ${f(s)} | ${Number.isFinite(s) ? `x${f(slowest / s)}` : "-"} | ${f(mean(cs.map((c) => c.acceptanceRate)))} | ${p ? `${p[0]}, ${p[1]}, ${p[2]}` : "-"} | ${p ? f(p[2] / s) : "-"} |`);
   }
   out.push("");
 }
