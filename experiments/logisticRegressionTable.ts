@@ -1,33 +1,155 @@
 /**
- * The markdown table of EXPERIMENTS.md for experiments/logisticRegression.ts: our time, ESS and
- * s / min-ESS beside Girolami & Calderhead's (2011) Tables 6-8 (Matlab, 5000 + 5000 iterations,
- * 10 runs), and the ratio of s / min-ESS (paper / ours: above 1 means ours is faster).
+ * The markdown tables of EXPERIMENTS.md for experiments/logisticRegression.ts, from any number of
+ * its result files (cells are pooled; several runs of a cell are averaged):
  *
- *   node dist/experiments/logisticRegressionTable.js experiments/results/logistic-regression/tables4-9-reduced.json
+ * - Tables 4-9: CPU time of sampling, ESS (min, med, max), s / min-ESS, relative speed (to the
+ *   slowest method of the data set), acceptance, and Girolami & Calderhead's (2011) figures beside
+ *   ours with the ratio of s / min-ESS (paper / ours: above 1 means ours is faster);
+ * - Table 2 (cells with thinning), Table 3 (cells with a fixed step size and leapfrog count);
+ * - Table 10: the smallest and largest marginal posterior sd (from the RM-HMC cells);
+ * - the agreement of the posterior means and sds across methods: for each data set and method, the
+ *   largest |z| over coefficients of its mean against the ESS-weighted mean of the other methods
+ *   whose min ESS is at least 20, z = (m - m_ref) / sqrt(sd^2 / ESS + sd_ref^2 / sum ESS_ref), and
+ *   likewise of its sd (standard errors sd / sqrt(2 ESS)), ESS capped at the number of draws;
+ *   |z| > 4 is flagged.
+ *
+ *   node dist/experiments/logisticRegressionTable.js RESULT.json [RESULT.json ...]
  */
 import { readFileSync } from "node:fs";
+import { PAPER_TABLE, PAPER_TABLE_10, PAPER_TABLE_2, PAPER_TABLE_3, PAPER_TABLES_4_9, TABLE_2_THINNING } from "./logisticRegressionPaper.js";
 
-/** The paper's (time s, min ESS, s / min-ESS) by data set and method; methods it has no row for are absent. */
-const PAPER: Record<string, Record<string, [number, number, number]>> = {
-  pima532: { "mh-componentwise": [4.1, 14, 0.29], mala: [1.63, 3, 0.54], hmc: [1499.1, 3149, 0.48], iwls: [3.2, 6, 0.53], mmala: [4.4, 1124, 0.0039], "simplified-mmala": [1.9, 1022, 0.0019], rmhmc: [50.9, 5000, 0.01] },
-  heart_statlog: { "mh-componentwise": [5.2, 8, 0.65], hmc: [2018, 368, 5.48], iwls: [2.9, 3, 0.97], mmala: [6.4, 649, 0.01], "simplified-mmala": [1.7, 373, 0.004], rmhmc: [59.2, 4925, 0.012] },
-  synth_tr: { "mh-componentwise": [2.5, 11, 0.23], mala: [1.1, 4, 0.28], hmc: [52.8, 1365, 0.039], iwls: [1.7, 8, 0.21], mmala: [3.0, 857, 0.0035], "simplified-mmala": [1.4, 682, 0.0021], rmhmc: [25.3, 4999, 0.0051] },
-};
-const TABLE: Record<string, string> = { pima532: "Table 6", heart_statlog: "Table 7", synth_tr: "Table 8" };
-
-interface Cell { data: string; sampler: string; seconds: number; minEss: number; medianEss: number; maxEss: number; secondsPerMinEss: number; acceptanceRate: number; divergences: number }
-
-const f = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
-const result = JSON.parse(readFileSync(process.argv[2], "utf8")) as { cells: Cell[]; burnIn: number; draws: number; runs: number };
-const lines: string[] = [];
-for (const data of [...new Set(result.cells.map((c) => c.data))]) {
-  lines.push(`#### ${data} (paper: ${TABLE[data] ?? "-"})`, "");
-  lines.push("| method | time (s) | ESS (min, med, max) | s / min-ESS | accept | paper: time, min ESS, s / min-ESS | paper / ours (s / min-ESS) |");
-  lines.push("|---|---|---|---|---|---|---|");
-  for (const c of result.cells.filter((x) => x.data === data)) {
-    const p = PAPER[data]?.[c.sampler];
-    lines.push(`| ${c.sampler} | ${f(c.seconds)} | (${f(c.minEss)}, ${f(c.medianEss)}, ${f(c.maxEss)}) | ${f(c.secondsPerMinEss)} | ${f(c.acceptanceRate)} | ${p ? `${p[0]}, ${p[1]}, ${p[2]}` : "-"} | ${p ? f(p[2] / c.secondsPerMinEss) : "-"} |`);
-  }
-  lines.push("");
+interface Cell {
+  data: string; sampler: string; run: number; thin?: number; stepSize?: number | null; leapfrogSteps?: number | null;
+  seconds: number; cpuSeconds?: number; ess?: number[]; minEss: number; medianEss: number; maxEss: number;
+  acceptanceRate: number; divergences: number; means: number[]; sds: number[];
 }
-process.stdout.write(lines.join("\n"));
+interface Result { cells: Cell[]; burnIn: number; draws: number; command?: string }
+
+const f = (x: number) => (!Number.isFinite(x) ? "-" : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const time = (c: Cell) => c.cpuSeconds ?? c.seconds;
+
+// --speed: only the matrix of s / min-ESS (ours, and paper / ours) by method and data set, for BENCHMARKS.md
+const speedOnly = process.argv.includes("--speed");
+/** Methods with a smaller min ESS are compared, but not part of the reference of the others. */
+const MIN_REFERENCE_ESS = 20;
+const files = process.argv.slice(2).filter((a) => a !== "--speed");
+const results = files.map((file) => ({ file, ...(JSON.parse(readFileSync(file, "utf8")) as Result) }));
+// a result file under table2/ holds Table 2's cells; cells with a fixed leapfrog count, Table 3's
+// a cell run twice (same identity and seed, in two result files) counts once
+const seen = new Set<string>();
+const cells = results
+  .flatMap((r) => r.cells.map((c) => ({ ...c, burnIn: r.burnIn, draws: r.draws, table2: r.file.includes("table2") })))
+  .filter((c) => {
+    const key = JSON.stringify([c.data, c.sampler, c.run, (c as { seed?: number }).seed, c.thin, c.stepSize, c.leapfrogSteps, c.table2]);
+    return !seen.has(key) && !!seen.add(key);
+  });
+const isTable3 = (c: Cell) => c.leapfrogSteps !== undefined && c.leapfrogSteps !== null;
+const main = cells.filter((c) => !isTable3(c) && !c.table2);
+const dataSets = Object.keys(PAPER_TABLE).filter((d) => cells.some((c) => c.data === d));
+const out: string[] = [];
+
+if (speedOnly) {
+  const methods = [...new Set(main.map((c) => c.sampler))];
+  out.push(`| method | ${dataSets.join(" | ")} |`, `|---|${dataSets.map(() => "---").join("|")}|`);
+  for (const m of methods) {
+    const row = dataSets.map((data) => {
+      const cs = main.filter((c) => c.data === data && c.sampler === m);
+      if (!cs.length) return "-";
+      const ours = mean(cs.map((c) => time(c) / c.minEss));
+      const p = PAPER_TABLES_4_9[data]?.[m];
+      return `${f(ours)} (${p ? `x${f(p[2] / ours)}` : "-"})`;
+    });
+    out.push(`| ${m} | ${row.join(" | ")} |`);
+  }
+  process.stdout.write(out.join("\n") + "\n");
+  process.exit(0);
+}
+
+// Tables 4-9
+out.push("### Tables 4-9", "");
+for (const data of dataSets) {
+  const rows = new Map<string, (typeof main)[number][]>();
+  for (const c of main.filter((x) => x.data === data)) rows.set(c.sampler, [...(rows.get(c.sampler) ?? []), c]);
+  if (rows.size === 0) continue;
+  const spm = (cs: Cell[]) => mean(cs.map((c) => time(c) / c.minEss));
+  const slowest = Math.max(...[...rows.values()].map(spm).filter(Number.isFinite));
+  out.push(`#### ${data} (paper: ${PAPER_TABLE[data]})`, "");
+  out.push("| method | burn-in + draws x runs | CPU time (s) | ESS (min, med, max) | s / min-ESS | rel. speed | accept | paper: time, min ESS of 5000, s / min-ESS | paper / ours (s / min-ESS) |");
+  out.push("|---|---|---|---|---|---|---|---|---|");
+  for (const [sampler, cs] of rows) {
+    const p = PAPER_TABLES_4_9[data]?.[sampler];
+    const s = spm(cs);
+    out.push(`| ${sampler} | ${cs[0].burnIn} + ${cs[0].draws} x ${cs.length} | ${f(mean(cs.map(time)))} | (${f(mean(cs.map((c) => c.minEss)))}, ${f(mean(cs.map((c) => c.medianEss)))}, ${f(mean(cs.map((c) => c.maxEss)))}) | ${f(s)} | ${Number.isFinite(s) ? `x${f(slowest / s)}` : "-"} | ${f(mean(cs.map((c) => c.acceptanceRate)))} | ${p ? `${p[0]}, ${p[1]}, ${p[2]}` : "-"} | ${p ? f(p[2] / s) : "-"} |`);
+  }
+  out.push("");
+}
+
+// Table 2
+const t2 = cells.filter((c) => c.table2);
+if (t2.length) {
+  out.push("### Table 2: component-wise MH keeping every k-th draw (s / min-ESS; paper's in brackets)", "");
+  out.push(`| data set | ${TABLE_2_THINNING.map((k) => `k = ${k}`).join(" | ")} |`, `|---|${TABLE_2_THINNING.map(() => "---").join("|")}|`);
+  for (const data of Object.keys(PAPER_TABLE_2)) {
+    const row = TABLE_2_THINNING.map((k, i) => {
+      const cs = t2.filter((c) => c.data === data && (c.thin ?? 1) === k);
+      return cs.length ? `${f(mean(cs.map((c) => time(c) / c.minEss)))} (${PAPER_TABLE_2[data][i]})` : `- (${PAPER_TABLE_2[data][i]})`;
+    });
+    out.push(`| ${data} | ${row.join(" | ")} |`);
+  }
+  out.push("");
+}
+
+// Table 3
+const t3 = cells.filter(isTable3).sort((a, b) => a.leapfrogSteps! - b.leapfrogSteps!);
+if (t3.length) {
+  out.push("### Table 3: RM-HMC on German credit, fixed step size and leapfrog count", "");
+  out.push("| eps L | eps | L | CPU time (s) | min ESS | s / min-ESS | accept | paper: time, min ESS of 5000, s / min-ESS |", "|---|---|---|---|---|---|---|---|");
+  for (const c of t3) {
+    const el = c.stepSize! * c.leapfrogSteps!;
+    const p = PAPER_TABLE_3.find((r) => Math.abs(r[0] - el) < 1e-9);
+    out.push(`| ${f(el)} | ${c.stepSize} | ${c.leapfrogSteps} | ${f(time(c))} | ${f(c.minEss)} | ${f(time(c) / c.minEss)} | ${f(c.acceptanceRate)} | ${p ? `${p[2]}, ${p[3]}, ${p[4]}` : "-"} |`);
+  }
+  out.push("");
+}
+
+// Table 10 and the agreement across methods
+out.push("### Table 10 and the agreement of posterior means and sds across methods", "");
+out.push("| data set | smallest marginal sd (paper) | largest (paper) | methods | worst mean z (method, coefficient) | worst sd z (method, coefficient) | means flagged (abs z > 4) | sds flagged (abs z > 4) |", "|---|---|---|---|---|---|---|---|");
+for (const data of dataSets) {
+  const cs = main.filter((c) => c.data === data && Number.isFinite(c.minEss));
+  if (cs.length === 0) continue;
+  const d = cs[0].means.length;
+  // ESS capped at the number of draws (Geyer's estimate exceeds it for antithetic chains)
+  const essOf = (c: (typeof cs)[number], k: number) => Math.min(c.draws, Math.max(1, c.ess?.[k] ?? c.minEss));
+  const ref = cs.filter((c) => c.sampler === "rmhmc");
+  const sds = Array.from({ length: d }, (_, k) => mean((ref.length ? ref : cs).map((c) => c.sds[k])));
+  let worstMean = { z: 0, at: "" };
+  let worstSd = { z: 0, at: "" };
+  const flagged = new Set<string>();
+  const flaggedSd = new Set<string>();
+  for (const c of cs) {
+    // the reference: the other methods whose min ESS is at least MIN_REFERENCE_ESS (a method that
+    // has not mixed would drag a pooled reference away), pooled with ESS weights
+    const others = cs.filter((o) => o !== c && o.minEss >= MIN_REFERENCE_ESS);
+    if (others.length === 0) continue;
+    for (let k = 0; k < d; k++) {
+      const w = others.map((o) => essOf(o, k));
+      const sw = w.reduce((a, b) => a + b, 0);
+      const refMean = others.reduce((a, o, i) => a + w[i] * o.means[k], 0) / sw;
+      const refSd = others.reduce((a, o, i) => a + w[i] * o.sds[k], 0) / sw;
+      const seMean = Math.hypot(c.sds[k] / Math.sqrt(essOf(c, k)), refSd / Math.sqrt(sw));
+      const seSd = Math.hypot(c.sds[k] / Math.sqrt(2 * essOf(c, k)), refSd / Math.sqrt(2 * sw));
+      const zm = (c.means[k] - refMean) / seMean;
+      const zs = (c.sds[k] - refSd) / seSd;
+      if (Math.abs(zm) > Math.abs(worstMean.z)) worstMean = { z: zm, at: `${c.sampler}, beta.${k + 1}` };
+      if (Math.abs(zs) > Math.abs(worstSd.z)) worstSd = { z: zs, at: `${c.sampler}, beta.${k + 1}` };
+      if (Math.abs(zm) > 4) flagged.add(c.sampler);
+      if (Math.abs(zs) > 4) flaggedSd.add(c.sampler);
+    }
+  }
+  const p = PAPER_TABLE_10[data];
+  out.push(`| ${data} | ${f(Math.min(...sds))} (${p[0]}) | ${f(Math.max(...sds))} (${p[1]}) | ${new Set(cs.map((c) => c.sampler)).size} | ${f(worstMean.z)} (${worstMean.at}) | ${f(worstSd.z)} (${worstSd.at}) | ${[...flagged].join(", ") || "none"} | ${[...flaggedSd].join(", ") || "none"} |`);
+}
+out.push("");
+process.stdout.write(out.join("\n"));

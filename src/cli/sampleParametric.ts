@@ -79,8 +79,8 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   }
   const priorVariance = raw.priorVariance === undefined ? DEFAULT_PRIOR_VARIANCE : parsePositiveNumber("--prior-variance", raw.priorVariance);
   if (!Number.isFinite(priorVariance)) throw new OptionError("--prior-variance", `must be a finite positive number, got ${JSON.stringify(raw.priorVariance)}`);
-  if ((sampler === "iwls" || sampler === "mh-componentwise") && o.stepSize !== undefined) throw new OptionError("--step-size", `does not apply to --sampler ${sampler}`);
-  if (!["rmhmc", "hmc", "hmc-diagonal"].includes(sampler) && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, hmc or hmc-diagonal, not ${sampler}`);
+  if ((sampler === "iwls" || sampler === "mh-componentwise" || sampler === "holmes-held") && o.stepSize !== undefined) throw new OptionError("--step-size", `does not apply to --sampler ${sampler}`);
+  if (!["rmhmc", "rmhmc-t", "hmc", "hmc-diagonal"].includes(sampler) && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, rmhmc-t, hmc or hmc-diagonal, not ${sampler}`);
 
   const data = readDataset(o.data, { labels: "binary", binaryCoding: "zeroOne" });
   const design = regressionDesign(data.X, data.inputNames, degree);

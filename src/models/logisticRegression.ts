@@ -10,12 +10,22 @@
  * (the expected Fisher information plus the prior's; for the canonical link it is also minus the
  * Hessian of L). G is one syrk of Lambda^1/2 X, and each dG_k one gemm X' (c_k o X) with c_k the
  * row weights lambda_i (1 - 2 s_i) x_ik: BLAS level 3, no loop over D x D x N entries.
+ *
+ * The samplers need dG_k only contracted (targets/denseMetric.ts), and with omega_i =
+ * lambda_i (1 - 2 s_i), (dG_k)_ab = sum_i omega_i x_ia x_ib x_ik, so without forming any dG_k:
+ *
+ *   v' dG_k v       = [X' (omega o (X v)^2)]_k                          two gemv, O(N D)
+ *   tr(G^-1 dG_k)   = [X' (omega o h)]_k,  h_i = x_i' G^-1 x_i = |L^-1 x_i|^2   one trsm, O(N D^2)
+ *   sum_j dG_j (G^-1)_{:,j} = the same vector t (dG_k is symmetric in all three indices)
+ *
+ * which is what the geometry uses: O(N D^2) per position instead of the D gemms' O(N D^3). The
+ * matrices themselves are formed only when read (the finite-difference checker reads them).
  */
-import { backendFor } from "../linalg/cholesky.js";
+import { backendFor, type Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
 import { crossprod, scaleRows } from "../linalg/products.js";
 import { log1pExp } from "../math/log1pExp.js";
-import type { DenseMetricModel, DenseMetricParts } from "../targets/denseMetric.js";
+import type { DenseMetricModel, DenseMetricParts, MetricDerivativeProducts } from "../targets/denseMetric.js";
 
 /** Default prior variance alpha (the paper's N(0, 100)). */
 export const DEFAULT_PRIOR_VARIANCE = 100;
@@ -45,6 +55,9 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   const y = Float64Array.from(labels);
   for (let i = 0; i < n; i++) if (y[i] !== 0 && y[i] !== 1) throw new RangeError(`logistic regression: label ${i + 1} is ${y[i]}, expected 0 or 1`);
   const x = design.data;
+  // X' (D x N), the right-hand side of the trsm in the traces
+  const xt = new Matrix(d, n);
+  for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) xt.data[k + i * d] = x[i + k * n];
 
   /** eta = X beta. */
   function linearPredictor(beta: Float64Array): Float64Array {
@@ -79,6 +92,23 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   function gradientFrom(beta: Float64Array, resid: Float64Array, grad: Float64Array): void {
     backendFor(Math.max(n, d)).gemv("T", n, d, 1, x, n, resid, 0, grad);
     for (let k = 0; k < d; k++) grad[k] -= beta[k] / alpha;
+  }
+
+  /** dG_k = X' (c_k o X), c_ik = omega_i x_ik: one gemm per coefficient. */
+  function metricDerivativeMatrices(rowWeight: Float64Array): Matrix[] {
+    const weighted = new Matrix(n, d);
+    const blas = backendFor(Math.max(n, d));
+    const out: Matrix[] = [];
+    const c = new Float64Array(n);
+    for (let k = 0; k < d; k++) {
+      const col = design.column(k);
+      for (let i = 0; i < n; i++) c[i] = rowWeight[i] * col[i];
+      scaleRows(design, c, weighted);
+      const dg = new Matrix(d, d);
+      blas.gemm("T", "N", d, d, n, 1, x, n, weighted.data, n, 0, dg.data, d);
+      out.push(dg);
+    }
+    return out;
   }
 
   return {
@@ -120,22 +150,36 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
       const metric = crossprod(scaleRows(design, root));
       for (let k = 0; k < d; k++) metric.data[k + k * d] += 1 / alpha;
       if (!derivatives) return { logDensity, gradient, metric };
-      // dG_k = X' (c_k o X), c_ik = lambda_i (1 - 2 s_i) x_ik: one gemm per coefficient
-      const weighted = new Matrix(n, d);
-      const rowWeight = new Float64Array(n);
+      const rowWeight = new Float64Array(n); // omega_i = lambda_i (1 - 2 s_i)
       for (let i = 0; i < n; i++) rowWeight[i] = lambda[i] * (1 - 2 * s[i]);
       const blas = backendFor(Math.max(n, d));
-      const metricDerivatives: Matrix[] = [];
-      const c = new Float64Array(n);
-      for (let k = 0; k < d; k++) {
-        const col = design.column(k);
-        for (let i = 0; i < n; i++) c[i] = rowWeight[i] * col[i];
-        scaleRows(design, c, weighted);
-        const dg = new Matrix(d, d);
-        blas.gemm("T", "N", d, d, n, 1, x, n, weighted.data, n, 0, dg.data, d);
-        metricDerivatives.push(dg);
-      }
-      return { logDensity, gradient, metric, metricDerivatives };
+      const u = new Float64Array(n);
+      const metricDerivativeProducts: MetricDerivativeProducts = {
+        quadraticForms(v, out) {
+          blas.gemv("N", n, d, 1, x, n, v, 0, u);
+          for (let i = 0; i < n; i++) u[i] = rowWeight[i] * u[i] * u[i];
+          blas.gemv("T", n, d, 1, x, n, u, 0, out);
+        },
+        traces(factor: Cholesky) {
+          const a = factor.solveLowerMatrixInPlace(xt.clone()); // L^-1 X', D x N
+          for (let i = 0; i < n; i++) {
+            let h = 0;
+            for (let k = 0; k < d; k++) h += a.data[k + i * d] ** 2;
+            u[i] = rowWeight[i] * h;
+          }
+          const t = new Float64Array(d);
+          blas.gemv("T", n, d, 1, x, n, u, 0, t);
+          return t;
+        },
+        christoffelSum: (_factor, traces) => traces,
+      };
+      let matrices: Matrix[] | undefined;
+      return {
+        logDensity, gradient, metric, metricDerivativeProducts,
+        get metricDerivatives() {
+          return (matrices ??= metricDerivativeMatrices(rowWeight));
+        },
+      };
     },
   };
 }

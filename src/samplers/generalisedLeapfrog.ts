@@ -10,6 +10,7 @@
  * may keep a reference to its x.
  */
 import type { InverseMetric, LocalGeometry } from "../targets/types.js";
+import { dot, kineticHamiltonianGradient, type KineticEnergy } from "./kineticEnergy.js";
 import { isNumericalFailure } from "./metropolis.js";
 import type { DivergenceReason, SamplerState, TrajectoryCost } from "./types.js";
 
@@ -28,6 +29,7 @@ export interface LeapfrogSettings {
   readonly tolerance: number;
   /** Iterations after which a solve stops (f_max, or the cap on a converging one). */
   readonly iterationCap: number;
+  readonly kinetic?: KineticEnergy; // K(q), q = p' G^-1 p (undefined: Gaussian, K = q / 2)
 }
 
 /** Adds the work in `from` to `to`. */
@@ -56,6 +58,8 @@ function workspace(n: number) {
     work: vector(),
     /** The reversibility check's momentum difference. */
     dp: vector(),
+    /** sqrt(c) p' for a non-Gaussian kinetic energy (kineticEnergy.ts). */
+    scaled: vector(),
   };
 }
 
@@ -107,10 +111,22 @@ export class GeneralisedLeapfrog {
   hamiltonian(geo: LocalGeometry, momentum: Float64Array): number {
     const w = this.w.work;
     geo.applyInverse(momentum, w);
-    let s = 0;
-    for (let i = 0; i < this.n; i++) s += momentum[i] * w[i];
-    return 0.5 * s + 0.5 * geo.logDetMetric - geo.logDensity;
+    const s = dot(momentum, w);
+    const kinetic = this.settings.kinetic;
+    return (kinetic ? kinetic.energy(s) : 0.5 * s) + 0.5 * geo.logDetMetric - geo.logDensity;
   }
+
+  /** out <- dH/dx(x, p) at geo, for the kinetic energy of the settings (kineticEnergy.ts). */
+  private hamiltonianGradient(geo: LocalGeometry, p: Float64Array, out: Float64Array): void {
+    kineticHamiltonianGradient(this.settings.kinetic, geo, p, this.w.scaled, out);
+  }
+
+  /** v <- c(q) v, where v = G^-1 p on entry (the velocity dH/dp; c = 1 for the Gaussian). */
+  private toVelocity(p: Float64Array, v: Float64Array): void {
+    const c = this.settings.kinetic?.velocityScale(dot(p, v)) ?? 1;
+    if (c !== 1) for (let i = 0; i < this.n; i++) v[i] *= c;
+  }
+
 
   private fail(reason: DivergenceReason): false {
     this.divergence = reason;
@@ -151,7 +167,7 @@ export class GeneralisedLeapfrog {
     const { pHalf, next, dHdx } = this.w;
     pHalf.set(p);
     for (let it = 1; ; it++) {
-      geo.hamiltonianGradient(pHalf, dHdx); // line 15
+      this.hamiltonianGradient(geo, pHalf, dHdx); // line 15
       this.cost.gradientCalls++;
       this.cost.fixedPointIterations++;
       for (let i = 0; i < this.n; i++) next[i] = p[i] - h * dHdx[i]; // line 14
@@ -169,6 +185,7 @@ export class GeneralisedLeapfrog {
       this.settings.geometryAt(xNew).applyInverse(this.w.pHalf, out);
       this.cost.metricCalls++;
     }
+    this.toVelocity(this.w.pHalf, out);
   }
 
   /**
@@ -181,6 +198,7 @@ export class GeneralisedLeapfrog {
   private positionStep(geo: LocalGeometry, x: Float64Array, xNew: Float64Array, h: number, accelerate: boolean): boolean {
     const { v0, vNew, next, pHalf } = this.w;
     geo.applyInverse(pHalf, v0); // line 18: dH/dp = G(x)^-1 p'
+    this.toVelocity(pHalf, v0);
     vNew.set(v0); // line 19: the first iterate uses G(x)^-1 p' on both sides
     const acc = this.acc;
     acc.count = 0;
@@ -312,7 +330,7 @@ export class GeneralisedLeapfrog {
         }
         // Eq. (15), lines 26-27: p_new = p' - e/2 dH/dx(x_new, p').
         const { pHalf, dHdx } = this.w;
-        geo.hamiltonianGradient(pHalf, dHdx);
+        this.hamiltonianGradient(geo, pHalf, dHdx);
         this.cost.gradientCalls++;
         for (let i = 0; i < this.n; i++) this.p[i] = pHalf[i] - h * dHdx[i];
         x = xNew;

@@ -7,7 +7,9 @@ import { Matrix } from "../linalg/matrix.js";
 import type { DenseMetricTarget } from "../targets/denseMetric.js";
 import type { AdaptOptions } from "./adaptation.js";
 import { hmc } from "./hmc.js";
+import { holmesHeld, isBinaryRegression } from "./holmesHeld.js";
 import { iwls } from "./iwls.js";
+import { DEFAULT_KINETIC_DOF, studentTKinetic } from "./kineticEnergy.js";
 import { mala } from "./mala.js";
 import { identityMass, massFromCholesky } from "./massMatrix.js";
 import { componentwiseMetropolis } from "./mhComponentwise.js";
@@ -17,7 +19,7 @@ import { smmala } from "./smmala.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order help texts list them. */
-export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "simplified-mmala", "mala", "hmc", "hmc-diagonal", "mh-componentwise", "iwls"] as const;
+export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "simplified-mmala", "mala", "hmc", "hmc-diagonal", "mh-componentwise", "iwls", "rmhmc-t", "holmes-held"] as const;
 export type ParametricSamplerName = (typeof PARAMETRIC_SAMPLER_NAMES)[number];
 
 export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSamplerName]: string } = {
@@ -29,7 +31,14 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
   "hmc-diagonal": "HMC with the diagonal mass diag(G) at the initial point, 100 leapfrog steps",
   "mh-componentwise": "component-wise random-walk Metropolis, scales adapted per coordinate to 20-40% (Section 7.1.1)",
   "iwls": "iterated weighted least squares proposal, nothing to tune (Gamerman 1997; Section 7.1.5)",
+  "rmhmc-t": `RMHMC with a Student-t kinetic energy, ${DEFAULT_KINETIC_DOF} degrees of freedom, 6 steps (Section 7.3)`,
+  "holmes-held": "auxiliary-variable Gibbs sampler, joint update of {z, beta}, logistic regression only (Holmes & Held 2005; Section 7.1.2)",
 };
+
+/** Whether sampler `name` applies to `target` (holmes-held needs a logistic regression's design and labels). */
+export function parametricSamplerApplies(target: DenseMetricTarget, name: ParametricSamplerName): boolean {
+  return name !== "holmes-held" || isBinaryRegression(target.model);
+}
 
 export function isParametricSamplerName(name: string): name is ParametricSamplerName {
   return (PARAMETRIC_SAMPLER_NAMES as readonly string[]).includes(name);
@@ -86,5 +95,12 @@ export function parametricSampler(
       return { kernel: componentwiseMetropolis(target, { adaptIterations: burnIn }), adapt: undefined };
     case "iwls":
       return { kernel: iwls(target), adapt: undefined };
+    case "rmhmc-t": {
+      const kineticEnergy = studentTKinetic(DEFAULT_KINETIC_DOF, target.dim);
+      return { kernel: rmhmc(target, { stepSize: eps(0.5), leapfrogSteps: steps(6), targetAcceptance: 0.8, kineticEnergy }), adapt: dualAveraging };
+    }
+    case "holmes-held":
+      if (!isBinaryRegression(target.model)) throw new RangeError("holmes-held applies only to logistic regression (a model with a design and 0/1 labels)");
+      return { kernel: holmesHeld(target, target.model), adapt: undefined };
   }
 }

@@ -57,6 +57,7 @@ import type { RandomSource } from "../random/types.js";
 import type { LocalGeometry, Target } from "../targets/types.js";
 import { addCost, GeneralisedLeapfrog } from "./generalisedLeapfrog.js";
 import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
+import type { KineticEnergy } from "./kineticEnergy.js";
 import { checkPositive, checkPositiveInteger, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "./trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, TrajectoryCost, Tunable } from "./types.js";
@@ -87,6 +88,11 @@ export interface RmhmcOptions extends TrajectoryOptions {
    * `false` with `fixedPointIterations`.
    */
   reversibilityTolerance?: number | false;
+  /**
+   * The kinetic energy (kineticEnergy.ts): undefined or Gaussian, p ~ N(0, G(x)); or Student-t,
+   * p ~ t_nu(0, G(x)) (Girolami & Calderhead 2011, Section 7.3; kernel name "rmhmc-t").
+   */
+  kineticEnergy?: KineticEnergy;
 }
 
 export interface RmhmcState extends SamplerState {
@@ -159,7 +165,9 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     tolerance,
     // In fixed-count mode the loops stop at the count; with a tolerance, at convergence or the maximum.
     iterationCap: fixedCount ?? maxIterations,
+    kinetic: options.kineticEnergy?.name === "student-t" ? options.kineticEnergy : undefined,
   });
+  const kinetic = options.kineticEnergy;
   const p = leapfrog.p;
   const drawn = new Float64Array(n);
   const pEnd = new Float64Array(n); // the proposal's momentum, while the check integrates back
@@ -182,6 +190,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     const geo = state.geometry;
     if (variant === "fast") {
       geo.sampleMomentum(rng, out);
+      kinetic?.scaleMomentum(rng, out);
       return;
     }
     // L = chol(G^-1), z ~ N(0, I), p = L' \ z, so cov(p) = (L L')^-1 = G.
@@ -189,6 +198,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     const ch = cholesky(inv, { what: "G(x)^-1", skipFiniteCheck: true });
     for (let i = 0; i < n; i++) out[i] = rng.normal();
     ch.solveUpperInPlace(out);
+    kinetic?.scaleMomentum(rng, out);
   }
 
   /** Lines 8-29 without the accept step: H at the start, the trajectory, H at the end. */
@@ -262,7 +272,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   }
 
   return {
-    name: variant === "fast" ? "rmhmc" : "rmhmc-reference",
+    name: (variant === "fast" ? "rmhmc" : "rmhmc-reference") + (kinetic?.name === "student-t" ? "-t" : ""),
     tunable,
     variant,
     init,

@@ -15,6 +15,12 @@
  * computed as c = G^-1 (-w + 1/2 t) with w = sum_j dG_j (G^-1)_{:,j} and t_j = tr(G^-1 dG_j):
  * D matrix-vector products, no D x D x D loop.
  *
+ * A model whose dG_k have structure may instead give the three contractions the samplers need
+ * (`MetricDerivativeProducts`: t, the quadratic forms v' dG_k v, and w) without forming the D
+ * matrices; the geometry then uses them, and the matrices (if the model can also give them) serve
+ * the finite-difference checker. For logistic regression that turns O(N D^3) per geometry into
+ * O(N D^2) (models/logisticRegression.ts).
+ *
  * The GP targets keep their structured paths (targets/latentMetric.ts); this is the dense path,
  * through the linear-algebra backends (OpenBLAS natively, TypeScript otherwise).
  */
@@ -30,8 +36,20 @@ export interface DenseMetricParts {
   readonly gradient: Float64Array;
   /** G(x), symmetric positive definite (both triangles filled). */
   readonly metric: Matrix;
-  /** dG/dx_k for k = 0..dim-1 (present when asked for). */
+  /** dG/dx_k for k = 0..dim-1 (present when asked for, unless only the products are given). */
   readonly metricDerivatives?: readonly Matrix[];
+  /** The contractions of dG/dx_k the samplers need (optional; used instead of the matrices). */
+  readonly metricDerivativeProducts?: MetricDerivativeProducts;
+}
+
+/** Contractions of the metric derivatives dG_k = dG/dx_k at one position. */
+export interface MetricDerivativeProducts {
+  /** t_k = tr(G^-1 dG_k), given the Cholesky factor of G. */
+  traces(factor: Cholesky): Float64Array;
+  /** out_k = v' dG_k v. */
+  quadraticForms(v: Float64Array, out: Float64Array): void;
+  /** w = sum_j dG_j (G^-1)_{:,j}, given the Cholesky factor of G and the traces t. */
+  christoffelSum(factor: Cholesky, traces: Float64Array): Float64Array;
 }
 
 /** A differentiable target with a position-dependent dense metric. */
@@ -76,8 +94,9 @@ class DenseGeometry implements DenseLocalGeometry {
   readonly logDetMetric: number;
   readonly metric: Matrix;
   private readonly factor: Cholesky;
-  private readonly derivatives: readonly Matrix[] | undefined;
+  private readonly parts: DenseMetricParts;
   private readonly work: Float64Array;
+  private forms: Float64Array | undefined;
   private traces: Float64Array | undefined;
   private inverse: Matrix | undefined;
 
@@ -86,7 +105,7 @@ class DenseGeometry implements DenseLocalGeometry {
     this.logDensity = parts.logDensity;
     this.gradient = parts.gradient;
     this.metric = parts.metric;
-    this.derivatives = parts.metricDerivatives;
+    this.parts = parts;
     this.factor = cholesky(parts.metric);
     this.logDetMetric = this.factor.logDet();
     this.work = new Float64Array(x.length);
@@ -122,12 +141,14 @@ class DenseGeometry implements DenseLocalGeometry {
   }
 
   private requireDerivatives(): readonly Matrix[] {
-    if (!this.derivatives) throw new Error("dense metric geometry: the model gave no metric derivatives at this point");
-    return this.derivatives;
+    const dg = this.parts.metricDerivatives;
+    if (!dg) throw new Error("dense metric geometry: the model gave no metric derivatives at this point");
+    return dg;
   }
 
   /** t_k = tr(G^-1 dG_k) = sum_ij (G^-1)_ij (dG_k)_ij (both symmetric). */
   private traceTerms(): Float64Array {
+    if (!this.traces && this.parts.metricDerivativeProducts) this.traces = this.parts.metricDerivativeProducts.traces(this.factor);
     if (!this.traces) {
       const dg = this.requireDerivatives();
       const gi = this.inverseMetricMatrix().data;
@@ -144,22 +165,34 @@ class DenseGeometry implements DenseLocalGeometry {
   }
 
   hamiltonianGradient(p: Float64Array, out: Float64Array): void {
-    const dg = this.requireDerivatives();
     const t = this.traceTerms();
     const v = new Float64Array(p.length);
     this.applyInverse(p, v);
+    const products = this.parts.metricDerivativeProducts;
+    if (products) {
+      const q = (this.forms ??= new Float64Array(p.length));
+      products.quadraticForms(v, q);
+      for (let k = 0; k < q.length; k++) out[k] = -this.gradient[k] + 0.5 * t[k] - 0.5 * q[k];
+      return;
+    }
+    const dg = this.requireDerivatives();
     for (let k = 0; k < dg.length; k++) out[k] = -this.gradient[k] + 0.5 * t[k] - 0.5 * quadraticForm(dg[k], v, this.work);
   }
 
   christoffelDrift(out: Float64Array): void {
-    const dg = this.requireDerivatives();
     const t = this.traceTerms();
-    const gi = this.inverseMetricMatrix();
     const n = out.length;
-    const w = new Float64Array(n);
-    for (let j = 0; j < n; j++) {
-      symmetricMatvecInto(dg[j], gi.column(j), this.work);
-      for (let i = 0; i < n; i++) w[i] += this.work[i];
+    const products = this.parts.metricDerivativeProducts;
+    let w: Float64Array;
+    if (products) w = Float64Array.from(products.christoffelSum(this.factor, t));
+    else {
+      const dg = this.requireDerivatives();
+      const gi = this.inverseMetricMatrix();
+      w = new Float64Array(n);
+      for (let j = 0; j < n; j++) {
+        symmetricMatvecInto(dg[j], gi.column(j), this.work);
+        for (let i = 0; i < n; i++) w[i] += this.work[i];
+      }
     }
     for (let i = 0; i < n; i++) w[i] = -w[i] + 0.5 * t[i];
     this.applyInverse(w, out);
@@ -178,4 +211,40 @@ export function denseMetricTarget(model: DenseMetricModel): DenseMetricTarget {
     // the position fixed point of the generalised leapfrog needs only G(x)^-1 (no dG/dx_k)
     inverseMetricAt: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
   };
+}
+
+/**
+ * The model with the contractions of dG/dx_k removed, so that the geometry forms them from the
+ * matrices dG_k (the reference path the contractions are tested and benchmarked against).
+ */
+export function withDerivativeMatricesOnly(model: DenseMetricModel): DenseMetricModel {
+  return {
+    dim: model.dim,
+    logDensity: (x) => model.logDensity(x),
+    logDensityAndGradient: (x, grad) => model.logDensityAndGradient(x, grad),
+    denseMetric(x, derivatives) {
+      const { logDensity, gradient, metric, metricDerivatives } = model.denseMetric(x, derivatives);
+      return { logDensity, gradient, metric, metricDerivatives };
+    },
+  };
+}
+
+/**
+ * The mode of a model whose metric is minus the Hessian of L there (the expected Fisher
+ * information of a canonical-link model plus the prior's, as for logistic regression), by Fisher
+ * scoring from `start`: x <- x + G(x)^-1 dL/dx until the step is below `tolerance` (max-norm).
+ */
+export function fisherScoringMode(model: DenseMetricModel, start = new Float64Array(model.dim), tolerance = 1e-10, maxIterations = 100): Float64Array {
+  const x = Float64Array.from(start);
+  for (let it = 0; it < maxIterations; it++) {
+    const parts = model.denseMetric(x, false);
+    const step = cholesky(parts.metric).solve(parts.gradient);
+    let change = 0;
+    for (let k = 0; k < x.length; k++) {
+      x[k] += step[k];
+      change = Math.max(change, Math.abs(step[k]));
+    }
+    if (change < tolerance) break;
+  }
+  return x;
 }

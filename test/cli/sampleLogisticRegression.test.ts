@@ -57,6 +57,8 @@ test("bad input for --model logistic-regression: one line, exit 2, nothing writt
       [["--data", SYNTH, "--sampler", "ess"], /^gpmcmc: --sampler: ess does not apply to --model logistic-regression/],
       [["--data", SYNTH, "--lengthscale", "1"], /^gpmcmc: --lengthscale: applies only to --model latent-gp/],
       [["--data", SYNTH, "--model", "linear"], /^gpmcmc: --model: unknown model "linear"/],
+      [["--data", SYNTH, "--sampler", "holmes-held", "--step-size", "0.1"], /^gpmcmc: --step-size: does not apply to --sampler holmes-held/],
+      [["--data", SYNTH, "--sampler", "holmes-held", "--leapfrog-steps", "3"], /^gpmcmc: --leapfrog-steps: applies only to --sampler rmhmc, rmhmc-t, hmc or hmc-diagonal/],
     ];
     for (const [args, message] of cases) {
       const r = cli(...base, ...args);
@@ -85,6 +87,22 @@ test("a constant or duplicated column beside the intercept is named in a warning
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /warning: .*column 3 of the design \(k\) is constant/);
     assert.match(r.stderr, /warning: .*column 4 of the design \(b\) duplicates column 2 \(a\)/);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("sample --model logistic-regression --sampler holmes-held and rmhmc-t (with --leapfrog-steps and --thin) run and write their draws", () => {
+  const s = scratchDir();
+  try {
+    for (const extra of [["--sampler", "holmes-held", "--thin", "2"], ["--sampler", "rmhmc-t", "--leapfrog-steps", "3"]]) {
+      const out = join(s.dir, extra[1]);
+      const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, ...extra, "--draws", "30", "--burn-in", "30", "--chains", "1", "--seed", "2", "--out", out, "--json");
+      assert.equal(r.status, 0, r.stderr);
+      const report = JSON.parse(r.stdout) as { sampler: string; draws: number };
+      assert.equal(report.sampler, extra[1]);
+      assert.ok(existsSync(join(out, "draws_1.csv")));
+    }
   } finally {
     s.cleanup();
   }

@@ -8,6 +8,7 @@ import { mala } from "../../src/samplers/mala.js";
 import { identityMass } from "../../src/samplers/massMatrix.js";
 import { componentwiseMetropolis } from "../../src/samplers/mhComponentwise.js";
 import { mmala } from "../../src/samplers/mmala.js";
+import { DEFAULT_KINETIC_DOF, studentTKinetic } from "../../src/samplers/kineticEnergy.js";
 import { rmhmc } from "../../src/samplers/rmhmc.js";
 import { smmala } from "../../src/samplers/smmala.js";
 import type { AdaptOptions } from "../../src/samplers/adaptation.js";
@@ -55,4 +56,10 @@ test("negative control: RMHMC with dG/dx negated fails on the banana", (t) => {
 test("negative control: component-wise MH skipping the ratio on half the coordinates fails on the logistic model", (t) => {
   const kernel = componentwiseMetropolis(denseMetricTarget(logistic.model()), { adaptIterations: BURN_IN, broken: "skip-ratio" });
   expectFail(t, run(kernel, logistic, undefined, 11), "mh-componentwise skip-ratio");
+});
+
+test("negative control: RMHMC with a Student-t kinetic energy but Gaussian momenta fails on the banana", (t) => {
+  const kineticEnergy = { ...studentTKinetic(DEFAULT_KINETIC_DOF, 2), scaleMomentum: () => undefined };
+  const kernel = rmhmc(denseMetricTarget(banana.model()), { stepSize: 0.5, leapfrogSteps: 6, targetAcceptance: 0.8, kineticEnergy });
+  expectFail(t, run(kernel, banana, da, 14), "rmhmc-t gaussian momenta");
 });
