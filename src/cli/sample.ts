@@ -371,9 +371,9 @@ export function registerSampleCommand(program: Command): Command {
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
-      if (isParametricModel(opts) || samplesHyperparameters(opts)) {
+      if (isParametricModel(opts)) {
         const given = (["checkpointEvery", "resume", "overwrite"] as const).find((k) => opts[k] !== undefined);
-        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to runs with fixed kernel hyperparameters (--lengthscale, --signal-sd); checkpoints of other runs are not written yet");
+        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to GP models (fixed or sampled kernel hyperparameters); checkpoints of --model runs are not written yet");
       }
       if (isParametricModel(opts)) {
         const run = { lgcp: runCoxProcessSample, volatility: runVolatilitySample, "fitzhugh-nagumo": runFitzhughNagumoSample }[opts.model as string] ?? runParametricSample;

@@ -8,6 +8,8 @@
  * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration.
  */
 import { randomInt } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileSha256 } from "../approx/approximationFile.js";
 import { PriorSpecError, parsePriorSpec, type PositivePriorSpec } from "../gp/hyperpriors.js";
 import { essGeyer } from "../diagnostics/ess.js";
@@ -28,6 +30,9 @@ import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
 import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
+import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
+import { checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
+import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
@@ -43,7 +48,7 @@ export interface RawHyperOptions {
   priorVariance?: string;
 }
 
-type Raw = RawSampleOptions & RawHyperOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
+type Raw = RawSampleOptions & RawHyperOptions & RawLastingRunOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
 
 /** Whether the command samples the hyperparameters: none of the kernel options is given. */
 export function samplesHyperparameters(raw: RawSampleOptions): boolean {
@@ -116,11 +121,12 @@ function thetaColumns(results: readonly HyperChainResult[], names: string[], cou
   const draws = Math.min(...results.map((r) => r.draws));
   return names.slice(0, count).map((name, j) => {
     const chains = results.map((r) => Float64Array.from({ length: draws }, (_, i) => r.samples[i * r.dim + j]!));
-    const { mean, sd } = meanAndSd(chains);
-    let ess = NaN, rhat = NaN;
+    let mean = NaN, sd = NaN, ess = NaN, rhat = NaN;
+    // a run stopped in burn-in has no draws yet (its checkpoints hold the chains)
+    try { ({ mean, sd } = meanAndSd(chains)); } catch { /* too few draws: n/a */ }
     try { ess = essGeyer(chains); } catch { /* too few draws: n/a */ }
     try { if (chains.length > 1) rhat = rhatClassic(chains); } catch { /* n/a */ }
-    return { name, mean, sd, ess: finite(ess), rhat: finite(rhat) };
+    return { name, mean: finite(mean) ?? NaN, sd: finite(sd) ?? NaN, ess: finite(ess), rhat: finite(rhat) };
   });
 }
 
@@ -144,6 +150,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const variancePrior = prior("--prior-variance", raw.priorVariance, DEFAULT_VARIANCE_PRIOR);
   refuseFixedOnly(raw);
   const options = parseSampleOptions({ ...raw, sampler: raw.sampler ?? DEFAULT_HYPER_LATENT_SAMPLER });
+  const lasting = parseLastingRunOptions(raw);
+  const resumed = lasting.resume !== undefined ? readResumableRun<HyperRunSpec>(lasting.resume) : undefined;
   const latentName = options.sampler as LatentSamplerName;
   let latent;
   try {
@@ -153,33 +161,62 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     if (e instanceof RangeError) throw new OptionError("--sampler", e.message);
     throw e;
   }
-  if (options.out !== undefined) checkOutputDir(options.out, { force: options.force });
+  if (options.out !== undefined) checkOutputDir(options.out, { force: options.force, existingRuns: "refuse", overwrite: lasting.overwrite });
   // The data are read with the kernel options the fixed-hyperparameter model would need set to a
   // placeholder: the kernel here is sampled, and only the data, the likelihood and its options are used.
   const read = readModelData({ ...options.model, kernel: { logLengthscale: "0", logSignalSd: "0" } });
   const fixedSpec = latentGpModelSpec(options.model, read);
   const relativeJitter = hyperRelativeJitter(options.model.jitter);
-  const seed = options.seed ?? randomInt(0, 2 ** 31);
+  const seed = options.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
   const spec: HyperRunSpec = {
     model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter, ...(raw.sharedLengthscale ? { sharedLengthscale: true } : {}) },
     sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent },
     draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
   };
   const data = read.data;
+  const dataSha256 = fileSha256(data.path);
+  const outPath = options.out ?? lasting.resume;
+  const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
+  if (resumed) {
+    checkSameRun(resumed, spec, dataSha256);
+    if (resumed.finished) {
+      stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);
+      const done = JSON.parse(readFileSync(join(resumed.dir, "summary.json"), "utf8")) as HyperSampleReport;
+      stdout(options.json ? JSON.stringify(done) + "\n" : formatHyperReport(done));
+      return done;
+    }
+  }
   let out: OutputDir | undefined;
   const files: string[] = [];
   const showProgress = !options.quiet && (options.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
   const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
-  if (options.out !== undefined) out = prepareOutputDir(options.out, { force: options.force });
+  if (resumed) {
+    out = resumeOutputDir(resumed.dir, "sample");
+    out.adopt(RUN_RECORD);
+  } else if (options.out !== undefined) {
+    out = prepareOutputDir(options.out, { force: options.force, existingRuns: "refuse", overwrite: lasting.overwrite, command: "sample" });
+    out.plan(runFileNames(spec.chains));
+    out.writeJson(RUN_RECORD, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery } satisfies RunRecord<HyperRunSpec>);
+  }
   const stop = io.stop ?? new StopFlag();
-  const stopHandling = io.handleSigint ? handleInterrupts(stop, stderr) : undefined;
+  const stopHandling = io.handleSigint
+    ? handleInterrupts(stop, stderr, {
+        onAbort: () => {
+          if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
+        },
+        sigterm: "gpmcmc: terminating: the draws so far are kept and checkpointed\n",
+      })
+    : undefined;
   const run = await runHyperGp(data, spec, {
     parallel: options.parallel,
     stop,
     onProgress: display && ((p) => display.update(p)),
     progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
     onChain: (r) => { if (out) files[r.chain] = writeHyperChainDraws(out, r, spec, data.path, data.d); },
+    checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
+    resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
   }).catch((e) => { out?.finish(false); throw e; }).finally(() => stopHandling?.());
+  if (out) settleCheckpoints(out, spec.chains, run.complete);
   const lengthscales = lengthscalesOf(spec.model, data.d);
   const names = hyperVariableNames(lengthscales, data.n);
   const summary = summariseRun(run.results, { names, seconds: run.seconds });
@@ -189,12 +226,12 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     node: process.version,
     parallel: run.workers,
     complete: run.complete,
-    data: dataRecord(data, fileSha256(data.path)),
+    data: dataRecord(data, dataSha256),
     jitterRelative: spec.model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
     run: spec,
     theta: thetaColumns(run.results, names, lengthscales + 1),
     operationsPerIteration: operationsPerIteration(run.results),
-    out: options.out ?? null,
+    out: outPath ?? null,
     files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
   };
   return publishReport(report, out, options.json, formatHyperReport, stdout);

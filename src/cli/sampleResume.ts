@@ -17,31 +17,31 @@ import { OptionError } from "./options.js";
 
 export const RUN_RECORD = "run.json";
 
-/** What a run directory records for a resume. */
-export interface RunRecord {
-  spec: LatentGpRunSpec;
+/** What a run directory records for a resume (the spec of a run with fixed or with sampled hyperparameters). */
+export interface RunRecord<S = LatentGpRunSpec> {
+  spec: S;
   data: { file: string; sha256: string };
   /** --checkpoint-every of the run (a resume keeps it unless given anew). */
   checkpointEvery: number;
 }
 
 /** A run directory that `--resume` was given. */
-export interface ResumableRun {
+export interface ResumableRun<S = LatentGpRunSpec> {
   dir: string;
-  record: RunRecord;
+  record: RunRecord<S>;
   /** The run ended with all its draws: a resume changes nothing. */
   finished: boolean;
 }
 
 /** Reads and checks the run in `dir` for a resume (OutputError when there is none to resume). */
-export function readResumableRun(dir: string): ResumableRun {
+export function readResumableRun<S = LatentGpRunSpec>(dir: string): ResumableRun<S> {
   const marker = readOutputMarker(dir);
   if (marker === undefined) throw new OutputError(dir, "is not a gpmcmc output directory; --resume takes the --out directory of an earlier sample run");
-  let record: RunRecord;
+  let record: RunRecord<S>;
   try {
-    record = JSON.parse(readFileSync(join(dir, RUN_RECORD), "utf8")) as RunRecord;
+    record = JSON.parse(readFileSync(join(dir, RUN_RECORD), "utf8")) as RunRecord<S>;
   } catch {
-    throw new OutputError(dir, `cannot be resumed: it has no readable ${RUN_RECORD} (the run stopped before its chains started, or is not a fixed-hyperparameter sample run); start it again with --out ${dir} --overwrite`);
+    throw new OutputError(dir, `cannot be resumed: it has no readable ${RUN_RECORD} (the run stopped before its chains started, or is not a sample run); start it again with --out ${dir} --overwrite`);
   }
   return { dir, record, finished: marker.complete && existsSync(join(dir, "summary.json")) };
 }
@@ -57,6 +57,11 @@ const FIELD_OPTIONS: Record<string, string> = {
   "sampler.alpha": "--alpha", "sampler.proposalSd": "--scale", "sampler.targetAcceptance": "--target-acceptance",
   "sampler.fixedPoint": "--fixed-point-tolerance or --fixed-point-iterations", "sampler.reversibilityTolerance": "--reversibility-tolerance",
   "sampler.variant": "--integrator", "sampler.mass": "--mass",
+  // sampled hyperparameters (HyperRunSpec)
+  "sampler.scheme": "--scheme", "sampler.thetaSampler": "--theta-sampler",
+  "sampler.latent": "--sampler, --step-size, --leapfrog-steps, --max-leapfrog-steps or --max-tree-depth",
+  "model.lengthscalePrior": "--prior-lengthscale", "model.variancePrior": "--prior-variance", "model.relativeJitter": "--jitter",
+  "model.sharedLengthscale": "--shared-lengthscale",
 };
 
 function differences(a: unknown, b: unknown, path: string, out: string[]): void {
@@ -70,7 +75,7 @@ function differences(a: unknown, b: unknown, path: string, out: string[]): void 
 }
 
 /** Throws OptionError naming the first option whose value differs from the run being resumed. */
-export function checkSameRun(run: ResumableRun, spec: LatentGpRunSpec, dataSha256: string): void {
+export function checkSameRun<S extends object>(run: ResumableRun<S>, spec: S, dataSha256: string): void {
   if (run.record.data.sha256 !== dataSha256) {
     throw new OptionError("--data", `is not the data the run in ${run.dir} was started on (${run.record.data.file}, SHA-256 ${run.record.data.sha256.slice(0, 12)}...); resume with the same data`);
   }
@@ -78,7 +83,7 @@ export function checkSameRun(run: ResumableRun, spec: LatentGpRunSpec, dataSha25
   differences(run.record.spec, spec, "", diff);
   if (diff.length === 0) return;
   const field = diff[0];
-  const at = (s: LatentGpRunSpec) => JSON.stringify(field.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], s) ?? null);
+  const at = (s: S) => JSON.stringify(field.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], s) ?? null);
   throw new OptionError(FIELD_OPTIONS[field] ?? field, `differs from the run being resumed in ${run.dir} (it has ${at(run.record.spec)}, the options given ask for ${at(spec)}); resume with the options the run was started with`);
 }
 
