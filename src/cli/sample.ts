@@ -43,7 +43,7 @@ import { relativeJitterOf } from "../gp/jitter.js";
 import { describeJitter, jitterWords } from "./jitterText.js";
 import { ProgressDisplay } from "./progress.js";
 import { parseLastingRunOptions } from "./lastingRunOptions.js";
-import { checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
+import { checkSameKind, checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
 import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
@@ -208,6 +208,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const outPath = o.out ?? lasting.resume;
   const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
   if (resumed) {
+    checkSameKind(resumed, false);
     checkSameRun(resumed, spec, dataSha256);
     if (resumed.finished) {
       stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);

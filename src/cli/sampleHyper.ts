@@ -31,7 +31,7 @@ import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
 import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
 import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
-import { checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
+import { checkSameKind, checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
 import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
@@ -178,6 +178,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const outPath = options.out ?? lasting.resume;
   const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
   if (resumed) {
+    checkSameKind(resumed, true);
     checkSameRun(resumed, spec, dataSha256);
     if (resumed.finished) {
       stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);

@@ -74,6 +74,18 @@ function differences(a: unknown, b: unknown, path: string, out: string[]): void 
   }
 }
 
+/**
+ * A run with sampled hyperparameters (its spec names a scheme) is resumed only without the kernel
+ * options, and one with fixed hyperparameters only with them: said so before any other difference.
+ */
+export function checkSameKind(run: ResumableRun<object>, sampled: boolean): void {
+  const wasSampled = (run.record.spec as { sampler?: { scheme?: unknown } }).sampler?.scheme !== undefined;
+  if (wasSampled === sampled) return;
+  throw new OptionError("--lengthscale", wasSampled
+    ? `the run in ${run.dir} samples its kernel hyperparameters; resume it without --lengthscale, --signal-sd or their log forms`
+    : `the run in ${run.dir} has fixed kernel hyperparameters; resume it with the --lengthscale and --signal-sd it was started with`);
+}
+
 /** Throws OptionError naming the first option whose value differs from the run being resumed. */
 export function checkSameRun<S extends object>(run: ResumableRun<S>, spec: S, dataSha256: string): void {
   if (run.record.data.sha256 !== dataSha256) {

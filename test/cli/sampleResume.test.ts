@@ -141,8 +141,10 @@ test("a resume with another option, or other data, names it; --resume with --out
     assert.match(gpmcmc([...runArgs(data), "--resume", join(s.dir, "none")]).stderr, /is not a gpmcmc output directory/);
     assert.match(gpmcmc([...runArgs(data), "--checkpoint-every", "10"]).stderr, /^gpmcmc: --checkpoint-every: needs --out/);
     assert.match(gpmcmc([...runArgs(data), "--checkpoint-every", "0", "--out", join(s.dir, "z")]).stderr, /^gpmcmc: --checkpoint-every: /);
-    // sampled hyperparameters (no --lengthscale, --signal-sd): not checkpointed yet, and said so
-    assert.match(gpmcmc(["sample", "--data", data, "--draws", "10", "--checkpoint-every", "5", "--out", join(s.dir, "h")]).stderr, /^gpmcmc: --checkpoint-every: applies to runs with fixed kernel hyperparameters/);
+    // a run with fixed hyperparameters is not resumed as one that samples them
+    assert.match(gpmcmc(["sample", "--data", data, "--draws", "1500", "--burn-in", "300", "--chains", "2", "--seed", "11", "--quiet", "--resume", out]).stderr, /^gpmcmc: --lengthscale: the run in .* has fixed kernel hyperparameters; resume it with the --lengthscale and --signal-sd it was started with\n$/);
+    // sampled hyperparameters (no --lengthscale, --signal-sd) take the same checks (sampleHyperResume.test.ts runs them)
+    assert.match(gpmcmc(["sample", "--data", data, "--draws", "10", "--checkpoint-every", "5"]).stderr, /^gpmcmc: --checkpoint-every: needs --out/);
     // and with the same options it continues to the end
     const done = gpmcmc([...runArgs(data), "--resume", out, "--json"]);
     assert.equal(done.status, 0, done.stderr);
