@@ -97,3 +97,18 @@ test("negative controls: a checkpoint without the K cache, or without the theta 
   // and the unedited one resumes exactly (the edits above, not the round trip, make the difference)
   same(hyperChain(plainX, y, s, 0, { resume: edited(mid, (w) => w) }), reference, "unedited");
 });
+
+for (const [scheme, thetaSampler] of [["sa", "mh"], ["khr", "mh"]] as const) {
+  test(`${scheme}: a chain stopped (as on SIGTERM) at each transition and resumed from its stop checkpoint draws the same`, () => {
+    const s = spec(scheme, thetaSampler);
+    const reference = hyperChain(plainX, y, s, 0);
+    for (let k = 0; k <= s.burnIn + s.draws * s.thin; k += 3) {
+      let polls = 0;
+      let last: ChainCheckpoint | undefined;
+      const stopped = hyperChain(plainX, y, s, 0, { shouldStop: () => polls++ >= k, checkpoint: { every: 0, save: (cp) => (last = decodeExact<ChainCheckpoint>(encodeExact(cp))) } });
+      assert.ok(last, `a checkpoint on the stop after ${k}`);
+      if (!stopped.stopped) continue;
+      same(hyperChain(plainX, y, s, 0, { resume: last }), reference, `stopped after ${k}`);
+    }
+  });
+}
