@@ -5,7 +5,9 @@
  * --scheme sa|aa|asis|khr|surr, --theta-sampler mh|hmc|smmala, --prior-lengthscale and
  * --prior-variance (family:p1,p2). The latent sampler is --sampler (default hmc-v2, the paper's).
  * The draws files gain log_lengthscale.1..d and log_signal_sd before f.1; the summary reports
- * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration.
+ * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration. With --out,
+ * the run checkpoints and resumes as the fixed-hyperparameter one does (./sampleResume.ts:
+ * --checkpoint-every, --resume, --overwrite, the directory's lock).
  */
 import { randomInt } from "node:crypto";
 import { readFileSync } from "node:fs";

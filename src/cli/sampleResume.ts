@@ -1,5 +1,5 @@
 /**
- * Checkpoint and resume for `gpmcmc sample` (fixed hyperparameters): the run record `run.json`
+ * Checkpoint and resume for `gpmcmc sample` (fixed or sampled hyperparameters): the run record `run.json`
  * (the run's plain-data spec and its data file's SHA-256, written before the first chain
  * starts), the per-chain checkpoints of run/checkpoint.ts, and the checks of `--resume DIR`:
  * the directory holds an interrupted run, and the options given now ask for the same run (an
