@@ -10,14 +10,12 @@
  * --checkpoint-every, --resume, --overwrite, the directory's lock).
  */
 import { randomInt } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileSha256 } from "../approx/approximationFile.js";
 import { PriorSpecError, parsePriorSpec, type PositivePriorSpec } from "../gp/hyperpriors.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import { rhatClassic } from "../diagnostics/rhat.js";
 import { meanAndSd } from "../diagnostics/mcse.js";
-import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
+import { checkOutputDir, type OutputDir } from "../io/atomic.js";
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames, lengthscalesOf } from "../hyper/jointKernel.js";
 import { isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
@@ -31,10 +29,9 @@ import { VERSION } from "../version.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
-import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
+import { dataRecord, fmt, publishReport } from "./sampleReport.js";
 import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
-import { checkSameKind, checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
-import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
+import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
@@ -179,37 +176,15 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const dataSha256 = fileSha256(data.path);
   const outPath = options.out ?? lasting.resume;
   const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
-  if (resumed) {
-    checkSameKind(resumed, true);
-    checkSameRun(resumed, spec, dataSha256);
-    if (resumed.finished) {
-      stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);
-      const done = JSON.parse(readFileSync(join(resumed.dir, "summary.json"), "utf8")) as HyperSampleReport;
-      stdout(options.json ? JSON.stringify(done) + "\n" : formatHyperReport(done));
-      return done;
-    }
-  }
+  const done = checkResume<HyperRunSpec, HyperSampleReport>(resumed, true, spec, dataSha256, { json: options.json, format: formatHyperReport, stdout, stderr });
+  if (done) return done;
   let out: OutputDir | undefined;
   const files: string[] = [];
   const showProgress = !options.quiet && (options.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
   const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
-  if (resumed) {
-    out = resumeOutputDir(resumed.dir, "sample");
-    out.adopt(RUN_RECORD);
-  } else if (options.out !== undefined) {
-    out = prepareOutputDir(options.out, { force: options.force, existingRuns: "refuse", overwrite: lasting.overwrite, command: "sample" });
-    out.plan(runFileNames(spec.chains));
-    out.writeJson(RUN_RECORD, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery } satisfies RunRecord<HyperRunSpec>);
-  }
+  out = takeRunDir(resumed, options.out, { force: options.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
   const stop = io.stop ?? new StopFlag();
-  const stopHandling = io.handleSigint
-    ? handleInterrupts(stop, stderr, {
-        onAbort: () => {
-          if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
-        },
-        sigterm: "gpmcmc: terminating: the draws so far are kept and checkpointed\n",
-      })
-    : undefined;
+  const stopHandling = io.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
   const run = await runHyperGp(data, spec, {
     parallel: options.parallel,
     stop,

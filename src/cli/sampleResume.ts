@@ -7,7 +7,10 @@
  */
 import { existsSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
-import { readOutputMarker, type OutputDir } from "../io/atomic.js";
+import { prepareOutputDir, readOutputMarker, type OutputDir } from "../io/atomic.js";
+import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
+import type { StopFlag } from "../parallel/pool.js";
+import { handleInterrupts } from "./sampleReport.js";
 import { OutputError } from "../io/errors.js";
 import { drawsFileName } from "../io/cmdstan.js";
 import { checkpointFileName, readCheckpoint } from "../run/checkpoint.js";
@@ -120,4 +123,47 @@ export function settleCheckpoints(out: OutputDir, chains: number, complete: bool
     if (complete) unlinkSync(out.file(name));
     else out.adopt(name);
   }
+}
+
+/**
+ * The checks of a resume before anything runs: the run's kind (fixed or sampled
+ * hyperparameters), its data and options. A finished run's report is printed as it was and
+ * returned (the command ends there); undefined: the run goes on.
+ */
+export function checkResume<S extends object, R>(resumed: ResumableRun<S> | undefined, sampled: boolean, spec: S, dataSha256: string, print: { json: boolean; format: (r: R) => string; stdout: (s: string) => void; stderr: (s: string) => void }): R | undefined {
+  if (!resumed) return undefined;
+  checkSameKind(resumed, sampled);
+  checkSameRun(resumed, spec, dataSha256);
+  if (!resumed.finished) return undefined;
+  print.stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);
+  const done = JSON.parse(readFileSync(join(resumed.dir, "summary.json"), "utf8")) as R;
+  print.stdout(print.json ? JSON.stringify(done) + "\n" : print.format(done));
+  return done;
+}
+
+/**
+ * The run's directory: the resumed run's, taken up again, or a new --out (refused when it holds a
+ * run, unless `overwrite`), with the run record written before the first chain starts.
+ */
+export function takeRunDir<S>(resumed: ResumableRun<S> | undefined, outDir: string | undefined, options: { force?: boolean; overwrite: boolean }, record: RunRecord<S> & { spec: { chains: number } }): OutputDir | undefined {
+  if (resumed) {
+    const out = resumeOutputDir(resumed.dir, "sample");
+    out.adopt(RUN_RECORD);
+    return out;
+  }
+  if (outDir === undefined) return undefined;
+  const out = prepareOutputDir(outDir, { force: options.force, existingRuns: "refuse", overwrite: options.overwrite, command: "sample" });
+  out.plan(runFileNames(record.spec.chains));
+  out.writeJson(RUN_RECORD, record);
+  return out;
+}
+
+/** Ctrl-C and SIGTERM for a run that checkpoints into `outPath` (sampleReport.ts's handleInterrupts). */
+export function lastingRunInterrupts(stop: StopFlag, stderr: (s: string) => void, outPath: string | undefined): () => void {
+  return handleInterrupts(stop, stderr, {
+    onAbort: () => {
+      if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
+    },
+    sigterm: "gpmcmc: terminating: the draws so far are kept and checkpointed\n",
+  });
 }

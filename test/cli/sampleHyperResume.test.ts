@@ -9,47 +9,16 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readCmdStanCsv } from "../../src/io/cmdstan.js";
-import { Rng } from "../../src/random/rng.js";
-import { REPO_ROOT, scratchDir } from "../fixtures.js";
+import { scratchDir } from "../fixtures.js";
+import { gpmcmc, killRepeatedly, MAIN, resumeMatches, writeData } from "./resumeFixtures.js";
 
-const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
-
-function writeData(path: string, n: number): void {
-  const rows = ["y,x"];
-  for (let i = 0; i < n; i++) rows.push(`${Math.sin(i) > 0 ? 1 : -1},${(i / 3).toFixed(3)}`);
-  writeFileSync(path, rows.join("\n") + "\n");
-}
-
-// sa with the inverse-Gamma prior: the Gibbs step of sigma rescales K from the cache every iteration
 const runArgs = (data: string, draws = 700) => [
   "sample", "--data", data, "--likelihood", "probit", "--scheme", "sa", "--draws", String(draws), "--burn-in", "300",
   "--chains", "2", "--parallel", "1", "--seed", "11", "--quiet",
 ];
-
-function gpmcmc(args: string[]) {
-  return spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8" });
-}
-
-/** The data rows of a draws file (its comment lines hold timings, which differ between runs). */
-function rows(path: string): string {
-  return readFileSync(path, "utf8").split("\n").filter((l) => !l.startsWith("#")).join("\n");
-}
-
-/** Runs the command and kills it with SIGKILL after `ms` milliseconds, unless it ends first; true when killed. */
-function runAndKill(args: string[], ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { stdio: "ignore" });
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
-    child.on("exit", (_code, signal) => {
-      clearTimeout(timer);
-      resolve(signal === "SIGKILL");
-    });
-  });
-}
 
 test("sampled hyperparameters: a run killed with SIGKILL at random moments and resumed each time gives the draws of the run never interrupted", { timeout: 120_000 }, async () => {
   const s = scratchDir();
@@ -63,31 +32,8 @@ test("sampled hyperparameters: a run killed with SIGKILL at random moments and r
     assert.equal(r.status, 0, r.stderr);
 
     const out = join(s.dir, "run");
-    const rng = new Rng(2027);
-    let killedMidRun = 0;
-    for (let attempt = 0; attempt < 4; attempt++) {
-      const args = existsSync(join(out, "run.json")) ? [...runArgs(data), "--resume", out]
-        : existsSync(out) ? [...runArgs(data), "--out", out, "--overwrite"] : [...runArgs(data), "--out", out];
-      const killed = await runAndKill([...args, "--checkpoint-every", "40"], full * (0.3 + 0.6 * rng.uniform()));
-      if (!killed) break;
-      if (readdirSync(out).some((f) => f.startsWith("checkpoint_"))) killedMidRun++;
-      for (const f of readdirSync(out).filter((f) => /^draws_\d\.csv$/.test(f))) {
-        const csv = readCmdStanCsv(join(out, f));
-        assert.ok(csv.values.every((col) => col.length === csv.values[0].length));
-      }
-    }
-    assert.ok(killedMidRun >= 1, "no kill landed while chains were running: the test did not test resuming");
-    const last = gpmcmc([...runArgs(data), "--resume", out]);
-    assert.equal(last.status, 0, last.stderr);
-    for (const f of ["draws_1.csv", "draws_2.csv"]) assert.equal(rows(join(out, f)), rows(join(ref, f)), f);
-    assert.equal(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).complete, true);
-    assert.deepEqual(readdirSync(out).filter((f) => f.startsWith("checkpoint_")), [], "a finished run keeps no checkpoints");
-
-    const before = readdirSync(out).map((f) => [f, readFileSync(join(out, f), "utf8")]);
-    const again = gpmcmc([...runArgs(data), "--resume", out]);
-    assert.equal(again.status, 0, again.stderr);
-    assert.match(again.stderr, /holds a finished run; nothing to do/);
-    assert.deepEqual(readdirSync(out).map((f) => [f, readFileSync(join(out, f), "utf8")]), before);
+    await killRepeatedly(runArgs(data), out, full, 2027, "40");
+    resumeMatches(runArgs(data), out, ref);
     assert.match(gpmcmc([...runArgs(data), "--out", out]).stderr, /^gpmcmc: output ".*": holds a finished gpmcmc run; choose another directory, or use --overwrite to replace it\n$/);
   } finally {
     s.cleanup();
