@@ -46,7 +46,7 @@ function runAndKill(args: string[], ms: number): Promise<boolean> {
  * some kill landed while chains ran and that each draws file present at every moment parsed with
  * complete rows only.
  */
-export async function killRepeatedly(args: string[], out: string, fullMs: number, seed: number, checkpointEvery: string): Promise<void> {
+async function killRepeatedly(args: string[], out: string, fullMs: number, seed: number, checkpointEvery: string): Promise<void> {
   const rng = new Rng(seed);
   let killedMidRun = 0;
   for (let attempt = 0; attempt < 4; attempt++) {
@@ -63,7 +63,7 @@ export async function killRepeatedly(args: string[], out: string, fullMs: number
 }
 
 /** The end of a killed run's test: resumed to its end, it has the reference's draws and keeps no checkpoints; resumed again, nothing changes (exit 0). */
-export function resumeMatches(args: string[], out: string, ref: string): void {
+function resumeMatches(args: string[], out: string, ref: string): void {
   const last = gpmcmc([...args, "--resume", out]);
   assert.equal(last.status, 0, last.stderr);
   for (const f of ["draws_1.csv", "draws_2.csv"]) assert.equal(rows(join(out, f)), rows(join(ref, f)), f);
@@ -74,4 +74,20 @@ export function resumeMatches(args: string[], out: string, ref: string): void {
   assert.equal(again.status, 0, again.stderr);
   assert.match(again.stderr, /holds a finished run; nothing to do/);
   assert.deepEqual(readdirSync(out).map((f) => [f, readFileSync(join(out, f), "utf8")]), before);
+}
+
+/**
+ * The whole check: a reference run of `args` into DIR/ref, the same run killed repeatedly into
+ * DIR/run (killRepeatedly) and resumed to its end (resumeMatches); returns DIR/run.
+ */
+export async function killedRunResumesToReference(args: string[], dir: string, seed: number, checkpointEvery: string): Promise<string> {
+  const ref = join(dir, "ref");
+  const t0 = performance.now();
+  const r = gpmcmc([...args, "--out", ref]);
+  const full = performance.now() - t0;
+  assert.equal(r.status, 0, r.stderr);
+  const out = join(dir, "run");
+  await killRepeatedly(args, out, full, seed, checkpointEvery);
+  resumeMatches(args, out, ref);
+  return out;
 }

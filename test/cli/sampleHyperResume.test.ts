@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { scratchDir } from "../fixtures.js";
-import { gpmcmc, killRepeatedly, MAIN, resumeMatches, writeData } from "./resumeFixtures.js";
+import { gpmcmc, killedRunResumesToReference, MAIN, writeData } from "./resumeFixtures.js";
 
 const runArgs = (data: string, draws = 700) => [
   "sample", "--data", data, "--likelihood", "probit", "--scheme", "sa", "--draws", String(draws), "--burn-in", "300",
@@ -25,15 +25,7 @@ test("sampled hyperparameters: a run killed with SIGKILL at random moments and r
   try {
     const data = join(s.dir, "data.csv");
     writeData(data, 30);
-    const ref = join(s.dir, "ref");
-    const t0 = performance.now();
-    const r = gpmcmc([...runArgs(data), "--out", ref]);
-    const full = performance.now() - t0;
-    assert.equal(r.status, 0, r.stderr);
-
-    const out = join(s.dir, "run");
-    await killRepeatedly(runArgs(data), out, full, 2027, "40");
-    resumeMatches(runArgs(data), out, ref);
+    const out = await killedRunResumesToReference(runArgs(data), s.dir, 2027, "40");
     assert.match(gpmcmc([...runArgs(data), "--out", out]).stderr, /^gpmcmc: output ".*": holds a finished gpmcmc run; choose another directory, or use --overwrite to replace it\n$/);
   } finally {
     s.cleanup();

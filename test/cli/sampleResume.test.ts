@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { scratchDir } from "../fixtures.js";
-import { gpmcmc, killRepeatedly, MAIN, resumeMatches, writeData } from "./resumeFixtures.js";
+import { gpmcmc, killedRunResumesToReference, MAIN, writeData } from "./resumeFixtures.js";
 
 const runArgs = (data: string) => [
   "sample", "--data", data, "--lengthscale", "1", "--signal-sd", "1", "--sampler", "hmc", "--draws", "1500", "--burn-in", "300",
@@ -23,15 +23,7 @@ test("a run killed with SIGKILL at random moments and resumed each time gives th
   try {
     const data = join(s.dir, "data.csv");
     writeData(data, 30);
-    const ref = join(s.dir, "ref");
-    const t0 = performance.now();
-    const r = gpmcmc([...runArgs(data), "--out", ref]);
-    const full = performance.now() - t0;
-    assert.equal(r.status, 0, r.stderr);
-
-    const out = join(s.dir, "run");
-    await killRepeatedly(runArgs(data), out, full, 2026, "50");
-    resumeMatches(runArgs(data), out, ref);
+    await killedRunResumesToReference(runArgs(data), s.dir, 2026, "50");
   } finally {
     s.cleanup();
   }
