@@ -349,7 +349,7 @@ export function registerSampleCommand(program: Command): Command {
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
       if (isParametricModel(opts)) {
         const given = (["checkpointEvery", "resume", "overwrite"] as const).find((k) => opts[k] !== undefined);
-        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to GP models (fixed or sampled kernel hyperparameters); checkpoints of --model runs are not written yet");
+        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to GP models (fixed or sampled kernel hyperparameters); --model runs write no checkpoints");
       }
       if (isParametricModel(opts)) {
         const run = { lgcp: runCoxProcessSample, volatility: runVolatilitySample, "fitzhugh-nagumo": runFitzhughNagumoSample }[opts.model as string] ?? runParametricSample;
