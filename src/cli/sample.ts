@@ -12,11 +12,8 @@
  * through a shared flag so that their draws so far are written, marked incomplete.
  */
 import { randomInt } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Command } from "commander";
-import { prepareOutputDir, type OutputDir } from "../io/atomic.js";
-import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
+import type { OutputDir } from "../io/atomic.js";
 import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
@@ -43,8 +40,8 @@ import { relativeJitterOf } from "../gp/jitter.js";
 import { describeJitter, jitterWords } from "./jitterText.js";
 import { ProgressDisplay } from "./progress.js";
 import { parseLastingRunOptions } from "./lastingRunOptions.js";
-import { checkSameRun, readResumableRun, RUN_RECORD, runCheckpoints, runFileNames, settleCheckpoints, type RunRecord } from "./sampleResume.js";
-import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
+import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
+import { dataRecord, fmt, publishReport } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { runCoxProcessSample } from "./sampleCoxProcess.js";
@@ -207,15 +204,8 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const dataSha256 = fileSha256(data.path);
   const outPath = o.out ?? lasting.resume;
   const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
-  if (resumed) {
-    checkSameRun(resumed, spec, dataSha256);
-    if (resumed.finished) {
-      stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);
-      const done = JSON.parse(readFileSync(join(resumed.dir, "summary.json"), "utf8")) as SampleReport;
-      stdout(o.json ? JSON.stringify(done) + "\n" : formatReport(done));
-      return done;
-    }
-  }
+  const done = checkResume<LatentGpRunSpec, SampleReport>(resumed, false, spec, dataSha256, { json: o.json, format: formatReport, stdout, stderr });
+  if (done) return done;
 
   let out: OutputDir | undefined;
   const files: string[] = [];
@@ -228,14 +218,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns })
     : undefined;
   const stop = io.stop ?? new StopFlag();
-  const stopHandling = io.handleSigint
-    ? handleInterrupts(stop, stderr, {
-        onAbort: () => {
-          if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
-        },
-        sigterm: "gpmcmc: terminating: the draws so far are kept and checkpointed\n",
-      })
-    : undefined;
+  const stopHandling = io.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
   const startedAt = new Date().toISOString();
   let run;
   try {
@@ -252,14 +235,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
       checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
       resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
       onTargetReady: () => {
-        if (resumed) {
-          out = resumeOutputDir(resumed.dir, "sample");
-          out.adopt(RUN_RECORD);
-        } else if (o.out !== undefined) {
-          out = prepareOutputDir(o.out, { force: o.force, existingRuns: "refuse", overwrite: lasting.overwrite, command: "sample" });
-          out.plan(runFileNames(spec.chains));
-          out.writeJson(RUN_RECORD, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery } satisfies RunRecord);
-        }
+        out = takeRunDir(resumed, o.out, { force: o.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
       },
     });
   } catch (e) {
@@ -371,9 +347,9 @@ export function registerSampleCommand(program: Command): Command {
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
-      if (isParametricModel(opts) || samplesHyperparameters(opts)) {
+      if (isParametricModel(opts)) {
         const given = (["checkpointEvery", "resume", "overwrite"] as const).find((k) => opts[k] !== undefined);
-        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to runs with fixed kernel hyperparameters (--lengthscale, --signal-sd); checkpoints of other runs are not written yet");
+        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to GP models (fixed or sampled kernel hyperparameters); --model runs write no checkpoints");
       }
       if (isParametricModel(opts)) {
         const run = { lgcp: runCoxProcessSample, volatility: runVolatilitySample, "fitzhugh-nagumo": runFitzhughNagumoSample }[opts.model as string] ?? runParametricSample;

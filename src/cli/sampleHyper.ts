@@ -5,7 +5,9 @@
  * --scheme sa|aa|asis|khr|surr, --theta-sampler mh|hmc|smmala, --prior-lengthscale and
  * --prior-variance (family:p1,p2). The latent sampler is --sampler (default hmc-v2, the paper's).
  * The draws files gain log_lengthscale.1..d and log_signal_sd before f.1; the summary reports
- * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration.
+ * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration. With --out,
+ * the run checkpoints and resumes as the fixed-hyperparameter one does (./sampleResume.ts:
+ * --checkpoint-every, --resume, --overwrite, the directory's lock).
  */
 import { randomInt } from "node:crypto";
 import { fileSha256 } from "../approx/approximationFile.js";
@@ -13,7 +15,7 @@ import { PriorSpecError, parsePriorSpec, type PositivePriorSpec } from "../gp/hy
 import { essGeyer } from "../diagnostics/ess.js";
 import { rhatClassic } from "../diagnostics/rhat.js";
 import { meanAndSd } from "../diagnostics/mcse.js";
-import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
+import { checkOutputDir, type OutputDir } from "../io/atomic.js";
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames, lengthscalesOf } from "../hyper/jointKernel.js";
 import { isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
@@ -27,7 +29,9 @@ import { VERSION } from "../version.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
-import { dataRecord, fmt, handleInterrupts, publishReport } from "./sampleReport.js";
+import { dataRecord, fmt, publishReport } from "./sampleReport.js";
+import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
+import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
@@ -43,7 +47,7 @@ export interface RawHyperOptions {
   priorVariance?: string;
 }
 
-type Raw = RawSampleOptions & RawHyperOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
+type Raw = RawSampleOptions & RawHyperOptions & RawLastingRunOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
 
 /** Whether the command samples the hyperparameters: none of the kernel options is given. */
 export function samplesHyperparameters(raw: RawSampleOptions): boolean {
@@ -116,11 +120,12 @@ function thetaColumns(results: readonly HyperChainResult[], names: string[], cou
   const draws = Math.min(...results.map((r) => r.draws));
   return names.slice(0, count).map((name, j) => {
     const chains = results.map((r) => Float64Array.from({ length: draws }, (_, i) => r.samples[i * r.dim + j]!));
-    const { mean, sd } = meanAndSd(chains);
-    let ess = NaN, rhat = NaN;
+    let mean = NaN, sd = NaN, ess = NaN, rhat = NaN;
+    // a run stopped in burn-in has no draws yet (its checkpoints hold the chains)
+    try { ({ mean, sd } = meanAndSd(chains)); } catch { /* too few draws: n/a */ }
     try { ess = essGeyer(chains); } catch { /* too few draws: n/a */ }
     try { if (chains.length > 1) rhat = rhatClassic(chains); } catch { /* n/a */ }
-    return { name, mean, sd, ess: finite(ess), rhat: finite(rhat) };
+    return { name, mean: finite(mean) ?? NaN, sd: finite(sd) ?? NaN, ess: finite(ess), rhat: finite(rhat) };
   });
 }
 
@@ -144,6 +149,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const variancePrior = prior("--prior-variance", raw.priorVariance, DEFAULT_VARIANCE_PRIOR);
   refuseFixedOnly(raw);
   const options = parseSampleOptions({ ...raw, sampler: raw.sampler ?? DEFAULT_HYPER_LATENT_SAMPLER });
+  const lasting = parseLastingRunOptions(raw);
+  const resumed = lasting.resume !== undefined ? readResumableRun<HyperRunSpec>(lasting.resume) : undefined;
   const latentName = options.sampler as LatentSamplerName;
   let latent;
   try {
@@ -153,33 +160,41 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     if (e instanceof RangeError) throw new OptionError("--sampler", e.message);
     throw e;
   }
-  if (options.out !== undefined) checkOutputDir(options.out, { force: options.force });
+  if (options.out !== undefined) checkOutputDir(options.out, { force: options.force, existingRuns: "refuse", overwrite: lasting.overwrite });
   // The data are read with the kernel options the fixed-hyperparameter model would need set to a
   // placeholder: the kernel here is sampled, and only the data, the likelihood and its options are used.
   const read = readModelData({ ...options.model, kernel: { logLengthscale: "0", logSignalSd: "0" } });
   const fixedSpec = latentGpModelSpec(options.model, read);
   const relativeJitter = hyperRelativeJitter(options.model.jitter);
-  const seed = options.seed ?? randomInt(0, 2 ** 31);
+  const seed = options.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
   const spec: HyperRunSpec = {
     model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter, ...(raw.sharedLengthscale ? { sharedLengthscale: true } : {}) },
     sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent },
     draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
   };
   const data = read.data;
+  const dataSha256 = fileSha256(data.path);
+  const outPath = options.out ?? lasting.resume;
+  const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
+  const done = checkResume<HyperRunSpec, HyperSampleReport>(resumed, true, spec, dataSha256, { json: options.json, format: formatHyperReport, stdout, stderr });
+  if (done) return done;
   let out: OutputDir | undefined;
   const files: string[] = [];
   const showProgress = !options.quiet && (options.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
   const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
-  if (options.out !== undefined) out = prepareOutputDir(options.out, { force: options.force });
+  out = takeRunDir(resumed, options.out, { force: options.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
   const stop = io.stop ?? new StopFlag();
-  const stopHandling = io.handleSigint ? handleInterrupts(stop, stderr) : undefined;
+  const stopHandling = io.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
   const run = await runHyperGp(data, spec, {
     parallel: options.parallel,
     stop,
     onProgress: display && ((p) => display.update(p)),
     progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
     onChain: (r) => { if (out) files[r.chain] = writeHyperChainDraws(out, r, spec, data.path, data.d); },
+    checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
+    resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
   }).catch((e) => { out?.finish(false); throw e; }).finally(() => stopHandling?.());
+  if (out) settleCheckpoints(out, spec.chains, run.complete);
   const lengthscales = lengthscalesOf(spec.model, data.d);
   const names = hyperVariableNames(lengthscales, data.n);
   const summary = summariseRun(run.results, { names, seconds: run.seconds });
@@ -189,12 +204,12 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     node: process.version,
     parallel: run.workers,
     complete: run.complete,
-    data: dataRecord(data, fileSha256(data.path)),
+    data: dataRecord(data, dataSha256),
     jitterRelative: spec.model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
     run: spec,
     theta: thetaColumns(run.results, names, lengthscales + 1),
     operationsPerIteration: operationsPerIteration(run.results),
-    out: options.out ?? null,
+    out: outPath ?? null,
     files: [...files.filter((f) => f !== undefined), ...(out ? ["summary.json"] : [])],
   };
   return publishReport(report, out, options.json, formatHyperReport, stdout);

@@ -95,6 +95,17 @@ export function rescaledKernelAt(space: HyperSpace, from: KernelAt, t: ArrayLike
   return withFactor(space, Float64Array.from(t), K, new Cholesky(L));
 }
 
+/**
+ * K(t) from the numbers of a K and its factor that kernelAt or rescaledKernelAt made at t (a
+ * checkpoint's): bit for bit the one they made, which a fresh factorisation of K need not be.
+ */
+export function storedKernelAt(space: HyperSpace, t: ArrayLike<number>, K: Float64Array, L: Float64Array): KernelAt {
+  checkT(space, t);
+  const n = space.x.rows;
+  if (K.length !== n * n || L.length !== n * n) throw new DimensionError(`storedKernelAt: K and L need ${n * n} entries, got ${K.length} and ${L.length}`);
+  return withFactor(space, Float64Array.from(t), new Matrix(n, n, K.slice()), new Cholesky(new Matrix(n, n, L.slice())));
+}
+
 function withFactor(space: HyperSpace, tt: Float64Array, K: Matrix, chol: Cholesky): KernelAt {
   const d = lengthscaleCount(space);
   const kernel = seAt(space, tt);

@@ -93,6 +93,8 @@ export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, s
     position.set(c.f, d + 1);
     return { position, logDensity: c.logDensity() };
   };
+  const OPS = ["cholesky", "triangularSolveMatrix", "symmetricProduct", "matrixProduct", "flops"] as const;
+  const makeChain = (t: Float64Array, f: Float64Array) => jointChain(problem, { scheme: sampler.scheme, thetaSampler: sampler.thetaSampler, latent: sampler.latent }, t, f);
   return {
     name: sampler.scheme,
     get ops() { return ops; },
@@ -101,9 +103,18 @@ export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, s
     init(x0) {
       if (x0.length !== d + 1 + n) throw new RangeError(`the starting point has ${x0.length} entries, expected ${d + 1 + n}`);
       const t = Float64Array.from({ length: d + 1 }, (_, k) => (k < d ? x0[k]! : 2 * x0[d]!));
-      chain = jointChain(problem, { scheme: sampler.scheme, thetaSampler: sampler.thetaSampler, latent: sampler.latent }, t, x0.slice(d + 1));
+      chain = makeChain(t, x0.slice(d + 1));
       transitions = 0;
       if (burnIn === 0) chain.freeze();
+      return stateOf(chain);
+    },
+    // A checkpoint's record: the transitions and operations so far, then the chain's own state.
+    saveState: () => Float64Array.of(transitions, ...OPS.map((k) => ops[k]), ...chain!.saveState()),
+    restoreState(saved) {
+      chain = makeChain(new Float64Array(d + 1), new Float64Array(n));
+      chain.restoreState(saved.subarray(1 + OPS.length));
+      transitions = saved[0]!;
+      OPS.forEach((k, i) => (ops[k] = saved[1 + i]!));
       return stateOf(chain);
     },
     step(_state, rng) {

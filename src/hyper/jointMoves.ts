@@ -38,7 +38,7 @@ export function isSingular(e: unknown): boolean {
   return e instanceof NotPositiveDefiniteError || e instanceof NonFiniteError;
 }
 
-interface LaplaceAt {
+export interface LaplaceAt {
   mode: Float64Array;
   chol: Cholesky;
 }

@@ -20,7 +20,8 @@ import { snapshotOpCounts, type OpCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerInfo, latentSamplerSpec, tunableValue, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import type { StepInfo } from "../samplers/types.js";
-import { hyperDimension, kernelAt, lengthscaleCount, rescaledKernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
+import { hyperDimension, kernelAt, lengthscaleCount, rescaledKernelAt, storedKernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
+import { laplaceFromState, packJointState, unpackJointState } from "./jointChainState.js";
 import { khrMove, logJoint, surrogateMove, surrogateNoise, type JointProblem, type LaplaceCache } from "./jointMoves.js";
 import { gibbsSignalVariance } from "./signalVarianceGibbs.js";
 import { thetaGivenF } from "./thetaGivenF.js";
@@ -73,6 +74,10 @@ export interface JointChain {
   logDensity(): number;
   /** The current tunables (latent, theta). */
   tunables(): { latent: number | undefined; theta: number };
+  /** The chain's whole state as numbers: theta, f, both tunables' adaptation, and the kernel cache (./jointChainState.ts). */
+  saveState(): Float64Array;
+  /** Continues from what saveState gave, on a chain made with the same problem and options. */
+  restoreState(saved: Float64Array): void;
 }
 
 const KERNEL_CACHE = 4;
@@ -81,10 +86,10 @@ const KERNEL_CACHE = 4;
  * kernelAt with the last few results kept (keyed by theta's exact values); a theta that differs
  * from a kept one in sigma alone is rescaled from it (no factorisation).
  */
-function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
+function cachedKernel(space: HyperSpace): CachedKernel {
   const cache: KernelAt[] = [];
   const d = lengthscaleCount(space);
-  return (t) => {
+  const lookup = (t: ArrayLike<number>): KernelAt => {
     let samePsi: KernelAt | undefined;
     for (let i = 0; i < cache.length; i++) {
       const at = cache[i]!;
@@ -103,7 +108,15 @@ function cachedKernel(space: HyperSpace): (t: ArrayLike<number>) => KernelAt {
     if (cache.length > KERNEL_CACHE) cache.pop();
     return at;
   };
+  return Object.assign(lookup, { entries: cache });
 }
+
+/**
+ * kernelAt through the cache, and the cache itself, most recently used first: a checkpoint keeps
+ * its numbers, since a K rescaled from a kept one differs in its last bits from a fresh one, so a
+ * resumed chain needs the cache the chain had to draw what it would have drawn.
+ */
+export type CachedKernel = ((t: ArrayLike<number>) => KernelAt) & { entries: KernelAt[] };
 
 function withoutJacobian(space: HyperSpace): HyperSpace {
   // The Jacobian of t = log x is x; its log is t, removed by the flat-Jacobian density p_X(e^t).
@@ -210,6 +223,17 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
     },
     logDensity: () => logJoint(prob, kernel, t, f),
     tunables: () => ({ latent: latentTuned?.value, theta: thetaTuned.value }),
+    saveState: () => packJointState({ t, f, latent: latentTuned?.snapshot(), theta: thetaTuned.snapshot(), cache: kernel.entries, laplace: laplaceCache.t === t ? laplaceCache.q : undefined }),
+    restoreState(saved) {
+      const s = unpackJointState(saved, m, n);
+      t = s.t;
+      f = s.f;
+      if (s.latent) latentTuned?.restore(s.latent);
+      thetaTuned.restore(s.theta);
+      kernel.entries.splice(0, kernel.entries.length, ...s.cache.map((e) => storedKernelAt(space, e.t, e.K, e.L)));
+      laplaceCache.t = s.laplace ? t : undefined;
+      laplaceCache.q = s.laplace ? laplaceFromState(s.laplace) : undefined;
+    },
   };
 }
 

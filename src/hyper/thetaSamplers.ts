@@ -69,6 +69,18 @@ export class AdaptedValue {
   get adapting(): boolean {
     return this.adapter !== undefined;
   }
+
+  /** The value and, while adapting, the dual averaging's running state (what a checkpoint keeps). */
+  snapshot(): number[] {
+    return [this.value, ...(this.adapter?.snapshot() ?? [])];
+  }
+
+  /** Takes the state `snapshot` gave, of a value built with the same target acceptance. */
+  restore(state: readonly number[]): void {
+    this.value = state[0]!;
+    if (state.length === 1) this.adapter = undefined;
+    else this.adapter!.restore(state.slice(1));
+  }
 }
 
 /** The adapted tunable of theta sampler `name`, from its default initial value unless given. */

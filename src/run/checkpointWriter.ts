@@ -30,8 +30,12 @@ export function isCheckpointMessage(m: unknown): m is CheckpointMessage {
   return typeof m === "object" && m !== null && "checkpoint" in m;
 }
 
-/** Saves checkpoints of the run of `spec` into target.dir. */
-export function checkpointWriter(target: ChainCheckpointTarget, spec: LatentGpRunSpec): (cp: ChainCheckpoint) => void {
+/**
+ * Saves checkpoints into target.dir; a chain's draws so far go through `writeDraws` (default: the
+ * draws file of a run of `spec` with fixed hyperparameters).
+ */
+export function checkpointWriter(target: ChainCheckpointTarget, spec: LatentGpRunSpec | ((out: OutputDir, partial: ChainResult) => void)): (cp: ChainCheckpoint) => void {
+  const writeDraws = typeof spec === "function" ? spec : (out: OutputDir, r: ChainResult) => void writeChainDraws(out, r, spec, target.dataFile, target.dataSha256);
   const out = new OutputDir(target.dir);
   return (cp) => {
     writeCheckpoint(target.dir, cp);
@@ -41,6 +45,6 @@ export function checkpointWriter(target: ChainCheckpointTarget, spec: LatentGpRu
       tunedValue: cp.phase === "sampling" ? cp.tunableValue : undefined, summary: cp.summary,
       seconds: { ...cp.seconds, total: cp.seconds.burnIn + cp.seconds.sampling }, stopped: true,
     };
-    writeChainDraws(out, partial, spec, target.dataFile, target.dataSha256);
+    writeDraws(out, partial);
   };
 }

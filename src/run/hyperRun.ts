@@ -18,7 +18,9 @@ import { registerErrorType } from "../parallel/errors.js";
 import type { StopFlag } from "../parallel/pool.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
-import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
+import { runChain, type ChainOptions, type ChainResult, type Progress } from "../samplers/driver.js";
+import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
+import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
 import { jointKernel, hyperVariableNames, lengthscalesOf, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
 import type { LatentGpData } from "../targets/latentGpModel.js";
 import { runChainTasks } from "./chainTasks.js";
@@ -51,10 +53,14 @@ export interface HyperChainInput {
   spec: HyperRunSpec;
   chain: number;
   progressInterval?: number;
+  /** Transitions between checkpoints, sent as messages `{ checkpoint }` to the thread that started the run (0: only on a stop and at the end). */
+  checkpointEvery?: number;
+  /** Continue the chain from this checkpoint. */
+  resume?: ChainCheckpoint;
 }
 
 /** Chain `chain` of the run (any thread). */
-export function hyperChain(X: PlainMatrix, y: Float64Array, spec: HyperRunSpec, chain: number, hooks: { onProgress?: (p: Progress) => void; shouldStop?: () => boolean; progressInterval?: number } = {}): HyperChainResult {
+export function hyperChain(X: PlainMatrix, y: Float64Array, spec: HyperRunSpec, chain: number, hooks: Pick<ChainOptions, "onProgress" | "shouldStop" | "progressInterval" | "checkpoint" | "resume"> = {}): HyperChainResult {
   const Xm = fromPlainMatrix(X);
   const kernel = jointKernel(Xm, y, spec.model, spec.sampler, spec.burnIn);
   const x0 = new Float64Array(lengthscalesOf(spec.model, Xm.cols) + 1 + Xm.rows);
@@ -75,6 +81,8 @@ export function hyperChainTask(input: HyperChainInput, context: TaskContext): Hy
     onProgress: (p) => context.progress(p),
     shouldStop: () => context.stopRequested(),
     progressInterval: input.progressInterval,
+    checkpoint: input.checkpointEvery !== undefined ? { every: input.checkpointEvery, save: (checkpoint) => context.progress({ checkpoint }) } : undefined,
+    resume: input.resume,
   });
 }
 
@@ -88,12 +96,38 @@ export interface HyperRun {
   complete: boolean;
 }
 
+export interface HyperRunOptions {
+  parallel?: number;
+  inProcess?: boolean;
+  stop?: StopFlag;
+  progressInterval?: number;
+  onProgress?: (p: Progress) => void;
+  onChain?: (r: HyperChainResult) => void;
+  /** Checkpoints of every chain into a directory (written by this thread, as for runs with fixed hyperparameters: ./chains.ts). */
+  checkpoint?: ChainCheckpointTarget;
+  /** Per chain, a checkpoint to continue from (undefined: the chain starts afresh). */
+  resume?: (ChainCheckpoint | undefined)[];
+}
+
 /** Runs the chains of `spec` (on worker threads unless `inProcess`). */
-export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options: { parallel?: number; inProcess?: boolean; stop?: StopFlag; progressInterval?: number; onProgress?: (p: Progress) => void; onChain?: (r: HyperChainResult) => void } = {}): Promise<HyperRun> {
+export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options: HyperRunOptions = {}): Promise<HyperRun> {
   jointKernel(data.X, data.y, spec.model, spec.sampler, spec.burnIn); // checks the spec before any thread starts
   const X = toPlainMatrix(data.X);
-  const inputs: HyperChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({ X, y: data.y, spec, chain, progressInterval: options.progressInterval }));
-  return runChainTasks<HyperChainInput, HyperChainResult>(HYPER_GP_CHAIN_TASK, inputs, options);
+  const inputs: HyperChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({
+    X, y: data.y, spec, chain, progressInterval: options.progressInterval, checkpointEvery: options.checkpoint?.every, resume: options.resume?.[chain],
+  }));
+  const target = options.checkpoint;
+  const save = target && checkpointWriter(target, (out, partial) => void writeChainFile(out, partial, hyperDrawsFileInfo(spec, partial.chain, target.dataFile), hyperNames(spec, data.X.cols, partial.dim)));
+  const onMessage = (m: Progress | { checkpoint: ChainCheckpoint }) => {
+    if (isCheckpointMessage(m)) save?.(m.checkpoint);
+    else options.onProgress?.(m);
+  };
+  return runChainTasks<HyperChainInput, HyperChainResult>(HYPER_GP_CHAIN_TASK, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
+}
+
+function hyperNames(spec: HyperRunSpec, d: number, dim: number): string[] {
+  const l = lengthscalesOf(spec.model, d);
+  return hyperVariableNames(l, dim - l - 1);
 }
 
 /** O(n^3) operations per transition, over all chains. */
@@ -128,6 +162,5 @@ export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: 
 
 /** Writes one chain's draws file into `out` and returns its name (d: the data's input columns). */
 export function writeHyperChainDraws(out: OutputDir, result: HyperChainResult, spec: HyperRunSpec, dataFile: string, d: number): string {
-  const l = lengthscalesOf(spec.model, d);
-  return writeChainFile(out, result, hyperDrawsFileInfo(spec, result.chain, dataFile), hyperVariableNames(l, result.dim - l - 1));
+  return writeChainFile(out, result, hyperDrawsFileInfo(spec, result.chain, dataFile), hyperNames(spec, d, result.dim));
 }

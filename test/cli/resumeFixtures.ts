@@ -1,0 +1,93 @@
+/**
+ * What the resume tests of `gpmcmc sample` share: a small data file, the executable in a child
+ * process, a draws file's data rows, and a run killed with SIGKILL at random moments and resumed
+ * each time.
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { readCmdStanCsv } from "../../src/io/cmdstan.js";
+import { Rng } from "../../src/random/rng.js";
+import { REPO_ROOT } from "../fixtures.js";
+
+export const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
+
+export function writeData(path: string, n: number): void {
+  const rows = ["y,x"];
+  for (let i = 0; i < n; i++) rows.push(`${Math.sin(i) > 0 ? 1 : -1},${(i / 3).toFixed(3)}`);
+  writeFileSync(path, rows.join("\n") + "\n");
+}
+
+export function gpmcmc(args: string[]) {
+  return spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8" });
+}
+
+/** The data rows of a draws file (its comment lines hold timings, which differ between runs). */
+export function rows(path: string): string {
+  return readFileSync(path, "utf8").split("\n").filter((l) => !l.startsWith("#")).join("\n");
+}
+
+/** Runs the command and kills it with SIGKILL after `ms` milliseconds, unless it ends first; true when killed. */
+function runAndKill(args: string[], ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { stdio: "ignore" });
+    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    child.on("exit", (_code, signal) => {
+      clearTimeout(timer);
+      resolve(signal === "SIGKILL");
+    });
+  });
+}
+
+/**
+ * Runs `args` into `out` up to four times, each killed with SIGKILL after a random fraction
+ * (0.3 to 0.9, from `seed`) of `fullMs`, resuming when a run record is there, then checks that
+ * some kill landed while chains ran and that each draws file present at every moment parsed with
+ * complete rows only.
+ */
+async function killRepeatedly(args: string[], out: string, fullMs: number, seed: number, checkpointEvery: string): Promise<void> {
+  const rng = new Rng(seed);
+  let killedMidRun = 0;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const how = existsSync(join(out, "run.json")) ? ["--resume", out] : existsSync(out) ? ["--out", out, "--overwrite"] : ["--out", out];
+    const killed = await runAndKill([...args, ...how, "--checkpoint-every", checkpointEvery], fullMs * (0.3 + 0.6 * rng.uniform()));
+    if (!killed) break;
+    if (readdirSync(out).some((f) => f.startsWith("checkpoint_"))) killedMidRun++;
+    for (const f of readdirSync(out).filter((f) => /^draws_\d\.csv$/.test(f))) {
+      const csv = readCmdStanCsv(join(out, f));
+      assert.ok(csv.values.every((col) => col.length === csv.values[0].length));
+    }
+  }
+  assert.ok(killedMidRun >= 1, "no kill landed while chains were running: the test did not test resuming");
+}
+
+/** The end of a killed run's test: resumed to its end, it has the reference's draws and keeps no checkpoints; resumed again, nothing changes (exit 0). */
+function resumeMatches(args: string[], out: string, ref: string): void {
+  const last = gpmcmc([...args, "--resume", out]);
+  assert.equal(last.status, 0, last.stderr);
+  for (const f of ["draws_1.csv", "draws_2.csv"]) assert.equal(rows(join(out, f)), rows(join(ref, f)), f);
+  assert.equal(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).complete, true);
+  assert.deepEqual(readdirSync(out).filter((f) => f.startsWith("checkpoint_")), [], "a finished run keeps no checkpoints");
+  const before = readdirSync(out).map((f) => [f, readFileSync(join(out, f), "utf8")]);
+  const again = gpmcmc([...args, "--resume", out]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stderr, /holds a finished run; nothing to do/);
+  assert.deepEqual(readdirSync(out).map((f) => [f, readFileSync(join(out, f), "utf8")]), before);
+}
+
+/**
+ * The whole check: a reference run of `args` into DIR/ref, the same run killed repeatedly into
+ * DIR/run (killRepeatedly) and resumed to its end (resumeMatches); returns DIR/run.
+ */
+export async function killedRunResumesToReference(args: string[], dir: string, seed: number, checkpointEvery: string): Promise<string> {
+  const ref = join(dir, "ref");
+  const t0 = performance.now();
+  const r = gpmcmc([...args, "--out", ref]);
+  const full = performance.now() - t0;
+  assert.equal(r.status, 0, r.stderr);
+  const out = join(dir, "run");
+  await killRepeatedly(args, out, full, seed, checkpointEvery);
+  resumeMatches(args, out, ref);
+  return out;
+}
