@@ -9,9 +9,7 @@
  * thread. A cell's figures are computed from its chains' draws and tallies afterwards, so both
  * give the same numbers bit for bit.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { rhatAtCheckpoints, rhatCode, medianOf } from "../src/diagnostics/convergence.js";
 import { drawsArray } from "../src/diagnostics/draws.js";
 import { orderMethods } from "../src/diagnostics/mannWhitney.js";
@@ -19,8 +17,7 @@ import { meanAndSd } from "../src/diagnostics/mcse.js";
 import { minEssByChain } from "../src/diagnostics/summary.js";
 import { runOneChain, type ChainOutput } from "../src/grid/hyperChains.js";
 import { HYPER_CHAIN, type HyperChainJobResult } from "../src/grid/hyperChainJob.js";
-import { runGridLocally } from "../src/grid/localRunner.js";
-import { awaitGrid, submitGrid } from "../src/grid/queue.js";
+import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { readJobDraws } from "../src/grid/simulatedChainJob.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
@@ -128,15 +125,8 @@ export function hyperGridSpec(cfg: HyperTablesConfig, block: { group: string; n:
   };
 }
 
-/** Where and how the experiment's grid runs (as Table 2's: experiments/table2.ts). */
-export interface HyperTablesRunOptions {
-  /** Keep the grid's results and draws here (a rerun then runs only what is missing); default a temporary directory, removed. */
-  gridDir?: string;
-  /** Worker threads of the local pool (default: the number of cores). */
-  parallel?: number;
-  /** Run the jobs on the BullMQ queue at this redis:// URL (`gpmcmc worker` processes run them; gridDir must be shared with them). */
-  queue?: string;
-  /** Hears about each finished cell (progress). */
+/** Where and how the experiment's grid runs (as Table 2's: experiments/table2.ts), and who hears of each finished cell. */
+export interface HyperTablesRunOptions extends GridPlace {
   onCell?: (cell: HyperCell) => void;
 }
 
@@ -144,18 +134,12 @@ export interface HyperTablesRunOptions {
 export async function runHyperTables(cfg: HyperTablesConfig, options: HyperTablesRunOptions = {}): Promise<HyperTablesResult> {
   const t0 = performance.now();
   const cells: HyperCell[] = [];
-  const root = options.gridDir !== undefined ? resolve(options.gridDir) : mkdtempSync(join(tmpdir(), "gpmcmc-hyperTables-"));
-  try {
+  await withGridRoot(options, "hyperTables", async (root) => {
     for (const block of blocksOf(cfg)) {
       const name = `table${cfg.table}-${block.group}-n${block.n}-d${block.d}`;
       const g: LoadedGrid = { spec: hyperGridSpec(cfg, block, name), path: join(root, "spec.json"), outDir: join(root, name) };
       const jobs = gridJobs(g);
-      if (options.queue !== undefined) {
-        await submitGrid(options.queue, jobs);
-        await awaitGrid(options.queue, g.outDir, jobs);
-      } else {
-        await runGridLocally(g.outDir, jobs, { parallel: options.parallel });
-      }
+      await runGridJobs(options, g.outDir, jobs);
       const results = readJobResults<HyperChainJobResult>(g.outDir, jobs);
       const dataSets = cfg.table === 6 ? 1 : cfg.dataSets;
       for (const [k, method] of cfg.methods.entries()) {
@@ -172,9 +156,7 @@ export async function runHyperTables(cfg: HyperTablesConfig, options: HyperTable
         options.onCell?.(cell);
       }
     }
-  } finally {
-    if (options.gridDir === undefined) rmSync(root, { recursive: true, force: true });
-  }
+  });
   return resultOf(cfg, cells, t0);
 }
 

@@ -26,29 +26,19 @@ import { SIMULATION_LIKELIHOODS, type SimulationLikelihood } from "../run/simula
 import { runOneChain, type ChainOutput, type HyperChainSettings } from "./hyperChains.js";
 import { csvProblem, simulatedProblem, type HyperProblem } from "./hyperProblems.js";
 import { cellIdentity } from "./identity.js";
+import type { ChainJobRecord } from "./simulatedChainJob.js";
 import type { GridJob } from "./spec.js";
 
 export const HYPER_CHAIN = "hyper-chain";
 
 /** What a job returns: the chain's tallies (its draws are in the grid's draws directory). */
-export interface HyperChainJobResult {
-  id: string;
-  identity: string;
-  cell: Record<string, string | number>;
-  /** theta's sampled components (Table 3: the d lengthscales; else d + 1). */
-  dim: number;
-  draws: number;
-  /** Min over theta's sampled components of the chain's Geyer ESS. */
-  minEss: number;
-  acceptanceRate: number;
+export interface HyperChainJobResult extends ChainJobRecord {
   /** Of the theta update after burn-in: accepted updates, leapfrog steps or density evaluations. */
   accepted: number;
   steps: number;
   /** O(n^3) operations after burn-in. */
   ops: OpCounts;
   seconds: { sampling: number; job: number };
-  drawsFile: string;
-  worker: { host: string; pid: number };
   resumed: false;
 }
 

@@ -35,8 +35,8 @@ export function dataSetSeed(base: number, n: number, d: number, s: number): numb
   return base * 1_000_003 + s * 10_007 + n * 101 + d;
 }
 
-/** What a job returns (stored with the job: the local results directory, or BullMQ's return value). */
-export interface GridJobResult {
+/** What every chain job returns (stored with the job: the local results directory, or BullMQ's return value). */
+export interface ChainJobRecord {
   id: string;
   identity: string;
   cell: Record<string, string | number>;
@@ -45,15 +45,19 @@ export interface GridJobResult {
   /** Min over variables of the chain's Geyer ESS. */
   minEss: number;
   acceptanceRate: number;
-  tunedValue: number | undefined;
-  summary: ChainSummary;
-  /** Seconds of the chain (burn-in and sampling) and of the whole job. */
-  seconds: { burnIn: number; sampling: number; job: number };
   /** The draws file's name in the grid's draws directory. */
   drawsFile: string;
   /** Where it ran, and whether it continued from a checkpoint. */
   worker: { host: string; pid: number };
   resumed: boolean;
+}
+
+/** What a "simulated-latent-chain" job returns. */
+export interface GridJobResult extends ChainJobRecord {
+  tunedValue: number | undefined;
+  summary: ChainSummary;
+  /** Seconds of the chain (burn-in and sampling) and of the whole job. */
+  seconds: { burnIn: number; sampling: number; job: number };
 }
 
 interface Cell {
