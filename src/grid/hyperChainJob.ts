@@ -26,6 +26,7 @@ import { SIMULATION_LIKELIHOODS, type SimulationLikelihood } from "../run/simula
 import { runOneChain, type ChainOutput, type HyperChainSettings } from "./hyperChains.js";
 import { csvProblem, simulatedProblem, type HyperProblem } from "./hyperProblems.js";
 import { cellIdentity } from "./identity.js";
+import { GridJobError } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
 import type { GridJob } from "./spec.js";
 
@@ -52,7 +53,7 @@ interface Cell {
 }
 
 function bad(job: GridJob, what: string): never {
-  throw new RangeError(`${job.identity}: ${what}`);
+  throw new GridJobError(job.identity, what);
 }
 
 function settingsOf(job: GridJob): HyperChainSettings & { dataFile?: string } {

@@ -3,10 +3,12 @@
  * the figures of the same chains run one after another in this thread, bit for bit (every number
  * of every cell but the timings, and the ordering rows). Negative controls: a grid whose draws
  * file of one chain holds another chain's draws gives different figures, and the comparison says
- * so; a job whose grid is named otherwise (its seed would not be hyperChainSeed's) is refused.
+ * so; a job whose grid is named otherwise (its seed would not be hyperChainSeed's) is refused,
+ * and `gpmcmc grid run` reports such a job as one line, exit 2.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareHyperTables, hyperGridOptions, quickConfig } from "../../experiments/hyperTables.js";
@@ -16,7 +18,7 @@ import { hyperChainJob } from "../../src/grid/hyperChainJob.js";
 import { gridJobs } from "../../src/grid/spec.js";
 import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
 import { getBackend } from "../../src/linalg/backend.js";
-import { scratchDir } from "../fixtures.js";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
 
 // One BLAS thread, as the experiment's command and the grid's worker threads run: a threaded
 // OpenBLAS splits the sums of n = 80 products differently, which changes draws in their last bits.
@@ -65,4 +67,26 @@ test("hyper-chain jobs: a grid named otherwise is refused (the seeds follow the 
   assert.throws(() => hyperGridOptions(["--table", "3", "--queue", "http://x"]), /--queue: "http:\/\/x" is not a redis:\/\/ URL/);
   assert.throws(() => hyperGridOptions(["--table", "3", "--queue", "redis://127.0.0.1:1", "--parallel", "2"]), /--parallel applies to a local run/);
   assert.deepEqual(hyperGridOptions(["--table", "3", "--grid-dir", "g", "--parallel", "3"]), { gridDir: "g", parallel: 3, queue: undefined });
+});
+
+test("gpmcmc grid run: a job its spec cannot describe is one line naming the job, exit 2 (hyper-chain and simulated-latent-chain alike)", () => {
+  const scratch = scratchDir();
+  try {
+    const write = (name: string, spec: unknown) => {
+      writeFileSync(join(scratch.dir, name), JSON.stringify(spec));
+      return spawnSync(process.execPath, [join(REPO_ROOT, "dist", "src", "cli", "main.js"), "grid", "run", join(scratch.dir, name), "--parallel", "1", "--quiet"], { encoding: "utf8" });
+    };
+    const hyper = write("h.json", { grid: "other", kind: "hyper-chain", fixed: { table: 3, seed: 1, draws: 20, burnIn: 10, latentUpdates: 1 }, axes: { group: ["f"], n: [20], d: [2], "data-set": [0], method: ["mh"], chain: [0] }, out: "h" });
+    assert.equal(hyper.status, 2, hyper.stderr);
+    assert.match(hyper.stderr, /^gpmcmc: grid job "other group=f n=20 d=2 data-set=0 method=mh chain=0": the grid must be named "hyperTables table=3 seed=1"/);
+    assert.equal(hyper.stderr.trim().split("\n").length, 1);
+    const latent = write("s.json", { grid: "x", kind: "simulated-latent-chain", fixed: { draws: 20, burnIn: 10, dataSeed: 1 }, axes: { likelihood: ["logistic"], n: [20], d: [2], "data-set": [0], sampler: ["nope"], chain: [0] }, out: "s" });
+    assert.equal(latent.status, 2, latent.stderr);
+    assert.match(latent.stderr, /^gpmcmc: grid job "x likelihood=logistic n=20 d=2 data-set=0 sampler=nope chain=0": unknown sampler "nope"\n$/);
+    // A spec that runs: exit 0 (the same hyper-chain spec named as the seeds need).
+    const good = write("g.json", { grid: "hyperTables table=3 seed=1", kind: "hyper-chain", fixed: { table: 3, seed: 1, draws: 20, burnIn: 10, latentUpdates: 1 }, axes: { group: ["f"], n: [20], d: [2], "data-set": [0], method: ["mh"], chain: [0] }, out: "g" });
+    assert.equal(good.status, 0, good.stderr);
+  } finally {
+    scratch.cleanup();
+  }
 });
