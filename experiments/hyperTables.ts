@@ -21,6 +21,7 @@
  *   node dist/experiments/hyperTables.js --table 3|4|5|6 [--quick] [--groups a,b] [--methods a,b]
  *     [--n 100,400] [--d 2,10] [--data-sets S] [--chains C] [--draws D] [--burn-in B]
  *     [--checkpoints c1,...] [--latent-updates U] [--seed S] [--json FILE]
+ *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *   node dist/experiments/hyperTables.js --check FILE [--groups ...] [--methods ...] [--n ...] [--d ...]
  *   node dist/experiments/hyperTables.js --show FILE...
  *
@@ -31,6 +32,12 @@
  * from each chain's identity, so a cell alone reproduces its numbers from the full grid; one
  * OpenBLAS thread, as bit-for-bit agreement needs). --show prints committed runs' tables (files
  * of one table with the same protocol as one table).
+ *
+ * The chains run as the jobs of a grid (src/grid, job kind "hyper-chain"; hyperGridSpec in
+ * ./hyperTablesRun.ts), as Table 2's do: on a pool of worker threads here (--parallel), or on a
+ * BullMQ queue (--queue, run by `gpmcmc worker` processes sharing --grid-dir); --grid-dir keeps
+ * the jobs' results and draws, so a run stopped and started again runs only the chains it lacks.
+ * The table is computed from the chains' draws afterwards, the same whichever way they ran.
  */
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -39,7 +46,7 @@ import { writeJsonAtomic } from "../src/io/atomic.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { formatHyperTable } from "./hyperTablesFormat.js";
 import { PAPER_HYPER_SETTINGS, SCHEME_METHODS, TABLE4_LIKELIHOODS, TABLE6_DATA_SETS, THETA_METHODS } from "./hyperTablesPaper.js";
-import { orderingsOf, runHyperTables } from "./hyperTablesRun.js";
+import { orderingsOf, runHyperTables, type HyperTablesRunOptions } from "./hyperTablesRun.js";
 import type { HyperCell, HyperTable, HyperTablesConfig, HyperTablesResult } from "./hyperTablesTypes.js";
 import { scaledCheckpoints } from "./table2.js";
 
@@ -84,7 +91,7 @@ function intArg(args: string[], name: string, min: number): number | undefined {
 
 const KNOWN = [
   "--table", "--quick", "--groups", "--methods", "--n", "--d", "--data-sets", "--chains", "--draws", "--burn-in",
-  "--checkpoints", "--latent-updates", "--seed", "--json", "--check", "--show",
+  "--checkpoints", "--latent-updates", "--seed", "--json", "--check", "--show", "--grid-dir", "--parallel", "--queue",
 ];
 
 /** The configuration the command-line arguments ask for. */
@@ -216,7 +223,17 @@ export function mergeHyperResults(results: HyperTablesResult[]): HyperTablesResu
   return out;
 }
 
-function main(argv: string[]): number {
+/** --grid-dir, --parallel and --queue: where and how the experiment's grid runs. */
+export function hyperGridOptions(args: string[]): HyperTablesRunOptions {
+  for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
+  const queue = listArg(args, "--queue")?.join(",");
+  if (queue !== undefined && !queue.startsWith("redis://")) throw new Error(`--queue: ${JSON.stringify(queue)} is not a redis:// URL (expected redis://HOST:PORT)`);
+  const parallel = intArg(args, "--parallel", 1);
+  if (queue !== undefined && parallel !== undefined) throw new Error("--parallel applies to a local run; with --queue each `gpmcmc worker` sets its own --concurrency");
+  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel, queue };
+}
+
+async function main(argv: string[]): Promise<number> {
   // One BLAS thread: a cell's numbers then depend on its identity alone (see --check).
   getBackend().setThreads(1);
   const showAt = argv.indexOf("--show");
@@ -233,7 +250,7 @@ function main(argv: string[]): number {
     const committed = readResult(file);
     const rest = argv.filter((_, i) => i !== checkAt && i !== checkAt + 1);
     const config = narrowHyperConfig(committed.config, rest);
-    const recomputed = runHyperTables(config, (c) => process.stderr.write(`recomputed ${c.group} n=${c.n} d=${c.d} ${c.method} (${c.seconds.toFixed(1)} s)\n`));
+    const recomputed = await runHyperTables(config, { ...hyperGridOptions(rest), onCell: (c) => process.stderr.write(`recomputed ${c.group} n=${c.n} d=${c.d} ${c.method} (${c.seconds.toFixed(1)} s)\n`) });
     const diffs = compareHyperTables(committed, recomputed);
     if (recomputed.backend !== committed.backend) process.stdout.write(`note: backend ${recomputed.backend}, the file's ${committed.backend}\n`);
     for (const line of diffs) process.stdout.write(`DIFFERS ${line}\n`);
@@ -241,8 +258,9 @@ function main(argv: string[]): number {
     return diffs.length === 0 ? 0 : 1;
   }
   const { config, json } = parseHyperTablesArgs(argv);
-  const result = runHyperTables(config, (c) => {
-    process.stderr.write(`table ${config.table} ${c.group} n=${c.n} d=${c.d} ${c.method}: min ESS ${c.essMean.toFixed(1)}, R-hat ${c.medianRhat.map((x) => x.toFixed(2)).join(" ")}, ${c.seconds.toFixed(1)} s\n`);
+  const result = await runHyperTables(config, {
+    ...hyperGridOptions(argv),
+    onCell: (c) => process.stderr.write(`table ${config.table} ${c.group} n=${c.n} d=${c.d} ${c.method}: min ESS ${c.essMean.toFixed(1)}, R-hat ${c.medianRhat.map((x) => x.toFixed(2)).join(" ")}, ${c.seconds.toFixed(1)} s\n`),
   });
   process.stdout.write(formatHyperTable(result));
   // The file says how it was made, so any of its cells can be recomputed and checked (--check).
@@ -253,7 +271,7 @@ function main(argv: string[]): number {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   let code: number;
   try {
-    code = main(process.argv.slice(2));
+    code = await main(process.argv.slice(2));
   } catch (e) {
     process.stderr.write(`hyperTables: ${(e as Error).message}\n`);
     code = 2;

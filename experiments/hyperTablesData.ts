@@ -1,79 +1,21 @@
 /**
  * The problems of Tables 3-6 (comparison paper, Sections 4.1 and 5): simulated data sets of
  * src/run/simulate.ts for Tables 3-5, and the four UCI data sets of Table 6 with their features
- * standardised ("all features were transformed to have zero mean and unit standard deviation").
+ * standardised (src/grid/hyperProblems.ts, where the grid's hyperparameter chain jobs build them).
  */
-import { fileURLToPath } from "node:url";
-import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperSpace } from "../src/hyper/jointKernel.js";
-import type { HyperSpace } from "../src/hyper/covariance.js";
-import { readDataset } from "../src/io/dataset.js";
-import { Matrix } from "../src/linalg/matrix.js";
-import type { LikelihoodOptions } from "../src/likelihoods/options.js";
-import { simulateLatentGp, simulateResponses, type SimulationLikelihood } from "../src/run/simulate.js";
-import { dataSetSeed } from "./table2.js";
+import { csvProblem, type HyperProblem } from "../src/grid/hyperProblems.js";
 import { TABLE6_DATA_SETS } from "./hyperTablesPaper.js";
 
-/** One data set of a cell: the model's hyperparameter space, the responses and, when simulated, the truth. */
-export interface HyperProblem {
-  n: number;
-  d: number;
-  space: HyperSpace;
-  likelihood: string;
-  likelihoodOptions: LikelihoodOptions;
-  y: Float64Array;
-  /** The true t = (psi_1..psi_d, log sigma) and f (simulated data only). */
-  tTrue?: Float64Array;
-  fTrue?: Float64Array;
-}
+export { simulatedProblem, standardiseColumns, type HyperProblem } from "../src/grid/hyperProblems.js";
 
-/** The repository's root (this module is at experiments/ in the sources and dist/experiments/ when built). */
-function repoRoot(): string {
-  const here = fileURLToPath(new URL(".", import.meta.url));
-  return here.replace(/[/\\]dist[/\\]experiments[/\\]?$/, "/").replace(/[/\\]experiments[/\\]?$/, "/");
-}
-
-/**
- * Columns centred and divided by their sample standard deviation (n - 1); a constant column (the
- * Ionosphere data's x2) becomes all zeros.
- */
-export function standardiseColumns(X: Matrix): Matrix {
-  const n = X.rows;
-  const out = X.clone();
-  for (let j = 0; j < X.cols; j++) {
-    let mean = 0;
-    for (let i = 0; i < n; i++) mean += X.data[i + j * n]!;
-    mean /= n;
-    let ss = 0;
-    for (let i = 0; i < n; i++) ss += (X.data[i + j * n]! - mean) ** 2;
-    const sd = Math.sqrt(ss / (n - 1));
-    for (let i = 0; i < n; i++) out.data[i + j * n] = sd > 0 ? (X.data[i + j * n]! - mean) / sd : 0;
-  }
-  return out;
-}
-
-function spaceOf(X: Matrix, likelihood: string): HyperSpace {
-  return hyperSpace(X, { likelihood, lengthscalePrior: DEFAULT_LENGTHSCALE_PRIOR, variancePrior: DEFAULT_VARIANCE_PRIOR });
-}
-
-/**
- * Data set s of (likelihood, n, d), simulated from the seed of (base, n, d, s): X, theta and f
- * are shared by the likelihoods (and with Table 2's data sets of the same seed).
- */
-export function simulatedProblem(base: number, likelihood: SimulationLikelihood, n: number, d: number, s: number): HyperProblem {
-  const latent = simulateLatentGp(n, d, dataSetSeed(base, n, d, s));
-  const data = simulateResponses(latent, likelihood);
-  return {
-    n, d, likelihood, likelihoodOptions: data.likelihoodOptions, y: data.y,
-    space: spaceOf(latent.X, likelihood),
-    tTrue: Float64Array.from([...latent.logLengthscale, 2 * latent.logSignalSd]),
-    fTrue: latent.f,
-  };
+/** The repository-relative CSV of a Table 6 data set. */
+export function table6File(name: string): string {
+  const entry = TABLE6_DATA_SETS.find((e) => e.name === name);
+  if (!entry) throw new Error(`unknown data set ${JSON.stringify(name)} (known: ${TABLE6_DATA_SETS.map((e) => e.name).join(", ")})`);
+  return entry.file;
 }
 
 /** A Table 6 data set (logistic likelihood, labels 0/1, features standardised). */
 export function uciProblem(name: string): HyperProblem {
-  const entry = TABLE6_DATA_SETS.find((e) => e.name === name);
-  if (!entry) throw new Error(`unknown data set ${JSON.stringify(name)} (known: ${TABLE6_DATA_SETS.map((e) => e.name).join(", ")})`);
-  const data = readDataset(repoRoot() + entry.file, { labels: "binary", binaryCoding: "zeroOne" });
-  return { n: data.n, d: data.d, likelihood: "logistic", likelihoodOptions: {}, y: data.y, space: spaceOf(standardiseColumns(data.X), "logistic") };
+  return csvProblem(table6File(name));
 }

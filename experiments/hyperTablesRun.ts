@@ -1,160 +1,38 @@
 /**
  * The chains of Tables 3-6 of the comparison paper and their statistics (the protocol is in
- * experiments/hyperTables.ts).
+ * experiments/hyperTables.ts; the chains themselves, and where they start, in
+ * src/grid/hyperChains.ts).
  *
- * - Table 3, theta | f (Section 4.2.2): f at its true value, sigma at its true value, the
- *   lengthscales psi sampled by MH, HMC or SMMALA ("sampling only the length-scale parameters,
- *   as sigma can be efficiently sampled using exact Gibbs steps").
- * - Table 4, theta | y, nu (Section 4.2.3): nu = L(theta_true)^-1 f_true fixed, all of theta
- *   sampled (f = L(theta) nu moves with it).
- * - Tables 5, 6 (Sections 4.3, 5): (f, theta) by the five schemes, f by HMC v2 (at most 10
- *   leapfrog steps), theta by MH (SURR: slice sampling), both adapted in burn-in.
- *
- * Starting points (Section 4.1): psi_r ~ U[-3, -1] on simulated data (the paper's remedy for
- * the diffuse lengthscale prior), log sigma from its prior; on the UCI data (Section 5) all of
- * theta from the prior; f (Tables 5, 6) from N(0, K(theta_0)). A chain's start comes from its
- * identity without the method, so every method starts chain c of a data set at the same point.
+ * runHyperTables runs the chains as the jobs of a grid (src/grid, job kind "hyper-chain"; one
+ * spec per block, hyperGridSpec): on a pool of worker threads here, or on a BullMQ queue run by
+ * `gpmcmc worker` processes. runHyperTablesDirect runs the same chains one after another in this
+ * thread. A cell's figures are computed from its chains' draws and tallies afterwards, so both
+ * give the same numbers bit for bit.
  */
+import { join } from "node:path";
 import { rhatAtCheckpoints, rhatCode, medianOf } from "../src/diagnostics/convergence.js";
 import { drawsArray } from "../src/diagnostics/draws.js";
 import { orderMethods } from "../src/diagnostics/mannWhitney.js";
 import { meanAndSd } from "../src/diagnostics/mcse.js";
 import { minEssByChain } from "../src/diagnostics/summary.js";
-import { kernelAt } from "../src/hyper/covariance.js";
-import { cachedKernel, jointChain, type SchemeName } from "../src/hyper/schemes.js";
-import { thetaGivenF } from "../src/hyper/thetaGivenF.js";
-import { thetaGivenNu } from "../src/hyper/thetaGivenNu.js";
-import { thetaStep, thetaTunable, type ThetaSamplerName } from "../src/hyper/thetaSamplers.js";
-import { thetaTarget } from "../src/hyper/thetaTargets.js";
-import { snapshotOpCounts, type OpCounts } from "../src/linalg/counters.js";
+import { runOneChain, type ChainOutput } from "../src/grid/hyperChains.js";
+import { HYPER_CHAIN, type HyperChainJobResult } from "../src/grid/hyperChainJob.js";
+import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
+import { readJobDraws } from "../src/grid/simulatedChainJob.js";
+import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
+import { readJobResults } from "../src/grid/store.js";
 import { getBackend } from "../src/linalg/backend.js";
-import { likelihoodByName } from "../src/likelihoods/registry.js";
-import { Rng } from "../src/random/rng.js";
 import type { SimulationLikelihood } from "../src/run/simulate.js";
-import { SIMULATION_LOG_LENGTHSCALE_RANGE } from "../src/run/simulate.js";
-import { simulatedProblem, uciProblem, type HyperProblem } from "./hyperTablesData.js";
-import { seedOfIdentity } from "./table2.js";
+import { simulatedProblem, table6File, uciProblem, type HyperProblem } from "./hyperTablesData.js";
 import type { CellOps, HyperCell, HyperTablesConfig, HyperTablesResult } from "./hyperTablesTypes.js";
 
-/** What one chain gives: theta's sampled components after burn-in, and its costs. */
-export interface ChainOutput {
-  /** draws x m, row-major (draw after draw). */
-  samples: Float64Array;
-  m: number;
-  accepted: number;
-  steps: number;
-  ops: OpCounts;
-  samplingMs: number;
-}
-
-/** The seed of chain `chain` of `method` on data set `dataSet` of a block: a hash of its identity (never of its place in the grid). */
-export function hyperChainSeed(cfg: HyperTablesConfig, group: string, n: number, d: number, dataSet: number, method: string, chain: number): bigint {
-  return seedOfIdentity(`hyperTables table=${cfg.table} seed=${cfg.seed} group=${group} n=${n} d=${d} data-set=${dataSet} method=${method} chain=${chain}`);
-}
-
-/** The seed of chain `chain`'s starting point (the same for every method). */
-export function hyperInitSeed(cfg: HyperTablesConfig, group: string, n: number, d: number, dataSet: number, chain: number): bigint {
-  return seedOfIdentity(`hyperTables init table=${cfg.table} seed=${cfg.seed} group=${group} n=${n} d=${d} data-set=${dataSet} chain=${chain}`);
-}
+export { hyperChainSeed, hyperInitSeed, initialTheta, runOneChain, schemeChain, thetaOnlyChain, type ChainOutput } from "../src/grid/hyperChains.js";
 
 /** The problems (data sets) of a block and setting. */
 export function problemsOf(cfg: HyperTablesConfig, group: string, n: number, d: number): HyperProblem[] {
   if (cfg.table === 6) return [uciProblem(group)];
   const likelihood = (cfg.table === 3 ? "logistic" : group) as SimulationLikelihood;
   return Array.from({ length: cfg.dataSets }, (_, s) => simulatedProblem(cfg.seed, likelihood, n, d, s));
-}
-
-/** theta_0 of a chain (see the module comment). */
-export function initialTheta(cfg: HyperTablesConfig, p: HyperProblem, rng: Rng): Float64Array {
-  const [lo, hi] = SIMULATION_LOG_LENGTHSCALE_RANGE;
-  const t = new Float64Array(p.d + 1);
-  for (let r = 0; r < p.d; r++) t[r] = cfg.table === 6 ? Math.log(p.space.lengthscalePriors[r]!.sample(rng)) : lo + (hi - lo) * rng.uniform();
-  t[p.d] = cfg.table === 3 ? p.tTrue![p.d]! : Math.log(p.space.variancePrior.sample(rng));
-  return t;
-}
-
-function diff(a: OpCounts, b: OpCounts): OpCounts {
-  return { cholesky: a.cholesky - b.cholesky, triangularSolveMatrix: a.triangularSolveMatrix - b.triangularSolveMatrix, symmetricProduct: a.symmetricProduct - b.symmetricProduct, matrixProduct: a.matrixProduct - b.matrixProduct, flops: a.flops - b.flops };
-}
-
-/** Tables 3, 4: a chain of theta sampler `name` on theta | f or theta | y, nu. */
-export function thetaOnlyChain(cfg: HyperTablesConfig, p: HyperProblem, name: ThetaSamplerName, t0: Float64Array, rng: Rng): ChainOutput {
-  const kernel = cachedKernel(p.space);
-  const tTrue = p.tTrue!;
-  let target;
-  let x: Float64Array;
-  if (cfg.table === 3) {
-    const free = Array.from({ length: p.d }, (_, r) => r);
-    target = thetaTarget(thetaGivenF(p.space, p.fTrue!, kernel), tTrue, free);
-    x = t0.slice(0, p.d);
-  } else {
-    const nu = kernelAt(p.space, tTrue).chol.solveLowerInPlace(p.fTrue!.slice());
-    const lik = likelihoodByName(p.likelihood, p.likelihoodOptions);
-    const zero = new Float64Array(p.n);
-    // SMMALA's metric as in the AA scheme (src/hyper/schemes.ts): the Fisher information of f | theta.
-    const density = { ...thetaGivenNu(p.space, lik, p.y, nu, kernel), metric: (t: ArrayLike<number>) => thetaGivenF(p.space, zero, kernel).metric(t) };
-    target = thetaTarget(density, tTrue);
-    x = t0.slice();
-  }
-  const tuned = thetaTunable(name);
-  const m = x.length;
-  const out: ChainOutput = { samples: new Float64Array(cfg.draws * m), m, accepted: 0, steps: 0, ops: snapshotOpCounts(), samplingMs: 0 };
-  let start = 0;
-  for (let it = 0; it < cfg.burnIn + cfg.draws; it++) {
-    if (it === cfg.burnIn) {
-      tuned.freeze();
-      out.ops = snapshotOpCounts();
-      start = performance.now();
-    }
-    const r = thetaStep(name, target, x, tuned, rng);
-    x = r.x;
-    if (it >= cfg.burnIn) {
-      out.samples.set(x, (it - cfg.burnIn) * m);
-      if (r.info.accepted) out.accepted++;
-      out.steps += r.info.leapfrogSteps;
-    }
-  }
-  out.samplingMs = performance.now() - start;
-  out.ops = diff(snapshotOpCounts(), out.ops);
-  return out;
-}
-
-/** Tables 5, 6: a chain of `scheme` on (f, theta) | y. */
-export function schemeChain(cfg: HyperTablesConfig, p: HyperProblem, scheme: SchemeName, t0: Float64Array, f0: Float64Array, rng: Rng): ChainOutput {
-  const likelihood = likelihoodByName(p.likelihood, p.likelihoodOptions);
-  const chain = jointChain({ space: p.space, likelihood, y: p.y }, { scheme, thetaSampler: scheme === "surr" ? undefined : "mh", latentUpdates: cfg.latentUpdates }, t0, f0);
-  const m = p.d + 1;
-  const out: ChainOutput = { samples: new Float64Array(cfg.draws * m), m, accepted: 0, steps: 0, ops: snapshotOpCounts(), samplingMs: 0 };
-  let start = 0;
-  for (let it = 0; it < cfg.burnIn + cfg.draws; it++) {
-    if (it === cfg.burnIn) {
-      chain.freeze();
-      out.ops = snapshotOpCounts();
-      start = performance.now();
-    }
-    const info = chain.step(rng);
-    if (it >= cfg.burnIn) {
-      out.samples.set(chain.t, (it - cfg.burnIn) * m);
-      const last = info.theta[info.theta.length - 1]!;
-      // SURR always moves; what its width is adapted to is the first slice point being accepted.
-      if (scheme === "surr" ? last.densityEvaluations === 1 : last.accepted) out.accepted++;
-      out.steps += scheme === "surr" ? last.densityEvaluations ?? 0 : 0;
-    }
-  }
-  out.samplingMs = performance.now() - start;
-  out.ops = diff(snapshotOpCounts(), out.ops);
-  return out;
-}
-
-/** Chain c of `method` on problem p (data set s of the block). */
-export function runOneChain(cfg: HyperTablesConfig, group: string, p: HyperProblem, s: number, method: string, c: number): ChainOutput {
-  const initRng = new Rng(hyperInitSeed(cfg, group, p.n, p.d, s, c));
-  const t0 = initialTheta(cfg, p, initRng);
-  const rng = new Rng(hyperChainSeed(cfg, group, p.n, p.d, s, method, c));
-  if (cfg.table === 3 || cfg.table === 4) return thetaOnlyChain(cfg, p, method as ThetaSamplerName, t0, rng);
-  const z = Float64Array.from({ length: p.n }, () => initRng.normal());
-  const f0 = kernelAt(p.space, t0).chol.multiplyLower(z);
-  return schemeChain(cfg, p, method as SchemeName, t0, f0, rng);
 }
 
 /** The statistics of a cell from its chains (chains[s][c] of data set s). */
@@ -209,8 +87,13 @@ function blocksOf(cfg: HyperTablesConfig): { group: string; problems: () => Hype
   return cfg.groups.flatMap((group) => cfg.settings.map(({ n, d }) => ({ group, n, d, problems: () => problemsOf(cfg, group, n, d) })));
 }
 
-/** Runs the experiment; `onCell` hears about each finished cell (progress). */
-export function runHyperTables(cfg: HyperTablesConfig, onCell?: (cell: HyperCell) => void): HyperTablesResult {
+function resultOf(cfg: HyperTablesConfig, cells: HyperCell[], t0: number): HyperTablesResult {
+  const b = getBackend().describe();
+  return { config: cfg, backend: `${b.backend} (${b.library})`, cells, orderings: orderingsOf(cfg.methods, cells), seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Runs the experiment's chains one after another in this thread; `onCell` hears about each finished cell. */
+export function runHyperTablesDirect(cfg: HyperTablesConfig, onCell?: (cell: HyperCell) => void): HyperTablesResult {
   const t0 = performance.now();
   const cells: HyperCell[] = [];
   for (const block of blocksOf(cfg)) {
@@ -223,8 +106,58 @@ export function runHyperTables(cfg: HyperTablesConfig, onCell?: (cell: HyperCell
       onCell?.(cell);
     }
   }
-  const b = getBackend().describe();
-  return { config: cfg, backend: `${b.backend} (${b.library})`, cells, orderings: orderingsOf(cfg.methods, cells), seconds: (performance.now() - t0) / 1000 };
+  return resultOf(cfg, cells, t0);
+}
+
+/**
+ * The grid of one block (group, n, d): one "hyper-chain" job per chain (data set x method x
+ * chain), named so that each job's identity is the one its chain's seed is the hash of
+ * (hyperChainSeed).
+ */
+export function hyperGridSpec(cfg: HyperTablesConfig, block: { group: string; n: number; d: number }, out: string): GridSpec {
+  const range = (k: number) => Array.from({ length: k }, (_, i) => i);
+  return {
+    grid: `hyperTables table=${cfg.table} seed=${cfg.seed}`,
+    kind: HYPER_CHAIN,
+    fixed: { table: cfg.table, seed: cfg.seed, draws: cfg.draws, burnIn: cfg.burnIn, latentUpdates: cfg.latentUpdates, ...(cfg.table === 6 ? { dataFile: table6File(block.group) } : {}) },
+    axes: { group: [block.group], n: [block.n], d: [block.d], "data-set": range(cfg.table === 6 ? 1 : cfg.dataSets), method: [...cfg.methods], chain: range(cfg.chains) },
+    out,
+  };
+}
+
+/** Where and how the experiment's grid runs (as Table 2's: experiments/table2.ts), and who hears of each finished cell. */
+export interface HyperTablesRunOptions extends GridPlace {
+  onCell?: (cell: HyperCell) => void;
+}
+
+/** Runs the experiment through its grid (one spec per block), then computes each cell from its chains' draws. */
+export async function runHyperTables(cfg: HyperTablesConfig, options: HyperTablesRunOptions = {}): Promise<HyperTablesResult> {
+  const t0 = performance.now();
+  const cells: HyperCell[] = [];
+  await withGridRoot(options, "hyperTables", async (root) => {
+    for (const block of blocksOf(cfg)) {
+      const name = `table${cfg.table}-${block.group}-n${block.n}-d${block.d}`;
+      const g: LoadedGrid = { spec: hyperGridSpec(cfg, block, name), path: join(root, "spec.json"), outDir: join(root, name) };
+      const jobs = gridJobs(g);
+      await runGridJobs(options, g.outDir, jobs);
+      const results = readJobResults<HyperChainJobResult>(g.outDir, jobs);
+      const dataSets = cfg.table === 6 ? 1 : cfg.dataSets;
+      for (const [k, method] of cfg.methods.entries()) {
+        let seconds = 0;
+        // jobs: data set, then method, then chain (the last axis fastest)
+        const chains = Array.from({ length: dataSets }, (_, s) => Array.from({ length: cfg.chains }, (_, c): ChainOutput => {
+          const r = results[(s * cfg.methods.length + k) * cfg.chains + c]!;
+          seconds += r.seconds.job;
+          const samples = readJobDraws(join(g.outDir, "draws"), r).samples;
+          return { samples, m: r.dim, accepted: r.accepted, steps: r.steps, ops: r.ops, samplingMs: r.seconds.sampling * 1000 };
+        }));
+        const cell = cellStatistics(cfg, block.group, method, block.n, block.d, chains, seconds);
+        cells.push(cell);
+        options.onCell?.(cell);
+      }
+    }
+  });
+  return resultOf(cfg, cells, t0);
 }
 
 /**

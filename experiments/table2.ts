@@ -46,9 +46,8 @@
  * scaled by draws / 20000. --quick is a smoke-test size (n = 20, d = 2, 2 data sets, 4 chains,
  * 200 draws after 50 burn-in).
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { rhatAtCheckpoints, rhatCode, medianOf, PAPER_CHECKPOINTS, RHAT_CODE_BOUNDS } from "../src/diagnostics/convergence.js";
 import { drawsArray } from "../src/diagnostics/draws.js";
@@ -59,8 +58,7 @@ import { minEssByChain } from "../src/diagnostics/summary.js";
 import { writeJsonAtomic } from "../src/io/atomic.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { cellIdentity, seedOfIdentity } from "../src/grid/identity.js";
-import { runGridLocally } from "../src/grid/localRunner.js";
-import { awaitGrid, submitGrid } from "../src/grid/queue.js";
+import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { readJobDraws, SIMULATED_LATENT_CHAIN, type GridJobResult } from "../src/grid/simulatedChainJob.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
@@ -136,15 +134,8 @@ export function table2GridSpec(config: Table2Config, setting: { n: number; d: nu
   };
 }
 
-/** Where and how the table's grid runs. */
-export interface Table2RunOptions {
-  /** Keep the grid's results, draws and checkpoints here (a rerun then runs only what is missing); default a temporary directory, removed. */
-  gridDir?: string;
-  /** Worker threads of the local pool (default: the number of cores). */
-  parallel?: number;
-  /** Run the jobs on the BullMQ queue at this redis:// URL (`gpmcmc worker` processes run them; gridDir must be shared with them). */
-  queue?: string;
-  /** Hears about each finished cell (progress). */
+/** Where and how the table's grid runs, and who hears about each finished cell (progress). */
+export interface Table2RunOptions extends GridPlace {
   onCell?: (cell: Table2Cell) => void;
 }
 
@@ -153,18 +144,12 @@ export async function runTable2(config: Table2Config, options: Table2RunOptions 
   const t0 = performance.now();
   const cells: Table2Cell[] = [];
   const orderings: Table2Result["orderings"] = [];
-  const root = options.gridDir !== undefined ? resolve(options.gridDir) : mkdtempSync(join(tmpdir(), "gpmcmc-table2-"));
-  try {
+  await withGridRoot(options, "table2", async (root) => {
     for (const setting of config.settings) {
       const { n, d } = setting;
       const g: LoadedGrid = { spec: table2GridSpec(config, setting, `n${n}-d${d}`), path: join(root, "spec.json"), outDir: join(root, `n${n}-d${d}`) };
       const jobs = gridJobs(g);
-      if (options.queue !== undefined) {
-        await submitGrid(options.queue, jobs);
-        await awaitGrid(options.queue, g.outDir, jobs);
-      } else {
-        await runGridLocally(g.outDir, jobs, { parallel: options.parallel });
-      }
+      await runGridJobs(options, g.outDir, jobs);
       const results = new Map(readJobResults<GridJobResult>(g.outDir, jobs).map((r, i) => [jobs[i].identity, r!]));
       const job = (likelihood: string, s: number, sampler: string, c: number) => results.get(cellIdentity(g.spec.grid, { likelihood, n, d, "data-set": s, sampler, chain: c }))!;
       for (const likelihood of config.likelihoods) {
@@ -207,9 +192,7 @@ export async function runTable2(config: Table2Config, options: Table2RunOptions 
         orderings.push({ likelihood, n, d, text });
       }
     }
-  } finally {
-    if (options.gridDir === undefined) rmSync(root, { recursive: true, force: true });
-  }
+  });
   const b = getBackend().describe();
   return { config, backend: `${b.backend} (${b.library})`, cells, orderings, seconds: (performance.now() - t0) / 1000 };
 }

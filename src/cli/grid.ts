@@ -12,6 +12,7 @@ import { runGridLocally } from "../grid/localRunner.js";
 import { awaitGrid, gridStates, parseRedisUrl, startQueueWorker, submitGrid } from "../grid/queue.js";
 import type { GridJobResult } from "../grid/simulatedChainJob.js";
 import "../grid/simulatedChainJob.js"; // registers its job kind
+import "../grid/hyperChainJob.js"; // registers its job kind
 import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
 import { readJobResults } from "../grid/store.js";
 import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
@@ -28,12 +29,13 @@ function queueUrl(raw: string | undefined): string | undefined {
 
 /** The results table's columns: the cell's axes, then the job's figures. */
 export function resultRows(jobs: readonly GridJob[], results: readonly (GridJobResult | undefined)[]): string[][] {
+  // (a "hyper-chain" job's result has no tuned value or chain summary: those columns stay empty)
   const axes = jobs.length > 0 ? Object.keys(jobs[0].cell) : [];
   const header = [...axes, "min_ess", "acceptance_rate", "tuned", "sampling_seconds", "gradient_calls", "resumed", "job"];
   const rows = jobs.map((j, i) => {
     const r = results[i];
     if (!r) return [...axes.map((a) => String(j.cell[a])), "", "", "", "", "", "", j.id];
-    return [...axes.map((a) => String(j.cell[a])), String(r.minEss), String(r.acceptanceRate), String(r.tunedValue ?? ""), r.seconds.sampling.toFixed(3), String(r.summary.gradientCalls), String(r.resumed), j.id];
+    return [...axes.map((a) => String(j.cell[a])), String(r.minEss), String(r.acceptanceRate), String(r.tunedValue ?? ""), r.seconds.sampling.toFixed(3), String(r.summary?.gradientCalls ?? ""), String(r.resumed), j.id];
   });
   return [header, ...rows];
 }

@@ -26,6 +26,7 @@ import { isLatentSamplerName, latentSampler } from "../samplers/registry.js";
 import type { Kernel } from "../samplers/types.js";
 import { annealedLatentTarget, type AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { seedOfIdentity } from "./identity.js";
+import { GridJobError } from "./jobError.js";
 import type { GridJob } from "./spec.js";
 
 export const SIMULATED_LATENT_CHAIN = "simulated-latent-chain";
@@ -35,8 +36,8 @@ export function dataSetSeed(base: number, n: number, d: number, s: number): numb
   return base * 1_000_003 + s * 10_007 + n * 101 + d;
 }
 
-/** What a job returns (stored with the job: the local results directory, or BullMQ's return value). */
-export interface GridJobResult {
+/** What every chain job returns (stored with the job: the local results directory, or BullMQ's return value). */
+export interface ChainJobRecord {
   id: string;
   identity: string;
   cell: Record<string, string | number>;
@@ -45,15 +46,19 @@ export interface GridJobResult {
   /** Min over variables of the chain's Geyer ESS. */
   minEss: number;
   acceptanceRate: number;
-  tunedValue: number | undefined;
-  summary: ChainSummary;
-  /** Seconds of the chain (burn-in and sampling) and of the whole job. */
-  seconds: { burnIn: number; sampling: number; job: number };
   /** The draws file's name in the grid's draws directory. */
   drawsFile: string;
   /** Where it ran, and whether it continued from a checkpoint. */
   worker: { host: string; pid: number };
   resumed: boolean;
+}
+
+/** What a "simulated-latent-chain" job returns. */
+export interface GridJobResult extends ChainJobRecord {
+  tunedValue: number | undefined;
+  summary: ChainSummary;
+  /** Seconds of the chain (burn-in and sampling) and of the whole job. */
+  seconds: { burnIn: number; sampling: number; job: number };
 }
 
 interface Cell {
@@ -69,11 +74,11 @@ function cellOf(job: GridJob): Cell {
   const c = job.cell;
   const int = (k: string) => {
     const v = c[k];
-    if (!Number.isInteger(v) || (v as number) < 0) throw new RangeError(`${job.identity}: ${k} must be a non-negative integer, got ${JSON.stringify(v)}`);
+    if (!Number.isInteger(v) || (v as number) < 0) throw new GridJobError(job.identity, `${k} must be a non-negative integer, got ${JSON.stringify(v)}`);
     return v as number;
   };
-  if (!SIMULATION_LIKELIHOODS.includes(c.likelihood as SimulationLikelihood)) throw new RangeError(`${job.identity}: unknown likelihood ${JSON.stringify(c.likelihood)}`);
-  if (typeof c.sampler !== "string" || !isLatentSamplerName(c.sampler)) throw new RangeError(`${job.identity}: unknown sampler ${JSON.stringify(c.sampler)}`);
+  if (!SIMULATION_LIKELIHOODS.includes(c.likelihood as SimulationLikelihood)) throw new GridJobError(job.identity, `unknown likelihood ${JSON.stringify(c.likelihood)}`);
+  if (typeof c.sampler !== "string" || !isLatentSamplerName(c.sampler)) throw new GridJobError(job.identity, `unknown sampler ${JSON.stringify(c.sampler)}`);
   return { likelihood: c.likelihood as SimulationLikelihood, n: int("n"), d: int("d"), dataSet: int("data-set"), sampler: c.sampler, chain: int("chain") };
 }
 
@@ -96,7 +101,7 @@ function targetFor(cell: Cell, base: number) {
 
 function fixedInt(job: GridJob, k: string, min: number): number {
   const v = job.fixed[k];
-  if (!Number.isInteger(v) || (v as number) < min) throw new RangeError(`${job.identity}: fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  if (!Number.isInteger(v) || (v as number) < min) throw new GridJobError(job.identity, `fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
   return v as number;
 }
 

@@ -84,10 +84,10 @@ function recheck(cfg: HyperTablesConfig, cell: HyperCell): { mismatches: number;
   return { mismatches, brokenEss, brokenRhat, compared };
 }
 
-test("hyperTables --quick, Table 3 (theta | f): figures recomputed from the chains agree; broken estimators do not; MH does one Cholesky per iteration (Table 1)", () => {
+test("hyperTables --quick, Table 3 (theta | f): figures recomputed from the chains agree; broken estimators do not; MH does one Cholesky per iteration (Table 1)", async () => {
   const { config } = parseHyperTablesArgs(["--table", "3", "--quick"]);
   assert.deepEqual(config, quickConfig(3));
-  const r = runHyperTables(config);
+  const r = await runHyperTables(config);
   assert.equal(r.cells.length, 3);
   let brokenEss = 0, brokenRhat = 0;
   for (const cell of r.cells) {
@@ -116,9 +116,9 @@ test("hyperTables --quick, Table 3 (theta | f): figures recomputed from the chai
   assert.match(text, /ordering: ours [1-3][|,][1-3][|,][1-3]/);
 });
 
-test("hyperTables --quick, Table 5: the five schemes' O(n^3) counts per iteration match Table 5 where the paper's are exact; cells recompute from the chains", () => {
+test("hyperTables --quick, Table 5: the five schemes' O(n^3) counts per iteration match Table 5 where the paper's are exact; cells recompute from the chains", async () => {
   const config = { ...quickConfig(5), methods: ["aa", "asis", "sa", "khr"] };
-  const r = runHyperTables(config);
+  const r = await runHyperTables(config);
   const ops = (m: string) => r.cells.find((c) => c.method === m)!.ops;
   // Table 5: AA #C T, ASIS #C 2T, SA #C T (sigma's Gibbs step rescales the factor), no inversions.
   assert.deepEqual(ops("aa"), { cholesky: 1, solves: 0, products: 0 });
@@ -132,16 +132,16 @@ test("hyperTables --quick, Table 5: the five schemes' O(n^3) counts per iteratio
   assert.equal(check.mismatches, 0);
 });
 
-test("hyperTables: a cell's seed is the SHA-256 of its identity; a cell alone reproduces its numbers from a grid in another order (--check)", () => {
+test("hyperTables: a cell's seed is the SHA-256 of its identity; a cell alone reproduces its numbers from a grid in another order (--check)", async () => {
   const cfg: HyperTablesConfig = { ...quickConfig(4), groups: ["logistic", "ordinal"], dataSets: 1, chains: 2, draws: 40, burnIn: 20, checkpoints: [20, 40] };
   const identity = "hyperTables table=4 seed=1 group=ordinal n=20 d=2 data-set=0 method=mh chain=1";
   assert.equal(hyperChainSeed(cfg, "ordinal", 20, 2, 0, "mh", 1), createHash("sha256").update(identity).digest().readBigUInt64BE(0));
-  const grid = runHyperTables(cfg);
-  const alone = runHyperTables(narrowHyperConfig({ ...cfg, groups: ["ordinal", "logistic"], methods: ["smmala", "mh", "hmc"] }, ["--groups", "ordinal", "--methods", "mh"]));
+  const grid = await runHyperTables(cfg);
+  const alone = await runHyperTables(narrowHyperConfig({ ...cfg, groups: ["ordinal", "logistic"], methods: ["smmala", "mh", "hmc"] }, ["--groups", "ordinal", "--methods", "mh"]));
   assert.equal(alone.cells.length, 1);
   assert.deepEqual(compareHyperTables(grid, alone), []);
   // Negative control: the same cell from another seed differs, and the comparison says so.
-  const other = runHyperTables({ ...cfg, seed: 2, groups: ["ordinal"], methods: ["mh"] });
+  const other = await runHyperTables({ ...cfg, seed: 2, groups: ["ordinal"], methods: ["mh"] });
   assert.ok(compareHyperTables(grid, other).some((line) => /minEss/.test(line)));
   // --show: files of one protocol print as one table, in the paper's order of blocks; another seed stays apart.
   const part = (g: string) => ({ ...grid, config: { ...grid.config, groups: [g] }, cells: grid.cells.filter((c) => c.group === g), orderings: grid.orderings.filter((o) => o.group === g) });
