@@ -1,4 +1,5 @@
 /** The configuration and results of the Tables 3-6 experiment (experiments/hyperTables.ts), as committed in its JSON files. */
+import type { ConvergenceCellFigures } from "./table2Types.js";
 
 export type HyperTable = 3 | 4 | 5 | 6;
 
@@ -31,25 +32,14 @@ export interface CellOps {
   products: number;
 }
 
-/** One method on one block and setting, over all data sets and chains. */
-export interface HyperCell {
+/**
+ * One method on one block and setting, over all data sets and chains. Its variables are theta's
+ * sampled components (min ESS: the single-chain Geyer ESS); the acceptance rate is that of the
+ * theta update after burn-in (SURR: first slice point accepted).
+ */
+export interface HyperCell extends ConvergenceCellFigures {
   group: string;
   method: string;
-  n: number;
-  d: number;
-  /** Min over theta's sampled components of the single-chain Geyer ESS, every chain of every data set (data set after data set). */
-  minEss: number[];
-  essMean: number;
-  essSd: number;
-  /** Per data set, per checkpoint: max over theta's sampled components of the classic R-hat. */
-  rhat: number[][];
-  /** Median over data sets per checkpoint, and its code 0..3. */
-  medianRhat: number[];
-  codes: number[];
-  /** R-hat of every sampled component of every data set at the last checkpoint (for the ordering). */
-  lastRhats: number[];
-  /** Of the theta update after burn-in (SURR: first slice point accepted). */
-  acceptanceRate: number;
   ops: CellOps;
   /** Mean leapfrog steps (HMC) or density evaluations (SURR's slice) per theta update after burn-in. */
   stepsPerUpdate: number;

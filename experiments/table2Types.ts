@@ -13,24 +13,31 @@ export interface Table2Config {
   seed: number;
 }
 
-/** One sampler on one (likelihood, n, d) cell, over all data sets. */
-export interface Table2Cell {
-  likelihood: PaperModel;
-  sampler: PaperSampler;
+/**
+ * The convergence and efficiency figures of one cell of the comparison paper's tables (Table 2
+ * over the latent values; Tables 3-6 over theta's sampled components), over all data sets.
+ */
+export interface ConvergenceCellFigures {
   n: number;
   d: number;
   /** Min ESS of every chain of every data set (data set after data set). */
   minEss: number[];
   essMean: number;
   essSd: number;
-  /** Per data set, per checkpoint: max over latent values of the classic R-hat. */
+  /** Per data set, per checkpoint: max over the cell's variables of the classic R-hat. */
   rhat: number[][];
   /** Median over data sets per checkpoint, and its code 0..3. */
   medianRhat: number[];
   codes: number[];
-  /** R-hat of every latent value of every data set at the last checkpoint (for the ordering). */
+  /** R-hat of every variable of every data set at the last checkpoint (for the ordering). */
   lastRhats: number[];
   acceptanceRate: number;
+}
+
+/** One sampler on one (likelihood, n, d) cell, over all data sets. */
+export interface Table2Cell extends ConvergenceCellFigures {
+  likelihood: PaperModel;
+  sampler: PaperSampler;
   /** Sampling plus burn-in seconds, all chains and data sets. */
   seconds: number;
 }
