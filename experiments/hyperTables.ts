@@ -40,9 +40,8 @@
  * The table is computed from the chains' draws afterwards, the same whichever way they ran.
  */
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
 import { MIN_DRAWS } from "../src/diagnostics/errors.js";
-import { writeJsonAtomic } from "../src/io/atomic.js";
+import { reportCheck, runAsCommand, writeResultFile } from "./experimentScript.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { formatHyperTable } from "./hyperTablesFormat.js";
 import { PAPER_HYPER_SETTINGS, SCHEME_METHODS, TABLE4_LIKELIHOODS, TABLE6_DATA_SETS, THETA_METHODS } from "./hyperTablesPaper.js";
@@ -251,11 +250,7 @@ async function main(argv: string[]): Promise<number> {
     const rest = argv.filter((_, i) => i !== checkAt && i !== checkAt + 1);
     const config = narrowHyperConfig(committed.config, rest);
     const recomputed = await runHyperTables(config, { ...hyperGridOptions(rest), onCell: (c) => process.stderr.write(`recomputed ${c.group} n=${c.n} d=${c.d} ${c.method} (${c.seconds.toFixed(1)} s)\n`) });
-    const diffs = compareHyperTables(committed, recomputed);
-    if (recomputed.backend !== committed.backend) process.stdout.write(`note: backend ${recomputed.backend}, the file's ${committed.backend}\n`);
-    for (const line of diffs) process.stdout.write(`DIFFERS ${line}\n`);
-    process.stdout.write(`${recomputed.cells.length} cell(s) recomputed: ${diffs.length === 0 ? "identical to" : "different from"} ${file}\n`);
-    return diffs.length === 0 ? 0 : 1;
+    return reportCheck(file, committed.backend, recomputed, compareHyperTables(committed, recomputed));
   }
   const { config, json } = parseHyperTablesArgs(argv);
   const result = await runHyperTables(config, {
@@ -263,18 +258,8 @@ async function main(argv: string[]): Promise<number> {
     onCell: (c) => process.stderr.write(`table ${config.table} ${c.group} n=${c.n} d=${c.d} ${c.method}: min ESS ${c.essMean.toFixed(1)}, R-hat ${c.medianRhat.map((x) => x.toFixed(2)).join(" ")}, ${c.seconds.toFixed(1)} s\n`),
   });
   process.stdout.write(formatHyperTable(result));
-  // The file says how it was made, so any of its cells can be recomputed and checked (--check).
-  if (json) writeJsonAtomic(json, { command: `node dist/experiments/hyperTables.js ${argv.join(" ")}`, date: new Date().toISOString(), node: process.version, ...result });
+  if (json) writeResultFile(json, "hyperTables", argv, result);
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  let code: number;
-  try {
-    code = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`hyperTables: ${(e as Error).message}\n`);
-    code = 2;
-  }
-  process.exit(code);
-}
+await runAsCommand(import.meta.url, "hyperTables", main);

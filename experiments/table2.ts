@@ -48,14 +48,13 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { rhatAtCheckpoints, rhatCode, medianOf, PAPER_CHECKPOINTS, RHAT_CODE_BOUNDS } from "../src/diagnostics/convergence.js";
 import { drawsArray } from "../src/diagnostics/draws.js";
 import { MIN_DRAWS } from "../src/diagnostics/errors.js";
 import { orderMethods } from "../src/diagnostics/mannWhitney.js";
 import { meanAndSd } from "../src/diagnostics/mcse.js";
 import { minEssByChain } from "../src/diagnostics/summary.js";
-import { writeJsonAtomic } from "../src/io/atomic.js";
+import { reportCheck, runAsCommand, writeResultFile } from "./experimentScript.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { cellIdentity, seedOfIdentity } from "../src/grid/identity.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
@@ -313,11 +312,7 @@ async function main(argv: string[]): Promise<number> {
     const config = narrowConfig(committed.config, rest, parseTable2Args(rest).config);
     if (config.settings.length === 0) throw new Error("--n/--d: no setting of the committed run matches");
     const recomputed = await runTable2(config, { ...gridOptions(rest), onCell: (c) => process.stderr.write(`recomputed ${c.likelihood} n=${c.n} d=${c.d} ${c.sampler} (${c.seconds.toFixed(1)} s)\n`) });
-    const diffs = compareTable2(committed, recomputed);
-    if (recomputed.backend !== committed.backend) process.stdout.write(`note: backend ${recomputed.backend}, the file's ${committed.backend}\n`);
-    for (const line of diffs) process.stdout.write(`DIFFERS ${line}\n`);
-    process.stdout.write(`${recomputed.cells.length} cell(s) recomputed: ${diffs.length === 0 ? "identical to" : "different from"} ${file}\n`);
-    return diffs.length === 0 ? 0 : 1;
+    return reportCheck(file, committed.backend, recomputed, compareTable2(committed, recomputed));
   }
   const { config, json } = parseTable2Args(argv);
   const result = await runTable2(config, {
@@ -325,18 +320,8 @@ async function main(argv: string[]): Promise<number> {
     onCell: (c) => process.stderr.write(`${c.likelihood} n=${c.n} d=${c.d} ${c.sampler}: min ESS ${c.essMean.toFixed(1)}, R-hat ${c.medianRhat.map((x) => x.toFixed(2)).join(" ")}, ${c.seconds.toFixed(1)} s\n`),
   });
   process.stdout.write(formatTable2(result));
-  // The file says how it was made, so any of its cells can be recomputed and checked (--check).
-  if (json) writeJsonAtomic(json, { command: `node dist/experiments/table2.js ${argv.join(" ")}`, date: new Date().toISOString(), node: process.version, ...result });
+  if (json) writeResultFile(json, "table2", argv, result);
   return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  let code: number;
-  try {
-    code = await main(process.argv.slice(2));
-  } catch (e) {
-    process.stderr.write(`table2: ${(e as Error).message}\n`);
-    code = 2;
-  }
-  process.exit(code);
-}
+await runAsCommand(import.meta.url, "table2", main);
