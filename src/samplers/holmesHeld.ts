@@ -54,8 +54,13 @@ export interface HolmesHeldState extends SamplerState {
 }
 
 export interface HolmesHeldOptions {
-  /** Test-only negative control: "no-squeeze" takes lambda's GIG proposal without its acceptance test. @internal */
-  broken?: "no-squeeze";
+  /**
+   * Test-only negative controls: "no-squeeze" takes lambda's GIG proposal without its acceptance
+   * test; "no-leave-one-out" draws each z_i around x_i' B, the mean that still holds z_i's own
+   * contribution, with variance lambda_i (w_i = 0); "stale-mean" leaves B as it was before the
+   * sweep, so each z_i is drawn given the others' old values. @internal
+   */
+  broken?: "no-squeeze" | "no-leave-one-out" | "stale-mean";
 }
 
 export function holmesHeld(target: Target, data: BinaryRegressionData, options: HolmesHeldOptions = {}): Kernel<HolmesHeldState> {
@@ -106,10 +111,10 @@ export function holmesHeld(target: Target, data: BinaryRegressionData, options: 
         m += xd[o + k] * b[k];
       }
       const zOld = z[i];
-      const w = h / (lambda[i] - h);
+      const w = broken === "no-leave-one-out" ? 0 : h / (lambda[i] - h);
       z[i] = truncatedNormalByInversion(rng, m - w * (zOld - m), lambda[i] * (1 + w), positive[i]);
       const c = (z[i] - zOld) / lambda[i];
-      for (let k = 0; k < d; k++) b[k] += c * sd[o + k];
+      if (broken !== "stale-mean") for (let k = 0; k < d; k++) b[k] += c * sd[o + k];
     }
     // beta ~ N(B, V): V = L'^-1 L^-1, so B + L'^-1 t with t ~ N(0, I)
     const beta = chol.solveUpperInPlace(rng.fillNormal(new Float64Array(d)));

@@ -9,7 +9,10 @@ import { holmesHeld } from "../../src/samplers/holmesHeld.js";
 import { gigHalf, logisticMixingVariance, truncatedNormalByInversion } from "../../src/samplers/holmesHeldDraws.js";
 import { parametricSampler, parametricSamplerApplies } from "../../src/samplers/parametricRegistry.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
-import { cases, expectFail, run } from "../models/invarianceHarness.js";
+import { BURN_IN, cases, expectFail, run } from "../models/invarianceHarness.js";
+import { quadratureMoments, smallLogistic } from "../models/parametricFixtures.js";
+import { sample } from "../../src/samplers/driver.js";
+import { momentZScores } from "./mcse.js";
 import type { LogisticRegressionModel } from "../../src/models/logisticRegression.js";
 import { drawMany, ksTest, truncatedNormalCdf } from "../random/stats.js";
 
@@ -52,6 +55,19 @@ test("negative control: lambda from the GIG proposal without the squeeze does no
 test("negative control: Holmes-Held with lambda from the unsqueezed proposal fails on the logistic model", (t) => {
   const target = denseMetricTarget(logistic.model());
   expectFail(t, run(holmesHeld(target, target.model as LogisticRegressionModel, { broken: "no-squeeze" }), logistic, undefined, 13), "holmes-held no-squeeze");
+});
+
+test("negative control: Holmes-Held whose z-sweep draws each z_i given the others' values before the sweep fails on the logistic model", (t) => {
+  const target = denseMetricTarget(logistic.model());
+  expectFail(t, run(holmesHeld(target, target.model as LogisticRegressionModel, { broken: "stale-mean" }), logistic, undefined, 13), "holmes-held stale-mean");
+});
+
+test("negative control: Holmes-Held whose z_i | z_-i keeps z_i's own term in the mean (no leave-one-out) fails on the logistic model over 20000 draws", (t) => {
+  // the error is of order h_i / lambda_i, about 0.07 here: it needs a longer run than the others
+  const target = denseMetricTarget(logistic.model());
+  const m = quadratureMoments(smallLogistic(), -4, 7);
+  const result = sample(holmesHeld(target, target.model as LogisticRegressionModel, { broken: "no-leave-one-out" }), { draws: 20000, burnIn: BURN_IN, chains: 2, seed: 13, init: logistic.init });
+  expectFail(t, momentZScores(result, m.mean, (i, j) => m.cov[i][j]), "holmes-held no-leave-one-out, 20000 draws");
 });
 
 test("holmes-held applies to logistic regression only", () => {
