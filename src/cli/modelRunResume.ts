@@ -72,7 +72,7 @@ export interface ModelChainsRun<R> {
   writeDraws(out: OutputDir, result: ChainResult): string;
   /** Called as each chain ends, the kernel still holding its state. */
   onChain?(result: ChainResult): void;
-  /** The report of the finished run (`files`: the draws files written). */
+  /** The report of the finished run (`files`: the draws files written); `complete: true` is added. */
   report(chains: ChainResult[], seconds: number, files: string[]): R;
   format(report: R): string;
   json: boolean;
@@ -91,7 +91,7 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
   const { spec, dataFile, stderr } = run;
   const { resumed, lasting, outPath } = start;
   const dataSha256 = fileSha256(dataFile);
-  const done = checkResume<ModelRunSpec, R>(resumed, false, spec, dataSha256, { json: run.json, format: run.format, stdout: run.stdout, stderr });
+  const done = checkResume<ModelRunSpec, R>(resumed, undefined, spec, dataSha256, { json: run.json, format: run.format, stdout: run.stdout, stderr });
   if (done) return done;
   const checkpointEvery = start.given.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
   const out = takeRunDir(resumed, start.given.out, { force: start.given.force, overwrite: lasting.overwrite }, { spec, data: { file: dataFile, sha256: dataSha256 }, checkpointEvery });
@@ -128,7 +128,8 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
       : "gpmcmc: stopped; nothing was written (no --out)\n");
     return undefined;
   }
-  const report = run.report(result.chainResults, (performance.now() - t0) / 1000, files);
+  // `complete` as the GP runs' reports have it (a stopped run writes no report)
+  const report = { ...run.report(result.chainResults, (performance.now() - t0) / 1000, files), complete: true };
   if (out) {
     out.writeJson("summary.json", report);
     out.finish(true);
