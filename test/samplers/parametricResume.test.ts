@@ -8,29 +8,14 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { logisticRegression } from "../../src/models/logisticRegression.js";
 import { fitzhughNagumoModel } from "../../src/models/fitzhughNagumo/model.js";
 import { simulateFitzhughNagumo } from "../../src/models/fitzhughNagumo/simulate.js";
 import { Rng } from "../../src/random/rng.js";
 import type { ChainOptions } from "../../src/samplers/driver.js";
 import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../../src/samplers/parametricRegistry.js";
 import { denseMetricTarget, type DenseMetricTarget } from "../../src/targets/denseMetric.js";
+import { smallLogistic } from "../models/parametricFixtures.js";
 import { resumeDiffers, resumesExactly } from "./resumeChecks.js";
-
-function logisticTarget(): DenseMetricTarget {
-  const rng = new Rng(3);
-  const n = 25;
-  const X = new Matrix(n, 3);
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    X.set(i, 0, 1);
-    X.set(i, 1, rng.normal());
-    X.set(i, 2, rng.normal());
-    y[i] = rng.uniform() < 1 / (1 + Math.exp(-(0.5 + X.get(i, 1) - X.get(i, 2)))) ? 1 : 0;
-  }
-  return denseMetricTarget(logisticRegression(X, y, { priorVariance: 100 }));
-}
 
 const SEED = 17;
 
@@ -40,12 +25,12 @@ function setup(target: DenseMetricTarget, sampler: ParametricSamplerName, init: 
   return { kernel, options: { ...options, init, adapt } as ChainOptions };
 }
 
-const logistic = logisticTarget();
+const logistic = denseMetricTarget(smallLogistic());
 const LOGISTIC_CHAIN = { draws: 9, burnIn: 8, thin: 2 };
 
 for (const sampler of PARAMETRIC_SAMPLER_NAMES) {
   test(`logistic regression, ${sampler}: a chain resumed from any checkpoint or stop draws what the chain never stopped drew`, () => {
-    const { kernel, options } = setup(logistic, sampler, new Float64Array(3), LOGISTIC_CHAIN);
+    const { kernel, options } = setup(logistic, sampler, new Float64Array(logistic.dim), LOGISTIC_CHAIN);
     resumesExactly(kernel, options, SEED, 3, [0, 1, 7, 8, 9, 13, 25]);
   });
 }
@@ -63,13 +48,13 @@ for (const sampler of PARAMETRIC_SAMPLER_NAMES.filter((s) => s !== "iwls" && s !
 
 test("negative controls: a checkpoint without the kernel's state, the adaptation's sums or the generator's state resumes to other draws", () => {
   for (const sampler of ["mh-componentwise", "holmes-held"] as const) {
-    const { kernel, options } = setup(logistic, sampler, new Float64Array(3), LOGISTIC_CHAIN);
+    const { kernel, options } = setup(logistic, sampler, new Float64Array(logistic.dim), LOGISTIC_CHAIN);
     const { reference, saved } = resumesExactly(kernel, options, SEED, 3, []);
     const cp = saved.find((c) => c.done === 6)!;
     assert.ok(cp.kernelState, `${sampler}: the checkpoint holds the kernel's state`);
     assert.ok(resumeDiffers(kernel, options, SEED, { ...cp, kernelState: undefined }, reference), `${sampler}: kernel state dropped`);
   }
-  const { kernel, options } = setup(logistic, "simplified-mmala", new Float64Array(3), LOGISTIC_CHAIN);
+  const { kernel, options } = setup(logistic, "simplified-mmala", new Float64Array(logistic.dim), LOGISTIC_CHAIN);
   const { reference, saved } = resumesExactly(kernel, options, SEED, 3, []);
   const inBurnIn = saved.find((c) => c.phase === "burn-in" && c.done === 6)!;
   assert.ok(resumeDiffers(kernel, options, SEED, { ...inBurnIn, adapter: undefined }, reference), "adapter reset");
