@@ -28,7 +28,11 @@ export interface SlicedChainsOptions {
   adapt?: AdaptOptions;
   /** Once requested, the chain running ends at its next transition (with a checkpoint) and no other starts. */
   stop?: StopFlag;
-  /** Checkpoints every `every` transitions, on a stop and at each chain's end. */
+  /**
+   * Checkpoints every `every` transitions, on a stop and at each chain's end; their draws and
+   * statistics are views into the chain's storage (CheckpointOptions.views), valid until the chain
+   * goes on: `save` writes them at once.
+   */
   checkpoint?: CheckpointOptions;
   /** Per chain, the checkpoint to continue from (undefined: the chain starts afresh). */
   resume?: (ChainCheckpoint | undefined)[];
@@ -67,6 +71,8 @@ export async function runSlicedChains(kernel: Kernel, options: SlicedChainsOptio
         // at least one transition per slice, so that every slice makes progress
         shouldStop: () => stop?.requested === true || (sliced = polls++ > 0 && performance.now() > deadline),
         checkpoint: {
+          // the slices resume into the same storage, and the caller's save writes at once: no copies of the draws
+          views: true,
           every: options.checkpoint?.every ?? 0,
           save: (cp) => (sliced && !stop?.requested ? (sliceEnd = cp) : options.checkpoint?.save(cp)),
         },
