@@ -348,12 +348,10 @@ export function registerSampleCommand(program: Command): Command {
     .option("--json", "print one JSON object instead of text")
     .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
       if (isParametricModel(opts)) {
-        const given = (["checkpointEvery", "resume", "overwrite"] as const).find((k) => opts[k] !== undefined);
-        if (given) throw new OptionError(`--${given.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase())}`, "applies to GP models (fixed or sampled kernel hyperparameters); --model runs write no checkpoints");
-      }
-      if (isParametricModel(opts)) {
         const run = { lgcp: runCoxProcessSample, volatility: runVolatilitySample, "fitzhugh-nagumo": runFitzhughNagumoSample }[opts.model as string] ?? runParametricSample;
-        return void run(opts);
+        // undefined: stopped (Ctrl-C, SIGTERM) with its checkpoints kept
+        if ((await run(opts, { handleSigint: true })) === undefined) process.exitCode = 130;
+        return;
       }
       const report = samplesHyperparameters(opts) ? await runHyperSampleCommand(opts, { handleSigint: true }) : await runSampleCommand(opts, { handleSigint: true });
       // Ctrl-C: the draws so far were written and marked incomplete; exit as an interrupted command does.

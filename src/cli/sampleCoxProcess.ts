@@ -7,20 +7,22 @@
  * `report` read. Everything is checked before sampling: a bad option or data file stops with one
  * line and exit code 2, and nothing is written.
  */
-import { prepareOutputDir } from "../io/atomic.js";
 import { vectorNames } from "../io/cmdstan.js";
 import { readCountGrid } from "../io/countGrid.js";
 import { coxProcessModel } from "../models/coxProcess/coxProcess.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName } from "../run/coxProcess.js";
 import { summariseRun } from "../run/summary.js";
-import { sample, type ChainResult } from "../samplers/driver.js";
+import type { ChainResult } from "../samplers/driver.js";
 import { VERSION } from "../version.js";
 import { parseCoxHyperparameters, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { OptionError } from "./options.js";
-import { writeParametricChain, type RawParametricOptions } from "./sampleParametric.js";
+import { runModelChains, startModelRun } from "./modelRunResume.js";
+import { parametricRunSpec, writeParametricChain, type ModelCommandIO, type RawParametricOptions } from "./sampleParametric.js";
+import { fmt } from "./sampleReport.js";
 import { parseSampleOptions } from "./sampleOptions.js";
 
-export function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOptions, io: { stdout?: (s: string) => void } = {}): Record<string, unknown> {
+/** Runs `gpmcmc sample --model lgcp`; returns the report it printed (undefined: the run was stopped). */
+export async function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOptions, io: ModelCommandIO = {}): Promise<CoxProcessReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
   if (raw.priorVariance !== undefined) throw new OptionError("--prior-variance", "does not apply to --model lgcp (the hyperparameters are fixed: --sigma2, --beta, --mu)");
@@ -30,47 +32,41 @@ export function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOpt
   if (sampler !== "rmhmc" && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, not ${sampler}`);
   if (sampler === "mala-transient" && raw.adapt === false) throw new OptionError("--no-adapt", "does not apply to --sampler mala-transient (its scaling is fixed)");
   const hyper = parseCoxHyperparameters(raw);
+  const start = startModelRun("lgcp", raw, o);
   const grid = readCountGrid(o.data);
   const model = coxProcessModel(grid.side, grid.counts, hyper);
-  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
-  const t0 = performance.now();
-  let chains: ChainResult[];
-  let setupSeconds: number;
-  try {
-    const s = coxProcessSampler(model, sampler, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
-    setupSeconds = s.setupSeconds;
-    const result = sample(s.kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init: s.init, adapt: s.adapt });
-    // MALA samples Christensen's Gamma: the draws are mapped to the field x.
-    chains = result.chainResults.map((r) => {
-      const xs = new Float64Array(r.samples.length);
-      for (let i = 0; i < r.draws; i++) s.toField(r.samples.subarray(i * r.dim, (i + 1) * r.dim), xs.subarray(i * r.dim, (i + 1) * r.dim));
-      return { ...r, samples: xs };
-    });
-  } catch (e) {
-    out?.finish(false);
-    throw e;
-  }
+  const s = coxProcessSampler(model, sampler, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
+  const spec = parametricRunSpec({ name: "lgcp", ...hyper }, sampler, o, start.seed, s.adapt);
+  // MALA samples Christensen's Gamma: the draws are mapped to the field x.
+  const toField = (r: ChainResult): ChainResult => {
+    const xs = new Float64Array(r.samples.length);
+    for (let i = 0; i < r.draws; i++) s.toField(r.samples.subarray(i * r.dim, (i + 1) * r.dim), xs.subarray(i * r.dim, (i + 1) * r.dim));
+    return { ...r, samples: xs };
+  };
   const names = vectorNames("x", model.dim);
   const settings = { grid: grid.side, sigma2: hyper.sigma2, beta: hyper.beta, mu: hyper.mu, cell_area: model.cellArea };
-  const files: string[] = [];
-  if (out) {
-    for (const r of chains) files.push(writeParametricChain(out, r, names, { model: "lgcp", sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: chains[0].tunedValue !== undefined, dataFile: o.data, settings }));
-  }
-  const summary = summariseRun(chains, { names, seconds: (performance.now() - t0) / 1000 });
-  const report = { ...summary, gpmcmc: VERSION, model: "lgcp", sampler, seed, hyperparameters: hyper, setupSeconds, data: { file: o.data, grid: grid.side, cells: model.dim }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [] };
-  if (out) {
-    out.writeJson("summary.json", report);
-    out.finish(true);
-  }
-  const fmt = (x: number | null) => (x === null || !Number.isFinite(x) ? "n/a" : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
+  return runModelChains(start, {
+    spec, dataFile: o.data, kernel: s.kernel, init: s.init, adapt: s.adapt, json: o.json, stdout, stderr: io.stderr ?? ((t: string) => void process.stderr.write(t)), handleSigint: io.handleSigint,
+    writeDraws: (out, r) => writeParametricChain(out, toField(r), names, { model: "lgcp", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: s.kernel.tunable !== undefined, dataFile: o.data, settings }),
+    report: (chains, seconds, files) => {
+      const summary = summariseRun(chains.map(toField), { names, seconds });
+      return { ...summary, gpmcmc: VERSION, model: "lgcp", sampler, seed: spec.seed, hyperparameters: hyper, setupSeconds: s.setupSeconds, data: { file: o.data, grid: grid.side, cells: model.dim }, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [] };
+    },
+    format: formatCoxProcessReport,
+  });
+}
+
+type CoxProcessReport = ReturnType<typeof summariseRun> & {
+  sampler: string; hyperparameters: { sigma2: number; beta: number; mu: number }; data: { file: string; grid: number }; out: string | null; files: string[];
+};
+
+function formatCoxProcessReport(r: CoxProcessReport): string {
+  const hyper = r.hyperparameters;
   const lines = [
-    `log-Gaussian Cox process on ${o.data} (${grid.side} x ${grid.side} grid; sigma^2 ${hyper.sigma2}, beta ${fmt(hyper.beta)}, mu ${fmt(hyper.mu)}), sampler ${sampler}`,
-    `${summary.chains} chains x ${summary.draws} draws; acceptance rate ${fmt(summary.acceptanceRate)}, divergences ${summary.divergences}`,
-    `ESS (Geyer, over x.1..x.${summary.variables}): min ${fmt(summary.minEss)}, median ${fmt(summary.medianEss)}, max ${fmt(summary.maxEss)}`,
+    `log-Gaussian Cox process on ${r.data.file} (${r.data.grid} x ${r.data.grid} grid; sigma^2 ${hyper.sigma2}, beta ${fmt(hyper.beta)}, mu ${fmt(hyper.mu)}), sampler ${r.sampler}`,
+    `${r.chains} chains x ${r.draws} draws; acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}`,
+    `ESS (Geyer, over x.1..x.${r.variables}): min ${fmt(r.minEss)}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
   ];
-  if (out) lines.push(`wrote ${files.map((f) => `${o.out}/${f}`).join(", ")}, ${o.out}/summary.json`);
-  if (o.json) stdout(JSON.stringify(report) + "\n");
-  else stdout(lines.join("\n") + "\n");
-  return report;
+  if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
+  return lines.join("\n") + "\n";
 }

@@ -15,20 +15,22 @@ import { readNumber } from "../io/numbers.js";
 import { FN_INITIAL_STATE, FN_PARAMETER_NAMES, FN_TRUE_PARAMETERS } from "../models/fitzhughNagumo/equations.js";
 import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
 import { FN_DEFAULT_NOISE_SD, FN_DEFAULT_PRIOR_SD, fitzhughNagumoModel, type FitzhughNagumoData } from "../models/fitzhughNagumo/model.js";
-import { PARAMETRIC_SAMPLER_NAMES, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { summariseRun } from "../run/summary.js";
 import { denseMetricTarget } from "../targets/denseMetric.js";
 import { VERSION } from "../version.js";
 import { OptionError, parseNumberList, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
-import { runParametricChains, writeParametricChain } from "./sampleParametric.js";
+import type { RawLastingRunOptions } from "./lastingRunOptions.js";
+import { runModelChains, startModelRun } from "./modelRunResume.js";
+import { parametricRunSpec, writeParametricChain, type ModelCommandIO } from "./sampleParametric.js";
 
 /** The samplers that apply (IWLS is for generalised linear models). */
 export const FN_SAMPLERS = PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls");
 /** The fastest per min-ESS in our Table 14 (EXPERIMENTS.md), as in the paper's. */
 export const FN_DEFAULT_SAMPLER: ParametricSamplerName = "simplified-mmala";
 
-export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions {
+export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions, RawLastingRunOptions {
   noiseSd?: string;
   priorSd?: string;
   initialState?: string;
@@ -88,8 +90,8 @@ function numberList(option: string, raw: string, length: number): number[] {
   return v;
 }
 
-/** Runs the sample command for --model fitzhugh-nagumo; returns the report it printed. */
-export function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOptions, io: { stdout?: (s: string) => void; stderr?: (s: string) => void } = {}): Record<string, unknown> {
+/** Runs the sample command for --model fitzhugh-nagumo; returns the report it printed (undefined: the run was stopped). */
+export async function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOptions, io: ModelCommandIO = {}): Promise<FitzhughNagumoReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   for (const key of NOT_HERE) if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError(optionName(key), "does not apply to --model fitzhugh-nagumo");
@@ -102,49 +104,58 @@ export function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOptions, io:
   const noiseSd = raw.noiseSd === undefined ? FN_DEFAULT_NOISE_SD : parsePositiveNumber("--noise-sd", raw.noiseSd);
   const priorSd = raw.priorSd === undefined ? FN_DEFAULT_PRIOR_SD : parsePositiveNumber("--prior-sd", raw.priorSd);
   const x0 = raw.initialState === undefined ? [...FN_INITIAL_STATE] : numberList("--initial-state", raw.initialState, 2);
-  const start = raw.start === undefined ? [...FN_TRUE_PARAMETERS] : numberList("--start", raw.start, 3);
-  if (!(start[2] > 0)) throw new OptionError("--start", `c must be positive (the equations divide by it), got ${start[2]}`);
+  const startPoint = raw.start === undefined ? [...FN_TRUE_PARAMETERS] : numberList("--start", raw.start, 3);
+  if (!(startPoint[2] > 0)) throw new OptionError("--start", `c must be positive (the equations divide by it), got ${startPoint[2]}`);
 
+  const start = startModelRun("fitzhugh-nagumo", raw, o);
   const data = readFitzhughNagumoData(o.data);
   const model = fitzhughNagumoModel(data, { noiseSd, priorSd, initialState: [x0[0], x0[1]] });
-  const mode = posteriorMode(model, start);
-  if (!Number.isFinite(mode.logDensity)) throw new OptionError("--start", `the log density is not finite at ${start.join(",")} (the ODE solver failed there); start elsewhere`);
+  const mode = posteriorMode(model, startPoint);
+  if (!Number.isFinite(mode.logDensity)) throw new OptionError("--start", `the log density is not finite at ${startPoint.join(",")} (the ODE solver failed there); start elsewhere`);
   if (!mode.converged) stderr(`gpmcmc: warning: the search for the posterior mode did not converge (${mode.reason}); chains start at the best point found\n`);
   const init = mode.theta;
   const target = denseMetricTarget(model);
-  const { result, out, seed, adapt, t0 } = runParametricChains(target, sampler as ParametricSamplerName, init, o, raw.adapt);
+  const { kernel, adapt } = parametricSampler(target, sampler as ParametricSamplerName, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
+  const spec = parametricRunSpec({ name: "fitzhugh-nagumo", noiseSd, priorSd, initialState: x0, start: startPoint }, sampler, o, start.seed, adapt);
   const names = [...FN_PARAMETER_NAMES];
-  const files: string[] = [];
   const settings = { noise_sd: noiseSd, prior_sd: priorSd, initial_state: x0.join(","), mode: Array.from(init).join(",") };
-  if (out) {
-    for (const r of result.chainResults) files.push(writeParametricChain(out, r, names, { model: "fitzhugh_nagumo", sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings }));
-  }
-  const summary = summariseRun(result.chainResults, { names, seconds: (performance.now() - t0) / 1000 });
-  const means = names.map((_, k) => {
-    let s = 0;
-    let n = 0;
-    for (const r of result.chainResults) for (let i = 0; i < r.draws; i++, n++) s += r.samples[i * 3 + k];
-    return s / n;
+  const info = { model: "fitzhugh_nagumo", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings };
+  return runModelChains(start, {
+    spec, dataFile: o.data, kernel, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint,
+    writeDraws: (out, r) => writeParametricChain(out, r, names, info),
+    report: (chains, seconds, files) => {
+      const summary = summariseRun(chains, { names, seconds });
+      const means = names.map((_, k) => {
+        let s = 0;
+        let n = 0;
+        for (const r of chains) for (let i = 0; i < r.draws; i++, n++) s += r.samples[i * 3 + k];
+        return s / n;
+      });
+      return {
+        ...summary, gpmcmc: VERSION, model: "fitzhugh-nagumo", sampler, seed: spec.seed, noiseSd, priorSd, initialState: x0, mode: Array.from(init), means,
+        data: { file: o.data, times: data.times.length, tEnd: data.times[data.times.length - 1] }, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [],
+      };
+    },
+    format: formatFitzhughNagumoReport,
   });
-  const report = {
-    ...summary, gpmcmc: VERSION, model: "fitzhugh-nagumo", sampler, seed, noiseSd, priorSd, initialState: x0, mode: Array.from(init), means,
-    data: { file: o.data, times: data.times.length, tEnd: data.times[data.times.length - 1] }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [],
-  };
-  if (out) {
-    out.writeJson("summary.json", report);
-    out.finish(true);
-  }
+}
+
+type FitzhughNagumoReport = ReturnType<typeof summariseRun> & {
+  sampler: string; noiseSd: number; priorSd: number; mode: number[]; means: number[]; data: { file: string; times: number; tEnd: number }; out: string | null; files: string[];
+};
+
+function formatFitzhughNagumoReport(report: FitzhughNagumoReport): string {
+  const names = [...FN_PARAMETER_NAMES];
   const fmt = (x: number | null) => (x === null || !Number.isFinite(x) ? "n/a" : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
   const lines = [
-    `fitzhugh-nagumo on ${o.data} (${data.times.length} times to t = ${fmt(report.data.tEnd)}, noise sd ${noiseSd}, prior N(0, ${priorSd}^2) on a, b, c > 0), sampler ${sampler}`,
-    `chains start at the posterior mode (a, b, c) = (${Array.from(init, (x) => x.toFixed(4)).join(", ")})`,
-    `${summary.chains} chains x ${summary.draws} draws; acceptance rate ${fmt(summary.acceptanceRate)}, divergences ${summary.divergences}`,
-    `posterior means: ${names.map((n, k) => `${n} ${means[k].toFixed(4)}`).join(", ")}`,
-    `ESS (Geyer, over a, b, c): min ${fmt(summary.minEss)}, median ${fmt(summary.medianEss)}, max ${fmt(summary.maxEss)}`,
-    `R-hat (classic, max over a, b, c): ${summary.chains < 2 ? "n/a with one chain" : fmt(summary.rhatMax)}`,
-    `time: ${fmt(summary.samplingSeconds)} s of sampling summed over chains; min ESS per second of sampling ${fmt(summary.essPerSecond)}`,
+    `fitzhugh-nagumo on ${report.data.file} (${report.data.times} times to t = ${fmt(report.data.tEnd)}, noise sd ${report.noiseSd}, prior N(0, ${report.priorSd}^2) on a, b, c > 0), sampler ${report.sampler}`,
+    `chains start at the posterior mode (a, b, c) = (${report.mode.map((x) => x.toFixed(4)).join(", ")})`,
+    `${report.chains} chains x ${report.draws} draws; acceptance rate ${fmt(report.acceptanceRate)}, divergences ${report.divergences}`,
+    `posterior means: ${names.map((n, k) => `${n} ${report.means[k].toFixed(4)}`).join(", ")}`,
+    `ESS (Geyer, over a, b, c): min ${fmt(report.minEss)}, median ${fmt(report.medianEss)}, max ${fmt(report.maxEss)}`,
+    `R-hat (classic, max over a, b, c): ${report.chains < 2 ? "n/a with one chain" : fmt(report.rhatMax)}`,
+    `time: ${fmt(report.samplingSeconds)} s of sampling summed over chains; min ESS per second of sampling ${fmt(report.essPerSecond)}`,
   ];
-  if (o.out !== undefined) lines.push(`wrote ${report.files.map((f) => `${o.out}/${f}`).join(", ")}`);
-  stdout(o.json ? JSON.stringify(report) + "\n" : lines.join("\n") + "\n");
-  return report;
+  if (report.out !== null) lines.push(`wrote ${report.files.map((f) => `${report.out}/${f}`).join(", ")}`);
+  return lines.join("\n") + "\n";
 }

@@ -8,24 +8,27 @@
  * data file stops with one line and exit code 2, and nothing is written.
  */
 import type { Command } from "commander";
-import { prepareOutputDir } from "../io/atomic.js";
+import type { OutputDir } from "../io/atomic.js";
 import { drawsFileName, vectorNames, writeCmdStanCsv, type DrawStats } from "../io/cmdstan.js";
 import { readDataset } from "../io/dataset.js";
 import { regressionDesign, MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
 import { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "../models/logisticRegression.js";
-import { sample, type ChainResult } from "../samplers/driver.js";
-import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
-import { denseMetricTarget, type DenseMetricTarget } from "../targets/denseMetric.js";
+import type { AdaptOptions } from "../samplers/adaptation.js";
+import type { ChainResult } from "../samplers/driver.js";
+import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSampler } from "../samplers/parametricRegistry.js";
+import { denseMetricTarget } from "../targets/denseMetric.js";
 import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { addCoxProcessOptions, refuseCoxProcessOptions, type RawCoxProcessOptions } from "./coxProcessOptions.js";
+import type { RawLastingRunOptions } from "./lastingRunOptions.js";
+import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The models `--model` names (latent-gp: the GP models of the rest of `sample`). */
 export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const;
 
-export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOptions {
+export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOptions, RawLastingRunOptions {
   model?: string;
   polynomialDegree?: string;
   priorVariance?: string;
@@ -62,8 +65,16 @@ export function isParametricModel(raw: RawParametricOptions): boolean {
   return true;
 }
 
-/** Runs the sample command for --model logistic-regression; returns the report it printed. */
-export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s: string) => void; stderr?: (s: string) => void } = {}): Record<string, unknown> {
+/** What the --model commands take besides their options. */
+export interface ModelCommandIO {
+  stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
+  /** Handle SIGINT and SIGTERM: stop the chains with a checkpoint (the command line's behaviour). */
+  handleSigint?: boolean;
+}
+
+/** Runs the sample command for --model logistic-regression; returns the report it printed (undefined: the run was stopped). */
+export async function runParametricSample(raw: RawParametricOptions, io: ModelCommandIO = {}): Promise<ParametricReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
   for (const key of GP_ONLY) if (raw[key] !== undefined) throw new OptionError(optionName(key), "applies only to --model latent-gp (the GP models)");
@@ -82,46 +93,33 @@ export function runParametricSample(raw: RawParametricOptions, io: { stdout?: (s
   if ((sampler === "iwls" || sampler === "mh-componentwise" || sampler === "holmes-held") && o.stepSize !== undefined) throw new OptionError("--step-size", `does not apply to --sampler ${sampler}`);
   if (!["rmhmc", "rmhmc-t", "hmc", "hmc-diagonal"].includes(sampler) && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, rmhmc-t, hmc or hmc-diagonal, not ${sampler}`);
 
+  const start = startModelRun("logistic-regression", raw, o);
   const data = readDataset(o.data, { labels: "binary", binaryCoding: "zeroOne" });
   const design = regressionDesign(data.X, data.inputNames, degree);
   for (const w of design.warnings) stderr(`gpmcmc: warning: ${o.data}: ${w}\n`);
   const model = logisticRegression(design.matrix, data.y, { priorVariance });
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);
-  const { result, out, seed, adapt, t0 } = runParametricChains(target, sampler, init, o, raw.adapt);
+  const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
+  const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt);
   const names = vectorNames("beta", model.dim);
-  const files: string[] = [];
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
   design.terms.forEach((t, k) => (settings[`term.beta.${k + 1}`] = t));
-  if (out) {
-    for (const r of result.chainResults) files.push(writeParametricChain(out, r, names, { model: "logistic_regression", sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings }));
-  }
-  const summary = summariseRun(result.chainResults, { names, seconds: (performance.now() - t0) / 1000 });
-  const report = { ...summary, gpmcmc: VERSION, model: "logistic-regression", sampler, seed, priorVariance, polynomialDegree: degree, terms: design.terms, data: { file: o.data, n: data.n, d: model.dim }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [] };
-  if (out) {
-    out.writeJson("summary.json", report);
-    out.finish(true);
-  }
-  stdout(o.json ? JSON.stringify(report) + "\n" : formatParametricReport(report, summary));
-  return report;
+  const info: ChainInfo = { model: "logistic_regression", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings };
+  return runModelChains(start, {
+    spec, dataFile: o.data, kernel, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint,
+    writeDraws: (out, r) => writeParametricChain(out, r, names, info),
+    report: (chains, seconds, files) => {
+      const summary = summariseRun(chains, { names, seconds });
+      return { ...summary, gpmcmc: VERSION, model: "logistic-regression", sampler, seed: spec.seed, priorVariance, polynomialDegree: degree, terms: design.terms, data: { file: o.data, n: data.n, d: model.dim }, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [] };
+    },
+    format: formatParametricReport,
+  });
 }
 
-/**
- * The chains of a parametric model as the options ask (the output directory prepared before
- * sampling and closed as unfinished if sampling throws); t0 is when sampling started.
- */
-export function runParametricChains(target: DenseMetricTarget, sampler: ParametricSamplerName, init: Float64Array, o: ReturnType<typeof parseSampleOptions>, adaptFlag: boolean | undefined) {
-  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
-  const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: adaptFlag });
-  const t0 = performance.now();
-  try {
-    const result = sample(kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init, adapt });
-    return { result, out, seed, adapt, t0 };
-  } catch (e) {
-    out?.finish(false);
-    throw e;
-  }
+/** The run record of a parametric model's run (what a resume compares). */
+export function parametricRunSpec(model: ModelRunSpec["model"], sampler: string, o: ReturnType<typeof parseSampleOptions>, seed: number, adapt: AdaptOptions | undefined): ModelRunSpec {
+  return { model, sampler: { sampler, stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps }, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, adapt: adapt !== undefined };
 }
 
 export interface ChainInfo {
@@ -139,7 +137,7 @@ export interface ChainInfo {
 }
 
 /** Writes one chain's draws file (CmdStan CSV) into the output directory; returns its name. */
-export function writeParametricChain(out: ReturnType<typeof prepareOutputDir>, r: ChainResult, names: string[], info: ChainInfo): string {
+export function writeParametricChain(out: OutputDir, r: ChainResult, names: string[], info: ChainInfo): string {
   const name = drawsFileName(r.chain + 1);
   const st = r.stats;
   const stats: DrawStats[] = Array.from({ length: r.draws }, (_, i) => ({
@@ -161,13 +159,15 @@ function fmt(x: number | null): string {
   return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3);
 }
 
-function formatParametricReport(r: { sampler: string; data: { file: string; n: number; d: number }; terms: string[]; out: string | null; files: string[] }, s: ReturnType<typeof summariseRun>): string {
+type ParametricReport = ReturnType<typeof summariseRun> & { sampler: string; data: { file: string; n: number; d: number }; terms: string[]; out: string | null; files: string[] };
+
+function formatParametricReport(r: ParametricReport): string {
   const lines = [
     `logistic regression on ${r.data.file} (n = ${r.data.n}, ${r.data.d} coefficients: ${r.terms.join(", ")}), sampler ${r.sampler}`,
-    `${s.chains} chains x ${s.draws} draws; acceptance rate ${fmt(s.acceptanceRate)}, divergences ${s.divergences}`,
-    `ESS (Geyer, over beta.1..beta.${s.variables}): min ${fmt(s.minEss)}, median ${fmt(s.medianEss)}, max ${fmt(s.maxEss)}`,
-    `R-hat (classic, max over beta): ${s.chains < 2 ? "n/a with one chain" : fmt(s.rhatMax)}`,
-    `time: ${fmt(s.samplingSeconds)} s of sampling summed over chains; min ESS per second of sampling ${fmt(s.essPerSecond)}`,
+    `${r.chains} chains x ${r.draws} draws; acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}`,
+    `ESS (Geyer, over beta.1..beta.${r.variables}): min ${fmt(r.minEss)}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
+    `R-hat (classic, max over beta): ${r.chains < 2 ? "n/a with one chain" : fmt(r.rhatMax)}`,
+    `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
   return lines.join("\n") + "\n";

@@ -65,6 +65,10 @@ const FIELD_OPTIONS: Record<string, string> = {
   "sampler.latent": "--sampler, --step-size, --leapfrog-steps, --max-leapfrog-steps or --max-tree-depth",
   "model.lengthscalePrior": "--prior-lengthscale", "model.variancePrior": "--prior-variance", "model.relativeJitter": "--jitter",
   "model.sharedLengthscale": "--shared-lengthscale",
+  // --model runs (cli/modelRunResume.ts)
+  "model.name": "--model", "model.priorVariance": "--prior-variance", "model.polynomialDegree": "--polynomial-degree",
+  "model.noiseSd": "--noise-sd", "model.priorSd": "--prior-sd", "model.initialState": "--initial-state", "model.start": "--start",
+  "model.sigma2": "--sigma2", "model.beta": "--beta", "model.mu": "--mu",
 };
 
 function differences(a: unknown, b: unknown, path: string, out: string[]): void {
@@ -82,6 +86,8 @@ function differences(a: unknown, b: unknown, path: string, out: string[]): void 
  * options, and one with fixed hyperparameters only with them: said so before any other difference.
  */
 export function checkSameKind(run: ResumableRun<object>, sampled: boolean): void {
+  const model = (run.record.spec as { model?: { name?: unknown } }).model?.name;
+  if (typeof model === "string") throw new OptionError("--model", `the run in ${run.dir} is a --model ${model} run; resume it with --model ${model} and the options it was started with`);
   const wasSampled = (run.record.spec as { sampler?: { scheme?: unknown } }).sampler?.scheme !== undefined;
   if (wasSampled === sampled) return;
   throw new OptionError("--lengthscale", wasSampled
@@ -127,12 +133,13 @@ export function settleCheckpoints(out: OutputDir, chains: number, complete: bool
 
 /**
  * The checks of a resume before anything runs: the run's kind (fixed or sampled
- * hyperparameters), its data and options. A finished run's report is printed as it was and
- * returned (the command ends there); undefined: the run goes on.
+ * hyperparameters; `sampled` undefined: a --model run, whose model the caller checked), its data
+ * and options. A finished run's report is printed as it was and returned (the command ends
+ * there); undefined: the run goes on.
  */
-export function checkResume<S extends object, R>(resumed: ResumableRun<S> | undefined, sampled: boolean, spec: S, dataSha256: string, print: { json: boolean; format: (r: R) => string; stdout: (s: string) => void; stderr: (s: string) => void }): R | undefined {
+export function checkResume<S extends object, R>(resumed: ResumableRun<S> | undefined, sampled: boolean | undefined, spec: S, dataSha256: string, print: { json: boolean; format: (r: R) => string; stdout: (s: string) => void; stderr: (s: string) => void }): R | undefined {
   if (!resumed) return undefined;
-  checkSameKind(resumed, sampled);
+  if (sampled !== undefined) checkSameKind(resumed, sampled);
   checkSameRun(resumed, spec, dataSha256);
   if (!resumed.finished) return undefined;
   print.stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);

@@ -11,7 +11,6 @@
  * Everything is checked before sampling: a bad option or data file stops with one line and exit
  * code 2, and nothing is written.
  */
-import { prepareOutputDir } from "../io/atomic.js";
 import { vectorNames } from "../io/cmdstan.js";
 import { readDataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
@@ -19,13 +18,12 @@ import { SV_MIN_OBSERVATIONS } from "../models/volatility/svModel.js";
 import { summariseRun } from "../run/summary.js";
 import { isSvSamplerName, SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvBlockChoice, type SvSamplerName } from "../run/volatilityGibbs.js";
 import type { BlockSummary } from "../samplers/blockGibbs.js";
-import { sample } from "../samplers/driver.js";
-import type { Kernel } from "../samplers/types.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import { VERSION } from "../version.js";
 import { OptionError, parsePositiveInteger, parsePositiveNumber } from "./options.js";
-import type { RawParametricOptions } from "./sampleParametric.js";
-import { writeParametricChain } from "./sampleParametric.js";
+import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
+import { writeParametricChain, type ModelCommandIO, type RawParametricOptions } from "./sampleParametric.js";
+import { fmt } from "./sampleReport.js";
 import { parseSampleOptions } from "./sampleOptions.js";
 
 /**
@@ -73,13 +71,8 @@ export function readReturns(file: string): Float64Array {
   return y;
 }
 
-function fmt(x: number | null): string {
-  if (x === null || !Number.isFinite(x)) return "n/a";
-  return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3);
-}
-
-/** Runs `gpmcmc sample --model volatility`; returns the report it printed. */
-export function runVolatilitySample(raw: RawParametricOptions, io: { stdout?: (s: string) => void } = {}): Record<string, unknown> {
+/** Runs `gpmcmc sample --model volatility`; returns the report it printed (undefined: the run was stopped). */
+export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCommandIO = {}): Promise<VolatilityReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   for (const key of ["polynomialDegree", "priorVariance", "lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "noiseSd", "exposureColumn"] as const) {
     if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError("--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), "does not apply to --model volatility");
@@ -93,60 +86,57 @@ export function runVolatilitySample(raw: RawParametricOptions, io: { stdout?: (s
   const trajectories: readonly string[] = ["rmhmc", "hmc"];
   if (leapfrog[0] !== undefined && !trajectories.includes(pSampler) && !trajectories.includes(vSampler)) throw new OptionError("--leapfrog-steps", `applies only to rmhmc and hmc, not ${pSampler},${vSampler}`);
   const o = parseSampleOptions({ ...raw, sampler: pSampler, stepSize: undefined, leapfrogSteps: undefined }, { samplers: SV_SAMPLER_NAMES });
+  const start = startModelRun("volatility", raw, o);
   const y = readReturns(o.data);
   const adapt = raw.adapt !== false;
   const block = (sampler: SvSamplerName, i: 0 | 1): SvBlockChoice => ({ sampler, stepSize: steps[i], leapfrogSteps: leapfrog[i], adapt });
   const kernel = svGibbsKernel(y, { parameters: block(pSampler, 0), volatilities: block(vSampler, 1), adaptIterations: adapt ? o.burnIn : 0 });
-  // each chain's block step sizes and acceptance rates, read before the next chain's init resets them
+  const samplerName = `${pSampler},${vSampler}`;
+  const spec: ModelRunSpec = {
+    model: { name: "volatility" }, sampler: { sampler: samplerName, stepSize: steps, leapfrogSteps: leapfrog },
+    draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed: start.seed, adapt,
+  };
+  // each chain's block step sizes and acceptance rates, read as it ends
   const blocks: BlockSummary[][] = [];
-  let started = 0;
-  const perChain: Kernel = { name: kernel.name, step: kernel.step, init: (x0) => (started++ > 0 && blocks.push(kernel.summary()), kernel.init(x0)) };
-  const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
-  const t0 = performance.now();
-  let result;
-  try {
-    result = sample(perChain, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init: svInitialPoint(y) });
-  } catch (e) {
-    out?.finish(false);
-    throw e;
-  }
-  blocks.push(kernel.summary());
   const T = y.length;
   const names = ["beta", "sigma", "phi", ...vectorNames("x", T)];
-  const summary = summariseRun(result.chainResults, { names, seconds: (performance.now() - t0) / 1000 });
-  const essOf = (j: number) => essGeyer(result.chainResults.map((r) => Float64Array.from({ length: r.draws }, (_, i) => r.samples[i * (3 + T) + j])));
-  const parameterEss = { beta: essOf(0), sigma: essOf(1), phi: essOf(2) };
-  const vEss = names.slice(3).map((_, k) => essOf(3 + k)).sort((a, b) => a - b);
-  const volatilityEss = { min: vEss[0], median: vEss[Math.floor(T / 2)], max: vEss[T - 1] };
-  const files: string[] = [];
-  const samplerName = `${pSampler},${vSampler}`;
-  if (out) {
-    for (const r of result.chainResults) {
-      // the blocks' step sizes after this chain's burn-in
+  return runModelChains(start, {
+    spec, dataFile: o.data, kernel, init: svInitialPoint(y), adapt: undefined, json: o.json, stdout, stderr: io.stderr ?? ((s: string) => void process.stderr.write(s)), handleSigint: io.handleSigint,
+    onChain: (r) => (blocks[r.chain] = kernel.summary()),
+    writeDraws: (out, r) => {
+      // the blocks' step sizes after this chain's burn-in (for a checkpoint's draws: as they are now)
       const settings: Record<string, string | number> = { parameter_sampler: pSampler, volatility_sampler: vSampler };
-      for (const s of blocks[r.chain]) settings[`${s.name}_stepsize`] = s.stepSize;
-      files.push(writeParametricChain(out, r, names, { model: "stochastic_volatility", sampler: samplerName, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt, dataFile: o.data, settings }));
-    }
-  }
-  const report = {
-    ...summary, gpmcmc: VERSION, model: "volatility", sampler: samplerName, seed, data: { file: o.data, T },
-    parameterEss, volatilityEss, blocks, out: o.out ?? null, files: out ? [...files, "summary.json"] : [],
-  };
-  if (out) {
-    out.writeJson("summary.json", report);
-    out.finish(true);
-  }
-  if (o.json) stdout(JSON.stringify(report) + "\n");
-  else {
-    const lines = [
-      `stochastic volatility on ${o.data} (T = ${T}), samplers ${pSampler} (beta, sigma, phi) and ${vSampler} (x.1..x.${T})`,
-      `${summary.chains} chains x ${summary.draws} draws; acceptance rates ${blocks.map((b, c) => `chain ${c + 1}: ${b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")}`).join("; ")}`,
-      `ESS (Geyer): beta ${fmt(parameterEss.beta)}, sigma ${fmt(parameterEss.sigma)}, phi ${fmt(parameterEss.phi)}; x min ${fmt(volatilityEss.min)}, median ${fmt(volatilityEss.median)}, max ${fmt(volatilityEss.max)}`,
-      `time: ${fmt(summary.samplingSeconds)} s of sampling summed over chains`,
-    ];
-    if (o.out !== undefined) lines.push(`wrote ${report.files.map((f) => `${o.out}/${f}`).join(", ")}`);
-    stdout(lines.join("\n") + "\n");
-  }
-  return report;
+      for (const s of blocks[r.chain] ?? kernel.summary()) settings[`${s.name}_stepsize`] = s.stepSize;
+      return writeParametricChain(out, r, names, { model: "stochastic_volatility", sampler: samplerName, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt, dataFile: o.data, settings });
+    },
+    report: (chains, seconds, files) => {
+      const summary = summariseRun(chains, { names, seconds });
+      const essOf = (j: number) => essGeyer(chains.map((r) => Float64Array.from({ length: r.draws }, (_, i) => r.samples[i * (3 + T) + j])));
+      const parameterEss = { beta: essOf(0), sigma: essOf(1), phi: essOf(2) };
+      const vEss = names.slice(3).map((_, k) => essOf(3 + k)).sort((a, b) => a - b);
+      const volatilityEss = { min: vEss[0], median: vEss[Math.floor(T / 2)], max: vEss[T - 1] };
+      return {
+        ...summary, gpmcmc: VERSION, model: "volatility", sampler: samplerName, seed: spec.seed, data: { file: o.data, T },
+        parameterEss, volatilityEss, blocks, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [],
+      };
+    },
+    format: formatVolatilityReport,
+  });
+}
+
+type VolatilityReport = ReturnType<typeof summariseRun> & {
+  sampler: string; data: { file: string; T: number }; parameterEss: { beta: number; sigma: number; phi: number }; volatilityEss: { min: number; median: number; max: number };
+  blocks: BlockSummary[][]; out: string | null; files: string[];
+};
+
+function formatVolatilityReport(r: VolatilityReport): string {
+  const [pSampler, vSampler] = r.sampler.split(",");
+  const lines = [
+    `stochastic volatility on ${r.data.file} (T = ${r.data.T}), samplers ${pSampler} (beta, sigma, phi) and ${vSampler} (x.1..x.${r.data.T})`,
+    `${r.chains} chains x ${r.draws} draws; acceptance rates ${r.blocks.map((b, c) => `chain ${c + 1}: ${b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")}`).join("; ")}`,
+    `ESS (Geyer): beta ${fmt(r.parameterEss.beta)}, sigma ${fmt(r.parameterEss.sigma)}, phi ${fmt(r.parameterEss.phi)}; x min ${fmt(r.volatilityEss.min)}, median ${fmt(r.volatilityEss.median)}, max ${fmt(r.volatilityEss.max)}`,
+    `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains`,
+  ];
+  if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
+  return lines.join("\n") + "\n";
 }

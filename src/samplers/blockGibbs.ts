@@ -57,6 +57,8 @@ export function blockGibbs(dim: number, blocks: readonly GibbsBlock[], options: 
   const adaptIterations = options.adaptIterations ?? 0;
   const stepSizes = blocks.map((b) => b.stepSize ?? NaN);
   let adapters: (DualAveraging | undefined)[] = [];
+  /** Each adapter's initial step size and target acceptance (what it was made with). */
+  const adapterSettings: [number, number][] = blocks.map(() => [NaN, NaN]);
   const accepted = blocks.map(() => 0);
   const counted = blocks.map(() => 0);
   let sweeps = 0;
@@ -84,7 +86,10 @@ export function blockGibbs(dim: number, blocks: readonly GibbsBlock[], options: 
       if (tunable) {
         if (Number.isNaN(stepSizes[i])) stepSizes[i] = tunable.value;
         tunable.value = stepSizes[i];
-        if (adapting && b.adapt !== false && !adapters[i]) adapters[i] = new DualAveraging(stepSizes[i], tunable.targetAcceptance);
+        if (adapting && b.adapt !== false && !adapters[i]) {
+          adapters[i] = new DualAveraging(stepSizes[i], tunable.targetAcceptance);
+          adapterSettings[i] = [stepSizes[i], tunable.targetAcceptance];
+        }
       }
       const s = kernel.init(x.slice(b.start, b.start + b.length));
       const { state: next, info: bi } = kernel.step(s, rng);
@@ -112,8 +117,38 @@ export function blockGibbs(dim: number, blocks: readonly GibbsBlock[], options: 
     return { state: { position: x, logDensity: options.logDensity(x) }, info };
   }
 
+  // The sweeps so far, each block's step size, tallies and dual averaging are the chain's state
+  // beside the position: a resumed chain takes them rather than init's fresh ones.
+  // [sweeps, log density, x (dim), per block: step size, accepted, counted, adapter flag,
+  //  its initial step size and target, its running state (4)]
+  const PER_BLOCK = 10;
+  const saveState = (state: SamplerState) => {
+    const out = [sweeps, state.logDensity, ...state.position];
+    blocks.forEach((_, i) => {
+      const a = adapters[i];
+      out.push(stepSizes[i], accepted[i], counted[i], a ? 1 : 0, ...(a ? adapterSettings[i] : [NaN, NaN]), ...(a ? a.snapshot() : [NaN, NaN, NaN, NaN]));
+    });
+    return Float64Array.from(out);
+  };
+  function restoreState(saved: Float64Array): SamplerState {
+    if (saved.length !== 2 + dim + PER_BLOCK * blocks.length) throw new RangeError(`block-gibbs: a saved state has ${2 + dim + PER_BLOCK * blocks.length} numbers, got ${saved.length}`);
+    sweeps = saved[0];
+    adapters = blocks.map((_, i) => {
+      const r = saved.subarray(2 + dim + PER_BLOCK * i, 2 + dim + PER_BLOCK * (i + 1));
+      [stepSizes[i], accepted[i], counted[i]] = r;
+      if (r[3] !== 1) return undefined;
+      adapterSettings[i] = [r[4], r[5]];
+      const a = new DualAveraging(r[4], r[5]);
+      a.restore(Array.from(r.subarray(6)));
+      return a;
+    });
+    return { position: saved.slice(2, 2 + dim), logDensity: saved[1] };
+  }
+
   return {
     name: "block-gibbs",
+    saveState,
+    restoreState,
     init,
     step,
     summary: () => blocks.map((b, i) => ({ name: b.name, stepSize: stepSizes[i], acceptanceRate: counted[i] ? accepted[i] / counted[i] : NaN, transitions: counted[i] })),

@@ -45,6 +45,12 @@ export interface CheckpointOptions {
   every: number;
   /** Called with each checkpoint, after transition `done`, on a stop, and once at the chain's end. */
   save: (checkpoint: ChainCheckpoint) => void;
+  /**
+   * The checkpoint's draws and statistics are views into the chain's storage, not copies: for a
+   * `save` that uses them at once, or a resume into the same storage (which then copies nothing),
+   * so that a checkpoint costs no copy of the draws so far.
+   */
+  views?: boolean;
 }
 
 /** A checkpoint fits a chain when it was made by a chain of the same shape, inside its transitions. */

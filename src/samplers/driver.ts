@@ -140,8 +140,9 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
     const before = resume?.seconds ?? { burnIn: 0, sampling: 0 };
     if (resume) {
       Object.assign(summary, resume.summary, { transitions: iterations });
-      out.samples.set(resume.samples.subarray(0, kept * dim));
-      for (const k of Object.keys(out.stats) as (keyof DrawStatColumns)[]) out.stats[k].set(resume.stats[k].subarray(0, kept));
+      // (nothing to copy when the checkpoint's arrays are views of this storage: CheckpointOptions.views)
+      if (!sameView(resume.samples, out.samples)) out.samples.set(resume.samples.subarray(0, kept * dim));
+      for (const k of Object.keys(out.stats) as (keyof DrawStatColumns)[]) if (!sameView(resume.stats[k], out.stats[k])) out.stats[k].set(resume.stats[k].subarray(0, kept));
       if (tunable && resume.tunableValue !== undefined) tunable.value = resume.tunableValue;
       if (adapter && resume.adapter) adapter.restore(resume.adapter);
       rng = Rng.restore(resume.rng); // the caller's generator is where the chain started; continue where it was
@@ -160,8 +161,8 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
         tallies: { accepted, acceptSum, divergences },
         summary: { ...summary },
         kept,
-        samples: out.samples.slice(0, kept * dim),
-        stats: statsSlice(out.stats, kept),
+        samples: checkpoint!.views ? out.samples.subarray(0, kept * dim) : out.samples.slice(0, kept * dim),
+        stats: checkpoint!.views ? statsView(out.stats, 0, kept) : statsSlice(out.stats, kept),
         seconds: phase === "burn-in"
           ? { burnIn: before.burnIn + (now - t0) / 1000, sampling: 0 }
           : { burnIn: before.burnIn + (resumedInSampling ? 0 : (tBurnInEnd - t0) / 1000), sampling: before.sampling + (now - tBurnInEnd) / 1000 },
@@ -265,6 +266,11 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
   }
 }
 
+
+/** Whether `a` starts where `b` does in the same buffer. */
+function sameView(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
+}
 
 function count(summary: ChainSummary, info: StepInfo): void {
   summary.gradientCalls += info.gradientCalls;

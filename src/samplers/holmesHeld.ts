@@ -129,5 +129,13 @@ export function holmesHeld(target: Target, data: BinaryRegressionData, options: 
     return { state: { position: beta, logDensity, z, lambda }, info };
   }
 
-  return { name: "holmes-held", init, step };
+  // z and lambda are part of the augmented chain's state, not functions of beta:
+  // [log density, beta (d), z (n), lambda (n)]
+  const saveState = (state: HolmesHeldState) => Float64Array.of(state.logDensity, ...state.position, ...state.z, ...state.lambda);
+  function restoreState(saved: Float64Array): HolmesHeldState {
+    if (saved.length !== 1 + d + 2 * n) throw new RangeError(`holmes-held: a saved state has ${1 + d + 2 * n} numbers, got ${saved.length}`);
+    return { logDensity: saved[0], position: saved.slice(1, 1 + d), z: saved.slice(1 + d, 1 + d + n), lambda: saved.slice(1 + d + n) };
+  }
+
+  return { name: "holmes-held", init, step, saveState, restoreState };
 }

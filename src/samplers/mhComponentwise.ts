@@ -60,9 +60,29 @@ export function componentwiseMetropolis(target: Target, options: ComponentwiseMh
       }
       metric.release?.();
     }
-    windows = Array.from(scales, (s) => new AcceptanceWindow(s, 0.3, { window: options.window ?? 100, lower: 0.2, upper: 0.4 }));
+    windows = Array.from(scales, windowAt);
     transitions = 0;
     return { position: x, logDensity };
+  }
+
+  function windowAt(scale: number): AcceptanceWindow {
+    return new AcceptanceWindow(scale, 0.3, { window: options.window ?? 100, lower: 0.2, upper: 0.4 });
+  }
+
+  // The scales come from the metric at the chain's first point and adapt in its burn-in: a resumed
+  // chain takes them, each window's counts and the transitions so far, not init(position)'s.
+  // [transitions, log density, x (n), scales (n), windows (3 n)]
+  const saveState = (state: SamplerState) => Float64Array.of(transitions, state.logDensity, ...state.position, ...scales, ...windows.flatMap((w) => w.snapshot()));
+  function restoreState(saved: Float64Array): SamplerState {
+    if (saved.length !== 2 + 5 * n) throw new RangeError(`mh-componentwise: a saved state has ${2 + 5 * n} numbers, got ${saved.length}`);
+    transitions = saved[0];
+    scales.set(saved.subarray(2 + n, 2 + 2 * n));
+    windows = Array.from(scales, (s, k) => {
+      const w = windowAt(s);
+      w.restore(Array.from(saved.subarray(2 + 2 * n + 3 * k, 5 + 2 * n + 3 * k)));
+      return w;
+    });
+    return { position: saved.slice(2, 2 + n), logDensity: saved[1] };
   }
 
   function step(state: SamplerState, rng: RandomSource): { state: SamplerState; info: StepInfo } {
@@ -90,5 +110,5 @@ export function componentwiseMetropolis(target: Target, options: ComponentwiseMh
     return { state: accepted > 0 ? { position: x, logDensity } : state, info };
   }
 
-  return { name: "mh-componentwise", init, step, scales: () => scales.slice() };
+  return { name: "mh-componentwise", init, step, saveState, restoreState, scales: () => scales.slice() };
 }

@@ -13,6 +13,13 @@ import { REPO_ROOT } from "../fixtures.js";
 
 export const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 
+/** A `--model logistic-regression` run of a few seconds on data the repository ships (Ripley's, cubic terms). */
+export const LOGISTIC_DATA = join(REPO_ROOT, "data", "synth_tr.csv");
+export const LOGISTIC_RUN = [
+  "sample", "--model", "logistic-regression", "--data", LOGISTIC_DATA, "--polynomial-degree", "3", "--sampler", "simplified-mmala",
+  "--draws", "1200", "--burn-in", "300", "--chains", "2", "--seed", "7",
+];
+
 export function writeData(path: string, n: number): void {
   const rows = ["y,x"];
   for (let i = 0; i < n; i++) rows.push(`${Math.sin(i) > 0 ? 1 : -1},${(i / 3).toFixed(3)}`);

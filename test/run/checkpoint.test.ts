@@ -6,9 +6,9 @@ import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
 import { withLaplaceMass } from "../../src/run/laplaceMass.js";
 import { initialPoint, runLatentGpChain, type LatentGpRunSpec } from "../../src/run/runSpec.js";
 import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
-import type { ChainResult } from "../../src/samplers/driver.js";
 import { LATENT_SAMPLER_NAMES, latentSampler, latentSamplerSpec, type LatentSamplerName } from "../../src/samplers/registry.js";
 import { latentGpTarget } from "../../src/targets/latentGpModel.js";
+import { sameChain } from "../samplers/resumeChecks.js";
 
 function problem(n: number) {
   const rng = new Rng(8);
@@ -30,20 +30,6 @@ function setup(sampler: LatentSamplerName, n = 8) {
   const chainSpec = { ...spec, sampler: withLaplaceMass(target, spec.sampler) };
   const kernel = () => latentSampler(target, chainSpec.sampler);
   return { spec: chainSpec, kernel, x0: initialPoint(target, "zero") };
-}
-
-/** Draws, per-draw statistics, tuned value and operation counts: what must not depend on an interruption. */
-function sameChain(a: ChainResult, b: ChainResult, what: string): void {
-  assert.deepEqual(a.samples, b.samples, `${what}: draws`);
-  assert.deepEqual(a.stats, b.stats, `${what}: per-draw statistics`);
-  assert.equal(a.tunedValue, b.tunedValue, `${what}: tuned value`);
-  const { transitions, acceptanceRate, meanAcceptStat, divergences, burnInAcceptanceRate, gradientCalls, metricCalls, densityEvaluations } = a.summary;
-  const s = b.summary;
-  assert.deepEqual(
-    { transitions, acceptanceRate, meanAcceptStat, divergences, burnInAcceptanceRate, gradientCalls, metricCalls, densityEvaluations },
-    { transitions: s.transitions, acceptanceRate: s.acceptanceRate, meanAcceptStat: s.meanAcceptStat, divergences: s.divergences, burnInAcceptanceRate: s.burnInAcceptanceRate, gradientCalls: s.gradientCalls, metricCalls: s.metricCalls, densityEvaluations: s.densityEvaluations },
-    `${what}: summary`,
-  );
 }
 
 for (const sampler of LATENT_SAMPLER_NAMES) {

@@ -1,0 +1,139 @@
+/**
+ * Checkpoint and resume for `gpmcmc sample --model logistic-regression|volatility|lgcp|fitzhugh-nagumo`:
+ * the run record (`run.json`: the run's options as a ModelRunSpec and its data file's SHA-256),
+ * the checks of `--resume DIR` (the same model, data and options; a finished run is left as it is),
+ * the directory's lock and refusal (./sampleResume.ts, as for the GP runs), and the chains run in
+ * this thread in slices (run/slicedChains.ts) so that SIGINT and SIGTERM stop them with a
+ * checkpoint. Each model's command builds its kernel and spec, and hands its draws writer and
+ * report here.
+ */
+import { randomInt } from "node:crypto";
+import { fileSha256 } from "../approx/approximationFile.js";
+import { checkOutputDir, type OutputDir } from "../io/atomic.js";
+import { StopFlag } from "../parallel/pool.js";
+import { checkpointWriter } from "../run/checkpointWriter.js";
+import { runSlicedChains } from "../run/slicedChains.js";
+import type { AdaptOptions } from "../samplers/adaptation.js";
+import type { ChainResult } from "../samplers/driver.js";
+import type { Kernel } from "../samplers/types.js";
+import { parseLastingRunOptions, type LastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
+import { OptionError } from "./options.js";
+import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir, type ResumableRun } from "./sampleResume.js";
+
+/** What a --model run records and a resume compares: the model and its options, the sampler's, the chains'. */
+export interface ModelRunSpec {
+  /** `name` is the --model; the other fields are that model's options, by option name (camelCase). */
+  model: { name: string } & Record<string, unknown>;
+  sampler: { sampler: string; stepSize?: unknown; leapfrogSteps?: unknown };
+  draws: number;
+  burnIn: number;
+  thin: number;
+  chains: number;
+  seed: number;
+  adapt: boolean;
+}
+
+/** A --model run's options for lasting runs, checked before its data is read. */
+export interface ModelRunStart {
+  lasting: LastingRunOptions;
+  resumed?: ResumableRun<ModelRunSpec>;
+  /** --out, or the directory resumed. */
+  outPath?: string;
+  given: { out?: string; force: boolean; checkpointEvery?: string };
+  /** The run's seed: --seed, else the resumed run's, else one drawn now. */
+  seed: number;
+}
+
+/**
+ * Checks --checkpoint-every, --resume, --overwrite and the --out directory (refused when it holds a
+ * run), and reads the run to resume: a run of another --model is named as such.
+ */
+export function startModelRun(model: string, raw: RawLastingRunOptions & { checkpointEvery?: string }, o: { out?: string; force: boolean; seed?: number }): ModelRunStart {
+  const lasting = parseLastingRunOptions(raw);
+  if (o.out !== undefined) checkOutputDir(o.out, { force: o.force, existingRuns: "refuse", overwrite: lasting.overwrite });
+  const resumed = lasting.resume !== undefined ? readResumableRun<ModelRunSpec>(lasting.resume) : undefined;
+  if (resumed) {
+    const was = (resumed.record.spec.model as { name?: unknown } | undefined)?.name;
+    if (was !== model) {
+      throw new OptionError("--model", `the run in ${resumed.dir} is ${typeof was === "string" ? `a --model ${was}` : "a GP (latent-gp)"} run; resume it with the options it was started with`);
+    }
+  }
+  const seed = o.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
+  return { lasting, resumed, outPath: o.out ?? lasting.resume, given: { out: o.out, force: o.force, checkpointEvery: raw.checkpointEvery }, seed };
+}
+
+export interface ModelChainsRun<R> {
+  spec: ModelRunSpec;
+  dataFile: string;
+  kernel: Kernel;
+  init: Float64Array;
+  adapt: AdaptOptions | undefined;
+  /** Writes a chain's draws file (its draws so far when it is a checkpoint's); returns the file's name. */
+  writeDraws(out: OutputDir, result: ChainResult): string;
+  /** Called as each chain ends, the kernel still holding its state. */
+  onChain?(result: ChainResult): void;
+  /** The report of the finished run (`files`: the draws files written); `complete: true` is added. */
+  report(chains: ChainResult[], seconds: number, files: string[]): R;
+  format(report: R): string;
+  json: boolean;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  /** Handle SIGINT and SIGTERM (the command line's behaviour): stop with a checkpoint. */
+  handleSigint?: boolean;
+}
+
+/**
+ * Runs (or resumes) the chains and writes the run: the report, or undefined when the run was
+ * stopped (its draws so far and checkpoints are kept, and a line on stderr says how to continue).
+ * A resume of a finished run prints its report as it was and changes nothing.
+ */
+export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRun<R>): Promise<R | undefined> {
+  const { spec, dataFile, stderr } = run;
+  const { resumed, lasting, outPath } = start;
+  const dataSha256 = fileSha256(dataFile);
+  const done = checkResume<ModelRunSpec, R>(resumed, undefined, spec, dataSha256, { json: run.json, format: run.format, stdout: run.stdout, stderr });
+  if (done) return done;
+  const checkpointEvery = start.given.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
+  const out = takeRunDir(resumed, start.given.out, { force: start.given.force, overwrite: lasting.overwrite }, { spec, data: { file: dataFile, sha256: dataSha256 }, checkpointEvery });
+  const stop = new StopFlag();
+  const stopHandling = run.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
+  const files: string[] = [];
+  const t0 = performance.now();
+  let result;
+  try {
+    result = await runSlicedChains(run.kernel, {
+      draws: spec.draws, burnIn: spec.burnIn, thin: spec.thin, chains: spec.chains, seed: spec.seed, init: run.init, adapt: run.adapt, stop,
+      checkpoint: out && outPath !== undefined
+        ? { every: checkpointEvery, save: checkpointWriter({ dir: outPath, every: checkpointEvery, dataFile, dataSha256 }, (o, partial) => void run.writeDraws(o, partial)) }
+        : undefined,
+      resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
+      onChain: (r) => {
+        run.onChain?.(r);
+        if (out) files[r.chain] = run.writeDraws(out, r);
+      },
+    });
+  } catch (e) {
+    out?.finish(false);
+    throw e;
+  } finally {
+    stopHandling?.();
+  }
+  if (out) settleCheckpoints(out, spec.chains, result.complete);
+  if (!result.complete) {
+    const stopped = result.chainResults[result.chainResults.length - 1];
+    if (out && stopped?.stopped) run.writeDraws(out, stopped);
+    out?.finish(false);
+    stderr(outPath !== undefined
+      ? `gpmcmc: stopped; the draws so far and the chains' checkpoints are in ${outPath}: continue with --resume ${outPath}\n`
+      : "gpmcmc: stopped; nothing was written (no --out)\n");
+    return undefined;
+  }
+  // `complete` as the GP runs' reports have it (a stopped run writes no report)
+  const report = { ...run.report(result.chainResults, (performance.now() - t0) / 1000, files), complete: true };
+  if (out) {
+    out.writeJson("summary.json", report);
+    out.finish(true);
+  }
+  run.stdout(run.json ? JSON.stringify(report) + "\n" : run.format(report));
+  return report;
+}
