@@ -8,10 +8,13 @@
  *
  * The grid's name must be `hyperTables table=<table> seed=<seed>`: the chain's seed is then the
  * hash of the job's identity (identity.ts), the seed hyperChainSeed gives, so a chain's draws are
- * the same whether it runs here, on a queue worker, or alone. A job runs start to end (no
- * checkpoint: a retried job starts again, and its seeds make it draw the same chain).
+ * the same whether it runs here, on a queue worker, or alone. With the spec's checkpointEvery
+ * the job checkpoints into the grid's checkpoint directory (hyperChainLoop.ts: the chain's
+ * whole state, its generator and its draws so far) and, run again after it was stopped or its
+ * worker died, resumes from there: its draws and figures are those of the job never
+ * interrupted. The checkpoint goes once the draws file is written.
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { drawsArray } from "../diagnostics/draws.js";
@@ -20,10 +23,11 @@ import { SCHEME_NAMES } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES } from "../hyper/thetaSamplers.js";
 import { writeFileAtomic } from "../io/atomic.js";
 import type { OpCounts } from "../linalg/counters.js";
-import { registerTaskKind } from "../parallel/tasks.js";
-import { encodeExact } from "../run/checkpoint.js";
+import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import { decodeExact, encodeExact } from "../run/checkpoint.js";
 import { SIMULATION_LIKELIHOODS, type SimulationLikelihood } from "../run/simulate.js";
-import { runOneChain, type ChainOutput, type HyperChainSettings } from "./hyperChains.js";
+import { checkpointMismatch, type HyperChainCheckpoint } from "./hyperChainLoop.js";
+import { runOneChain, type HyperChainSettings } from "./hyperChains.js";
 import { csvProblem, simulatedProblem, type HyperProblem } from "./hyperProblems.js";
 import { cellIdentity } from "./identity.js";
 import { GridJobError } from "./jobError.js";
@@ -40,7 +44,6 @@ export interface HyperChainJobResult extends ChainJobRecord {
   /** O(n^3) operations after burn-in. */
   ops: OpCounts;
   seconds: { sampling: number; job: number };
-  resumed: false;
 }
 
 interface Cell {
@@ -97,24 +100,43 @@ function problemFor(s: HyperChainSettings & { dataFile?: string }, cell: Cell, j
   return cached.problem;
 }
 
+/** The job's checkpoint, or undefined when there is none. */
+function readHyperCheckpoint(path: string): HyperChainCheckpoint | undefined {
+  if (!existsSync(path)) return undefined;
+  return decodeExact<HyperChainCheckpoint>(readFileSync(path, "utf8"));
+}
+
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
-export function hyperChainJob(job: GridJob): HyperChainJobResult {
+export function hyperChainJob(job: GridJob, context?: TaskContext): HyperChainJobResult {
   const t0 = performance.now();
   const s = settingsOf(job);
   const cell = cellOf(job, s.table);
   // The chain's seeds are those of this identity only if the grid is named as hyperChainSeed expects.
   const expected = cellIdentity(`hyperTables table=${s.table} seed=${s.seed}`, job.cell);
   if (job.identity !== expected) bad(job, `the grid must be named "hyperTables table=${s.table} seed=${s.seed}" with the axes group, n, d, data-set, method, chain in that order (the chain's seed is the hash of "${expected}")`);
-  const out: ChainOutput = runOneChain(s, cell.group, problemFor(s, cell, job), cell.dataSet, cell.method, cell.chain);
+  const problem = problemFor(s, cell, job);
+  mkdirSync(job.checkpointDir, { recursive: true });
   mkdirSync(job.drawsDir, { recursive: true });
+  const checkpointPath = join(job.checkpointDir, `${job.id}.json`);
+  const resume = readHyperCheckpoint(checkpointPath);
+  const m = s.table === 3 ? problem.d : problem.d + 1;
+  const why = resume && checkpointMismatch(resume, { m, draws: s.draws, burnIn: s.burnIn });
+  if (why) bad(job, `${checkpointPath}: ${why}`);
+  const out = runOneChain(s, cell.group, problem, cell.dataSet, cell.method, cell.chain, {
+    every: job.checkpointEvery, resume,
+    save: (cp) => writeFileAtomic(checkpointPath, encodeExact(cp) + "\n"),
+    shouldStop: context ? () => context.stopRequested() : undefined,
+  });
+  if (out.stopped) throw new Error(`${job.identity}: stopped before its end`);
   const drawsFile = `${job.id}.json`;
   writeFileAtomic(join(job.drawsDir, drawsFile), encodeExact({ identity: job.identity, dim: out.m, draws: s.draws, samples: out.samples }) + "\n");
+  if (existsSync(checkpointPath)) unlinkSync(checkpointPath); // the draws file is the job's record now
   return {
     id: job.id, identity: job.identity, cell: job.cell, dim: out.m, draws: s.draws,
     minEss: minEssByChain(drawsArray(out.samples, 1, s.draws, out.m))[0]!,
     acceptanceRate: out.accepted / s.draws, accepted: out.accepted, steps: out.steps, ops: out.ops,
     seconds: { sampling: out.samplingMs / 1000, job: (performance.now() - t0) / 1000 },
-    drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: false,
+    drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: resume !== undefined,
   };
 }
 
