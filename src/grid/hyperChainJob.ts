@@ -14,17 +14,13 @@
  * worker died, resumes from there: its draws and figures are those of the job never
  * interrupted. The checkpoint goes once the draws file is written.
  */
-import { existsSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
 import { hostname } from "node:os";
-import { join } from "node:path";
 import { drawsArray } from "../diagnostics/draws.js";
 import { minEssByChain } from "../diagnostics/summary.js";
 import { SCHEME_NAMES } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES } from "../hyper/thetaSamplers.js";
-import { writeFileAtomic } from "../io/atomic.js";
 import type { OpCounts } from "../linalg/counters.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
-import { decodeExact, encodeExact } from "../run/checkpoint.js";
 import { SIMULATION_LIKELIHOODS, type SimulationLikelihood } from "../run/simulate.js";
 import { checkpointMismatch, type HyperChainCheckpoint } from "./hyperChainLoop.js";
 import { runOneChain, type HyperChainSettings } from "./hyperChains.js";
@@ -33,6 +29,7 @@ import { cellIdentity } from "./identity.js";
 import { GridJobError } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
 import type { GridJob } from "./spec.js";
+import { jobCheckpointPath, readJobCheckpoint, writeJobCheckpoint, writeJobDraws } from "./store.js";
 
 export const HYPER_CHAIN = "hyper-chain";
 
@@ -100,12 +97,6 @@ function problemFor(s: HyperChainSettings & { dataFile?: string }, cell: Cell, j
   return cached.problem;
 }
 
-/** The job's checkpoint, or undefined when there is none. */
-function readHyperCheckpoint(path: string): HyperChainCheckpoint | undefined {
-  if (!existsSync(path)) return undefined;
-  return decodeExact<HyperChainCheckpoint>(readFileSync(path, "utf8"));
-}
-
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
 export function hyperChainJob(job: GridJob, context?: TaskContext): HyperChainJobResult {
   const t0 = performance.now();
@@ -115,22 +106,17 @@ export function hyperChainJob(job: GridJob, context?: TaskContext): HyperChainJo
   const expected = cellIdentity(`hyperTables table=${s.table} seed=${s.seed}`, job.cell);
   if (job.identity !== expected) bad(job, `the grid must be named "hyperTables table=${s.table} seed=${s.seed}" with the axes group, n, d, data-set, method, chain in that order (the chain's seed is the hash of "${expected}")`);
   const problem = problemFor(s, cell, job);
-  mkdirSync(job.checkpointDir, { recursive: true });
-  mkdirSync(job.drawsDir, { recursive: true });
-  const checkpointPath = join(job.checkpointDir, `${job.id}.json`);
-  const resume = readHyperCheckpoint(checkpointPath);
+  const resume = readJobCheckpoint<HyperChainCheckpoint>(job);
   const m = s.table === 3 ? problem.d : problem.d + 1;
   const why = resume && checkpointMismatch(resume, { m, draws: s.draws, burnIn: s.burnIn });
-  if (why) bad(job, `${checkpointPath}: ${why}`);
+  if (why) bad(job, `${jobCheckpointPath(job)}: ${why}`);
   const out = runOneChain(s, cell.group, problem, cell.dataSet, cell.method, cell.chain, {
     every: job.checkpointEvery, resume,
-    save: (cp) => writeFileAtomic(checkpointPath, encodeExact(cp) + "\n"),
+    save: (cp) => writeJobCheckpoint(job, cp),
     shouldStop: context ? () => context.stopRequested() : undefined,
   });
   if (out.stopped) throw new Error(`${job.identity}: stopped before its end`);
-  const drawsFile = `${job.id}.json`;
-  writeFileAtomic(join(job.drawsDir, drawsFile), encodeExact({ identity: job.identity, dim: out.m, draws: s.draws, samples: out.samples }) + "\n");
-  if (existsSync(checkpointPath)) unlinkSync(checkpointPath); // the draws file is the job's record now
+  const drawsFile = writeJobDraws(job, out.m, s.draws, out.samples);
   return {
     id: job.id, identity: job.identity, cell: job.cell, dim: out.m, draws: s.draws,
     minEss: minEssByChain(drawsArray(out.samples, 1, s.draws, out.m))[0]!,

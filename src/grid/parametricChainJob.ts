@@ -18,17 +18,15 @@
  * each transition after burn-in), which counts every thread of the process: with jobs on more
  * than one thread at once it counts the others' work too, so timings come from one job at a time.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { essGeyer } from "../diagnostics/ess.js";
-import { writeFileAtomic } from "../io/atomic.js";
 import { readDataset } from "../io/dataset.js";
 import { regressionDesign } from "../models/design.js";
 import { logisticRegression } from "../models/logisticRegression.js";
 import { registerTaskKind } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
-import { encodeExact } from "../run/checkpoint.js";
 import { runChain } from "../samplers/driver.js";
 import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
@@ -37,6 +35,7 @@ import { fnvSeed } from "./identity.js";
 import { GridJobError } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
 import type { GridJob } from "./spec.js";
+import { writeJobDraws } from "./store.js";
 
 export const PARAMETRIC_CHAIN = "parametric-chain";
 
@@ -212,9 +211,7 @@ export function parametricChainJob(job: GridJob): ParametricChainJobResult {
   }
   if (!parametricSamplerApplies(target, sampler)) bad(job, `sampler ${sampler} does not apply to data set ${data}`);
   const { cell, samples } = parametricRun(data, sampler, run as number, s);
-  mkdirSync(job.drawsDir, { recursive: true });
-  const drawsFile = `${job.id}.json`;
-  writeFileAtomic(join(job.drawsDir, drawsFile), encodeExact({ identity: job.identity, dim: cell.coefficients, draws: s.draws, samples }) + "\n");
+  const drawsFile = writeJobDraws(job, cell.coefficients, s.draws, samples);
   return {
     id: job.id, identity: job.identity, cell: job.cell, dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate,
     drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: false,
