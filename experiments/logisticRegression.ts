@@ -29,12 +29,11 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBackend } from "../src/linalg/backend.js";
 import { logisticTarget, parametricGridName, parametricRun, PARAMETRIC_CHAIN, type ParametricCell, type ParametricChainJobResult, type ParametricSettings } from "../src/grid/parametricChainJob.js";
-import { parseRedisUrl } from "../src/grid/queue.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { reportCheck, runAsCommand } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, reportCheck, runAsCommand } from "./experimentScript.js";
 
 export { cellSeed } from "./cellSeed.js";
 
@@ -79,20 +78,6 @@ export function parseLogisticArgs(args: string[]): LogisticConfig {
   if (args.includes("--step-size")) cfg.stepSize = num(args, "--step-size", "", false);
   if (args.includes("--leapfrog-steps")) cfg.leapfrogSteps = num(args, "--leapfrog-steps", "");
   return cfg;
-}
-
-/** --grid-dir, --parallel and --queue: where and how the grids run (default: one worker thread here). */
-export function logisticGridPlace(args: string[]): GridPlace {
-  const queue = args.includes("--queue") ? arg(args, "--queue", "") : undefined;
-  if (queue !== undefined) {
-    try {
-      parseRedisUrl(queue);
-    } catch (e) {
-      throw new Error(`--queue: ${(e as Error).message}`);
-    }
-    if (args.includes("--parallel")) throw new Error("--parallel applies to a local run; with --queue each `gpmcmc worker` sets its own --concurrency");
-  }
-  return { gridDir: args.includes("--grid-dir") ? arg(args, "--grid-dir", "") : undefined, parallel: queue === undefined ? num(args, "--parallel", "1") : undefined, queue };
 }
 
 function settingsOf(cfg: LogisticConfig): ParametricSettings {
@@ -150,30 +135,9 @@ function settingsOfName(cfg: LogisticConfig): string[] {
   return parametricGridName(settingsOf(cfg)).split(" ").slice(1).map((w) => w.replace("=", ""));
 }
 
-/** Fields that are timings (they differ from run to run of the same cell). */
-const TIMINGS = new Set(["seconds", "cpuSeconds", "secondsPerMinEss"]);
-
-const keyOf = (c: ParametricCell) => `${c.data} ${c.sampler} run ${c.run}`;
-
 /** Where two lists of cells differ, cell by cell (data set, sampler, run), every field but the timings (empty: the same figures). */
 export function compareLogisticCells(expected: readonly ParametricCell[], actual: readonly ParametricCell[]): string[] {
-  const diffs: string[] = [];
-  const byKey = new Map(actual.map((c) => [keyOf(c), c]));
-  for (const c of expected) {
-    const e = c as unknown as Record<string, unknown>;
-    const a = byKey.get(keyOf(c)) as unknown as Record<string, unknown> | undefined;
-    byKey.delete(keyOf(c));
-    if (!a) {
-      diffs.push(`${keyOf(c)}: not recomputed`);
-      continue;
-    }
-    for (const k of Object.keys(e)) {
-      if (TIMINGS.has(k)) continue;
-      if (JSON.stringify(a[k]) !== JSON.stringify(e[k])) diffs.push(`${keyOf(c)}: ${k} ${JSON.stringify(a[k])?.slice(0, 60)}, expected ${JSON.stringify(e[k])?.slice(0, 60)}`);
-    }
-  }
-  for (const k of byKey.keys()) diffs.push(`${k}: not expected`);
-  return diffs;
+  return compareCells(expected, actual, (c) => `${c.data} ${c.sampler} run ${c.run}`, ["seconds", "cpuSeconds", "secondsPerMinEss"]);
 }
 
 interface ResultFile {
@@ -201,11 +165,11 @@ async function main(args: string[]): Promise<number> {
     const cfg = parseLogisticArgs(jsonAt >= 0 ? made.filter((_, i) => i !== jsonAt && i !== jsonAt + 1) : made);
     // the file's samplers (a file made before a sampler was added to the defaults has no runs of it)
     cfg.samplers = cfg.samplers.filter((m) => committed.cells.some((c) => c.sampler === m));
-    const cells = await runLogisticRegression(cfg, logisticGridPlace(args.filter((_, i) => i !== checkAt && i !== checkAt + 1)), printCell);
+    const cells = await runLogisticRegression(cfg, experimentGridPlace(args.filter((_, i) => i !== checkAt && i !== checkAt + 1)), printCell);
     return reportCheck(file, committed.backend, { backend: backendName, cells }, compareLogisticCells(committed.cells, cells));
   }
   const cfg = parseLogisticArgs(args);
-  const cells = await runLogisticRegression(cfg, logisticGridPlace(args), printCell);
+  const cells = await runLogisticRegression(cfg, experimentGridPlace(args), printCell);
   const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
   const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn: cfg.burnIn, draws: cfg.draws, runs: cfg.runs, thin: cfg.thin, backend: backendName, node: process.version, cells };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
