@@ -9,6 +9,7 @@
  *   node dist/experiments/fitzhughNagumo.js [--runs 3] [--burn-in 500] [--draws 1000]
  *     [--samplers mh-componentwise,mala,hmc,mmala,simplified-mmala,rmhmc] [--json FILE]
  *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *   node dist/experiments/fitzhughNagumo.js --check RESULT.json [--samplers a,b] [--runs k] [--grid-dir DIR] [--parallel P] [--queue URL]
  *
  * Seeds come from identities through seedOfIdentity (src/grid/identity.ts): the data set's
  * from "fitzhugh-nagumo data", each run's from its sampler and run number. The runs are the jobs
@@ -17,8 +18,10 @@
  * threads (--parallel, default 1, so that the timings are those of one run at a time), or on a
  * BullMQ queue (--queue, run by `gpmcmc worker` processes sharing --grid-dir); --grid-dir keeps
  * the runs' results, so a command stopped and started again runs only the runs it lacks.
+ * --check recomputes the runs of a committed result file (those of --samplers, runs below --runs,
+ * when given) and compares every figure but the timings.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getBackend } from "../src/linalg/backend.js";
 import { DATA_IDENTITY, FITZHUGH_NAGUMO_GRID, FITZHUGH_NAGUMO_RUN, fitzhughNagumoProblem, type FitzhughNagumoCell, type FitzhughNagumoRunJobResult } from "../src/grid/fitzhughNagumoRunJob.js";
@@ -26,7 +29,7 @@ import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.j
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { compareCells, experimentGridPlace, runAsCommand } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, reportCheck, runAsCommand } from "./experimentScript.js";
 
 export { DATA_IDENTITY, fitzhughNagumoRun, type FitzhughNagumoCell } from "../src/grid/fitzhughNagumoRunJob.js";
 
@@ -63,7 +66,7 @@ export function compareFitzhughNagumoCells(expected: readonly FitzhughNagumoCell
   return compareCells(expected, actual, (c) => `${c.sampler} run ${c.run}`, ["seconds", "burnInSeconds", "secondsPerMinEss"]);
 }
 
-const KNOWN = ["--samplers", "--runs", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue"];
+const KNOWN = ["--samplers", "--runs", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
 
 function arg(args: string[], name: string, fallback: string): string {
   const i = args.indexOf(name);
@@ -81,6 +84,18 @@ async function main(args: string[]): Promise<number> {
   for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
   const samplers = arg(args, "--samplers", TABLE14_SAMPLERS.join(",")).split(",");
   for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)}`);
+  const checkAt = args.indexOf("--check");
+  if (checkAt >= 0) {
+    const file = args[checkAt + 1];
+    if (!file) throw new Error("--check needs a file");
+    const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; runs: number; backend: string; cells: FitzhughNagumoCell[] };
+    const runs = args.includes("--runs") ? Math.min(count(args, "--runs", "", 1), committed.runs) : committed.runs;
+    const chosen = committed.cells.filter((c) => c.run < runs && (!args.includes("--samplers") || samplers.includes(c.sampler)));
+    const e: FitzhughNagumoExperiment = { samplers: [...new Set(chosen.map((c) => c.sampler))], runs, burnIn: committed.burnIn, draws: committed.draws };
+    const cells = await runFitzhughNagumo(e, experimentGridPlace(args.filter((_, i) => i !== checkAt && i !== checkAt + 1)));
+    const backend = getBackend().describe();
+    return reportCheck(file, committed.backend, { backend: `${backend.backend} (${backend.library})`, cells }, compareFitzhughNagumoCells(chosen, cells));
+  }
   const e: FitzhughNagumoExperiment = { samplers: samplers as ParametricSamplerName[], runs: count(args, "--runs", "3", 1), burnIn: count(args, "--burn-in", "500", 0), draws: count(args, "--draws", "1000", 2) };
   const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
   const { mode } = fitzhughNagumoProblem();
