@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { parseRedisUrl } from "../src/grid/queue.js";
 import type { GridPlace } from "../src/grid/runGrid.js";
 import { writeJsonAtomic } from "../src/io/atomic.js";
+import { getBackend } from "../src/linalg/backend.js";
 
 /** Prints the differences of a recomputed run from the committed file; returns the exit code (0: identical). */
 export function reportCheck(file: string, committedBackend: string, recomputed: { backend: string; cells: unknown[] }, diffs: string[]): number {
@@ -85,4 +86,35 @@ export function compareCells<C extends object>(expected: readonly C[], actual: r
   }
   for (const k of byKey.keys()) diffs.push(`${k}: not expected`);
   return diffs;
+}
+
+/** The value after option `name`, or `fallback` when the option is absent. */
+export function optionValue(args: string[], name: string, fallback: string): string {
+  const i = args.indexOf(name);
+  return i >= 0 && i + 1 < args.length ? args[i + 1]! : fallback;
+}
+
+/** Option `name` as a whole number >= min (`fallback` when absent). */
+export function wholeNumberOption(args: string[], name: string, fallback: string, min: number): number {
+  const raw = optionValue(args, name, fallback);
+  const x = Number(raw);
+  if (!Number.isInteger(x) || x < min) throw new Error(`${name}: ${JSON.stringify(raw)} is not a whole number >= ${min}`);
+  return x;
+}
+
+/**
+ * The start of such a script's main: unknown options refused, one BLAS thread (as the grid's
+ * worker threads run, so a run's numbers depend on its identity alone), the backend's name, and,
+ * with --check FILE, the file and the other arguments.
+ */
+export function scriptStart(args: string[], known: readonly string[]): { backend: string; check?: { file: string; rest: string[] } } {
+  for (const a of args) if (a.startsWith("--") && !known.includes(a)) throw new Error(`unknown option ${a} (known: ${known.join(" ")})`);
+  getBackend().setThreads(1);
+  const b = getBackend().describe();
+  const backend = `${b.backend} (${b.library})`;
+  const at = args.indexOf("--check");
+  if (at < 0) return { backend };
+  const file = args[at + 1];
+  if (!file) throw new Error("--check needs a file");
+  return { backend, check: { file, rest: args.filter((_, i) => i !== at && i !== at + 1) } };
 }

@@ -23,13 +23,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { getBackend } from "../src/linalg/backend.js";
 import { DATA_IDENTITY, FITZHUGH_NAGUMO_GRID, FITZHUGH_NAGUMO_RUN, fitzhughNagumoProblem, type FitzhughNagumoCell, type FitzhughNagumoRunJobResult } from "../src/grid/fitzhughNagumoRunJob.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { compareCells, experimentGridPlace, reportCheck, runAsCommand } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
 
 export { DATA_IDENTITY, fitzhughNagumoRun, type FitzhughNagumoCell } from "../src/grid/fitzhughNagumoRunJob.js";
 
@@ -68,46 +67,30 @@ export function compareFitzhughNagumoCells(expected: readonly FitzhughNagumoCell
 
 const KNOWN = ["--samplers", "--runs", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
 
-function arg(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1]! : fallback;
-}
-
-function count(args: string[], name: string, fallback: string, min: number): number {
-  const raw = arg(args, name, fallback);
-  const x = Number(raw);
-  if (!Number.isInteger(x) || x < min) throw new Error(`${name}: ${JSON.stringify(raw)} is not a whole number >= ${min}`);
-  return x;
-}
-
 async function main(args: string[]): Promise<number> {
-  for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
-  const samplers = arg(args, "--samplers", TABLE14_SAMPLERS.join(",")).split(",");
+  const { backend, check } = scriptStart(args, KNOWN);
+  const samplers = optionValue(args, "--samplers", TABLE14_SAMPLERS.join(",")).split(",");
   for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)}`);
-  const checkAt = args.indexOf("--check");
-  if (checkAt >= 0) {
-    const file = args[checkAt + 1];
-    if (!file) throw new Error("--check needs a file");
+  if (check) {
+    const { file, rest } = check;
     const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; runs: number; backend: string; cells: FitzhughNagumoCell[] };
-    const runs = args.includes("--runs") ? Math.min(count(args, "--runs", "", 1), committed.runs) : committed.runs;
+    const runs = args.includes("--runs") ? Math.min(wholeNumberOption(args, "--runs", "", 1), committed.runs) : committed.runs;
     const chosen = committed.cells.filter((c) => c.run < runs && (!args.includes("--samplers") || samplers.includes(c.sampler)));
     const e: FitzhughNagumoExperiment = { samplers: [...new Set(chosen.map((c) => c.sampler))], runs, burnIn: committed.burnIn, draws: committed.draws };
-    const cells = await runFitzhughNagumo(e, experimentGridPlace(args.filter((_, i) => i !== checkAt && i !== checkAt + 1)));
-    const backend = getBackend().describe();
-    return reportCheck(file, committed.backend, { backend: `${backend.backend} (${backend.library})`, cells }, compareFitzhughNagumoCells(chosen, cells));
+    const cells = await runFitzhughNagumo(e, experimentGridPlace(rest));
+    return reportCheck(file, committed.backend, { backend, cells }, compareFitzhughNagumoCells(chosen, cells));
   }
-  const e: FitzhughNagumoExperiment = { samplers: samplers as ParametricSamplerName[], runs: count(args, "--runs", "3", 1), burnIn: count(args, "--burn-in", "500", 0), draws: count(args, "--draws", "1000", 2) };
-  const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
+  const e: FitzhughNagumoExperiment = { samplers: samplers as ParametricSamplerName[], runs: wholeNumberOption(args, "--runs", "3", 1), burnIn: wholeNumberOption(args, "--burn-in", "500", 0), draws: wholeNumberOption(args, "--draws", "1000", 2) };
+  const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
   const { mode } = fitzhughNagumoProblem();
   process.stderr.write(`posterior mode (${Array.from(mode.theta, (x) => x.toFixed(4)).join(", ")}), ${mode.reason}\n`);
   const cells = await runFitzhughNagumo(e, experimentGridPlace(args));
   for (const cell of cells) {
     process.stderr.write(`${cell.sampler} run ${cell.run}: ${cell.seconds.toFixed(1)} s, ESS ${cell.ess.map((x) => x.toFixed(0)).join("/")}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, accept ${cell.acceptanceRate.toFixed(2)}\n`);
   }
-  const backend = getBackend().describe();
   const result = {
     experiment: "Girolami & Calderhead 2011, Table 14 (reduced)", burnIn: e.burnIn, draws: e.draws, runs: e.runs, dataSeedIdentity: DATA_IDENTITY,
-    mode: Array.from(mode.theta), backend: `${backend.backend} (${backend.library})`, node: process.version, cells,
+    mode: Array.from(mode.theta), backend, node: process.version, cells,
   };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
   else process.stdout.write(JSON.stringify(result) + "\n");

@@ -27,13 +27,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { getBackend } from "../src/linalg/backend.js";
 import { logisticTarget, parametricGridName, parametricRun, PARAMETRIC_CHAIN, type ParametricCell, type ParametricChainJobResult, type ParametricSettings } from "../src/grid/parametricChainJob.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { compareCells, experimentGridPlace, reportCheck, runAsCommand } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart } from "./experimentScript.js";
 
 export { cellSeed } from "./cellSeed.js";
 
@@ -48,13 +47,8 @@ export interface LogisticConfig extends ParametricSettings {
 
 const KNOWN = ["--data", "--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--thin", "--step-size", "--start", "--leapfrog-steps", "--grid-dir", "--parallel", "--queue", "--check"];
 
-function arg(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1]! : fallback;
-}
-
 function num(args: string[], name: string, fallback: string, integer = true): number {
-  const raw = arg(args, name, fallback);
+  const raw = optionValue(args, name, fallback);
   const x = Number(raw);
   if (!Number.isFinite(x) || x < 0 || (integer && !Number.isInteger(x))) throw new Error(`${name}: ${JSON.stringify(raw)} is not a ${integer ? "whole " : ""}number >= 0`);
   return x;
@@ -63,12 +57,12 @@ function num(args: string[], name: string, fallback: string, integer = true): nu
 /** The configuration the arguments ask for (the defaults are the paper's data sets and every sampler). */
 export function parseLogisticArgs(args: string[]): LogisticConfig {
   for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
-  const samplers = arg(args, "--samplers", PARAMETRIC_SAMPLER_NAMES.join(",")).split(",");
+  const samplers = optionValue(args, "--samplers", PARAMETRIC_SAMPLER_NAMES.join(",")).split(",");
   for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)} (known: ${PARAMETRIC_SAMPLER_NAMES.join(", ")})`);
-  const start = arg(args, "--start", "zero");
+  const start = optionValue(args, "--start", "zero");
   if (start !== "zero" && start !== "mode") throw new Error(`--start must be zero or mode, got ${JSON.stringify(start)}`);
   const cfg: LogisticConfig = {
-    sets: arg(args, "--data", "heart_statlog,pima532,synth_tr").split(","),
+    sets: optionValue(args, "--data", "heart_statlog,pima532,synth_tr").split(","),
     samplers: samplers as ParametricSamplerName[],
     runs: num(args, "--runs", "1"), first: num(args, "--first-run", "0"),
     burnIn: num(args, "--burn-in", "1000"), draws: num(args, "--draws", "1000"), thin: num(args, "--thin", "1"),
@@ -151,26 +145,21 @@ function printCell(c: ParametricCell): void {
 }
 
 async function main(args: string[]): Promise<number> {
-  // One BLAS thread, as the grid's worker threads run: a run's numbers then depend on its identity alone.
-  getBackend().setThreads(1);
-  const backend = getBackend().describe();
-  const backendName = `${backend.backend} (${backend.library})`;
-  const checkAt = args.indexOf("--check");
-  if (checkAt >= 0) {
-    const file = args[checkAt + 1];
-    if (!file) throw new Error("--check needs a file");
+  const { backend: backendName, check } = scriptStart(args, KNOWN);
+  if (check) {
+    const { file, rest } = check;
     const committed = JSON.parse(readFileSync(file, "utf8")) as ResultFile;
     const made = committed.command.split(" ").filter((w) => w !== "").slice(2);
     const jsonAt = made.indexOf("--json");
     const cfg = parseLogisticArgs(jsonAt >= 0 ? made.filter((_, i) => i !== jsonAt && i !== jsonAt + 1) : made);
     // the file's samplers (a file made before a sampler was added to the defaults has no runs of it)
     cfg.samplers = cfg.samplers.filter((m) => committed.cells.some((c) => c.sampler === m));
-    const cells = await runLogisticRegression(cfg, experimentGridPlace(args.filter((_, i) => i !== checkAt && i !== checkAt + 1)), printCell);
+    const cells = await runLogisticRegression(cfg, experimentGridPlace(rest), printCell);
     return reportCheck(file, committed.backend, { backend: backendName, cells }, compareLogisticCells(committed.cells, cells));
   }
   const cfg = parseLogisticArgs(args);
   const cells = await runLogisticRegression(cfg, experimentGridPlace(args), printCell);
-  const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
+  const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
   const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn: cfg.burnIn, draws: cfg.draws, runs: cfg.runs, thin: cfg.thin, backend: backendName, node: process.version, cells };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
   else process.stdout.write(JSON.stringify(result) + "\n");

@@ -30,13 +30,12 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { getBackend } from "../src/linalg/backend.js";
 import { SV_TRUTH } from "../src/models/volatility/svModel.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { parseSvConfig, svDataSeed, VOLATILITY_RUN, type SvCell, type SvConfig, type VolatilityRunJobResult } from "../src/grid/volatilityRunJob.js";
-import { compareCells, experimentGridPlace, reportCheck, runAsCommand } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
 
 export { parseSvConfig as parseConfig, svExperimentData, volatilityRun, type SvCell, type SvConfig } from "../src/grid/volatilityRunJob.js";
 
@@ -77,18 +76,6 @@ export function compareSvCells(expected: readonly SvCell[], actual: readonly SvC
 
 const KNOWN = ["--configs", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
 
-function arg(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1]! : fallback;
-}
-
-function count(args: string[], name: string, fallback: string, min: number): number {
-  const raw = arg(args, name, fallback);
-  const x = Number(raw);
-  if (!Number.isInteger(x) || x < min) throw new Error(`${name}: ${JSON.stringify(raw)} is not a whole number >= ${min}`);
-  return x;
-}
-
 function printCell(cell: SvCell): void {
   const t = cell.cpuSeconds;
   process.stderr.write(
@@ -100,15 +87,9 @@ function printCell(cell: SvCell): void {
 }
 
 async function main(args: string[]): Promise<number> {
-  for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
-  // One BLAS thread, as the grid's worker threads run.
-  getBackend().setThreads(1);
-  const backend = getBackend().describe();
-  const backendName = `${backend.backend} (${backend.library})`;
-  const checkAt = args.indexOf("--check");
-  if (checkAt >= 0) {
-    const file = args[checkAt + 1];
-    if (!file) throw new Error("--check needs a file");
+  const { backend: backendName, check } = scriptStart(args, KNOWN);
+  if (check) {
+    const { file, rest } = check;
     const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; backend: string; cells: SvCell[] };
     // each configuration's runs, one grid per run index range of the file
     const cells: SvCell[] = [];
@@ -116,16 +97,16 @@ async function main(args: string[]): Promise<number> {
       const runs = committed.cells.filter((c) => c.config === label).map((c) => c.run);
       const first = Math.min(...runs);
       const e: SvExperiment = { configs: [parseSvConfig(label)], runs: Math.max(...runs) - first + 1, first, burnIn: committed.burnIn, draws: committed.draws };
-      cells.push(...(await runVolatility(e, experimentGridPlace(args.filter((_, i) => i !== checkAt && i !== checkAt + 1)), printCell)));
+      cells.push(...(await runVolatility(e, experimentGridPlace(rest), printCell)));
     }
     return reportCheck(file, committed.backend, { backend: backendName, cells }, compareSvCells(committed.cells, cells));
   }
   const e: SvExperiment = {
-    configs: arg(args, "--configs", "mala,mala;hmc,hmc;mmala,mmala;rmhmc,rmhmc").split(";").map(parseSvConfig),
-    runs: count(args, "--runs", "1", 1), first: count(args, "--first-run", "0", 0),
-    burnIn: count(args, "--burn-in", "2000", 0), draws: count(args, "--draws", "5000", 2),
+    configs: optionValue(args, "--configs", "mala,mala;hmc,hmc;mmala,mmala;rmhmc,rmhmc").split(";").map(parseSvConfig),
+    runs: wholeNumberOption(args, "--runs", "1", 1), first: wholeNumberOption(args, "--first-run", "0", 0),
+    burnIn: wholeNumberOption(args, "--burn-in", "2000", 0), draws: wholeNumberOption(args, "--draws", "5000", 2),
   };
-  const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
+  const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
   const cells = await runVolatility(e, experimentGridPlace(args), printCell);
   const result = {
     experiment: "Girolami & Calderhead 2011, Tables 11-12 and Figure 6 (reduced)",

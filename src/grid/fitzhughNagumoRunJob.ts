@@ -10,7 +10,6 @@
  * (identity.ts), `fitzhugh-nagumo sampler=S run=R`, as experiments/fitzhughNagumo.ts always drew
  * it. A job runs start to end (no checkpoint: a retried job draws the same chain).
  */
-import { hostname } from "node:os";
 import { essGeyer } from "../diagnostics/ess.js";
 import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
 import { fitzhughNagumoModel, type FitzhughNagumoModel } from "../models/fitzhughNagumo/model.js";
@@ -21,8 +20,8 @@ import { runChain } from "../samplers/driver.js";
 import { isParametricSamplerName, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
 import { seedOfIdentity } from "./identity.js";
-import { GridJobError } from "./jobError.js";
-import type { ChainJobRecord } from "./simulatedChainJob.js";
+import { refuseJob } from "./jobError.js";
+import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
 import type { GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
 
@@ -102,37 +101,20 @@ export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, b
   return { cell, samples: r.samples };
 }
 
-/** What a "fitzhugh-nagumo-run" job returns: the run's figures, with the record every chain job keeps. */
-export interface FitzhughNagumoRunJobResult extends ChainJobRecord {
-  figures: FitzhughNagumoCell;
-  seconds: { sampling: number; job: number };
-}
-
-function bad(job: GridJob, what: string): never {
-  throw new GridJobError(job.identity, what);
-}
+/** What a job of this kind returns. */
+export type FitzhughNagumoRunJobResult = FiguresJobResult<FitzhughNagumoCell>;
 
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
 export function fitzhughNagumoRunJob(job: GridJob): FitzhughNagumoRunJobResult {
   const t0 = performance.now();
-  const int = (k: string, min: number) => {
-    const v = job.fixed[k];
-    if (!Number.isInteger(v) || (v as number) < min) bad(job, `fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-    return v as number;
-  };
-  const burnIn = int("burnIn", 0);
-  const draws = int("draws", 2);
+  const { burnIn, draws } = runLength(job);
   const { sampler, run } = job.cell;
-  if (typeof sampler !== "string" || !isParametricSamplerName(sampler)) bad(job, `unknown sampler ${JSON.stringify(sampler)}`);
-  if (!Number.isInteger(run) || (run as number) < 0) bad(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
-  if (job.identity !== `${FITZHUGH_NAGUMO_GRID} sampler=${sampler} run=${run}`) bad(job, `the grid must be named "${FITZHUGH_NAGUMO_GRID}" with the axes sampler, run in that order (the run's seed is the hash of its identity)`);
+  if (typeof sampler !== "string" || !isParametricSamplerName(sampler)) refuseJob(job, `unknown sampler ${JSON.stringify(sampler)}`);
+  if (!Number.isInteger(run) || (run as number) < 0) refuseJob(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
+  if (job.identity !== `${FITZHUGH_NAGUMO_GRID} sampler=${sampler} run=${run}`) refuseJob(job, `the grid must be named "${FITZHUGH_NAGUMO_GRID}" with the axes sampler, run in that order (the run's seed is the hash of its identity)`);
   const { cell, samples } = fitzhughNagumoRun(sampler, run as number, burnIn, draws);
   const drawsFile = writeJobDraws(job, 3, draws, samples);
-  return {
-    id: job.id, identity: job.identity, cell: job.cell, dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate,
-    drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: false,
-    figures: cell, seconds: { sampling: cell.seconds, job: (performance.now() - t0) / 1000 },
-  };
+  return figuresResult(job, { dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.seconds, t0 });
 }
 
 registerTaskKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob");

@@ -26,7 +26,7 @@ import { checkpointMismatch, type HyperChainCheckpoint } from "./hyperChainLoop.
 import { runOneChain, type HyperChainSettings } from "./hyperChains.js";
 import { csvProblem, simulatedProblem, type HyperProblem } from "./hyperProblems.js";
 import { cellIdentity } from "./identity.js";
-import { GridJobError } from "./jobError.js";
+import { refuseJob } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
 import type { GridJob } from "./spec.js";
 import { jobCheckpointPath, readJobCheckpoint, writeJobCheckpoint, writeJobDraws } from "./store.js";
@@ -52,20 +52,16 @@ interface Cell {
   chain: number;
 }
 
-function bad(job: GridJob, what: string): never {
-  throw new GridJobError(job.identity, what);
-}
-
 function settingsOf(job: GridJob): HyperChainSettings & { dataFile?: string } {
   const int = (k: string, min: number) => {
     const v = job.fixed[k];
-    if (!Number.isInteger(v) || (v as number) < min) bad(job, `fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+    if (!Number.isInteger(v) || (v as number) < min) refuseJob(job, `fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
     return v as number;
   };
   const table = int("table", 3);
-  if (table > 6) bad(job, `fixed setting table must be 3, 4, 5 or 6, got ${table}`);
+  if (table > 6) refuseJob(job, `fixed setting table must be 3, 4, 5 or 6, got ${table}`);
   const dataFile = job.fixed.dataFile;
-  if (table === 6 && (typeof dataFile !== "string" || dataFile === "")) bad(job, `table 6 needs the fixed setting dataFile (a CSV relative to the package's root)`);
+  if (table === 6 && (typeof dataFile !== "string" || dataFile === "")) refuseJob(job, `table 6 needs the fixed setting dataFile (a CSV relative to the package's root)`);
   return { table, seed: int("seed", 0), draws: int("draws", 1), burnIn: int("burnIn", 0), latentUpdates: int("latentUpdates", 1), ...(table === 6 ? { dataFile: dataFile as string } : {}) };
 }
 
@@ -73,13 +69,13 @@ function cellOf(job: GridJob, table: number): Cell {
   const c = job.cell;
   const int = (k: string) => {
     const v = c[k];
-    if (!Number.isInteger(v) || (v as number) < 0) bad(job, `${k} must be a non-negative integer, got ${JSON.stringify(v)}`);
+    if (!Number.isInteger(v) || (v as number) < 0) refuseJob(job, `${k} must be a non-negative integer, got ${JSON.stringify(v)}`);
     return v as number;
   };
   const methods: readonly string[] = table <= 4 ? THETA_SAMPLER_NAMES : SCHEME_NAMES;
-  if (typeof c.method !== "string" || !methods.includes(c.method)) bad(job, `table ${table} has no method ${JSON.stringify(c.method)} (known: ${methods.join(", ")})`);
-  if (typeof c.group !== "string") bad(job, `group must be a name, got ${JSON.stringify(c.group)}`);
-  if ((table === 4 || table === 5) && !SIMULATION_LIKELIHOODS.includes(c.group as SimulationLikelihood)) bad(job, `unknown likelihood ${JSON.stringify(c.group)}`);
+  if (typeof c.method !== "string" || !methods.includes(c.method)) refuseJob(job, `table ${table} has no method ${JSON.stringify(c.method)} (known: ${methods.join(", ")})`);
+  if (typeof c.group !== "string") refuseJob(job, `group must be a name, got ${JSON.stringify(c.group)}`);
+  if ((table === 4 || table === 5) && !SIMULATION_LIKELIHOODS.includes(c.group as SimulationLikelihood)) refuseJob(job, `unknown likelihood ${JSON.stringify(c.group)}`);
   return { group: c.group, n: int("n"), d: int("d"), dataSet: int("data-set"), method: c.method, chain: int("chain") };
 }
 
@@ -91,7 +87,7 @@ function problemFor(s: HyperChainSettings & { dataFile?: string }, cell: Cell, j
   if (cached?.key !== key) {
     cached = undefined;
     const problem = s.table === 6 ? csvProblem(s.dataFile!) : simulatedProblem(s.seed, (s.table === 3 ? "logistic" : cell.group) as SimulationLikelihood, cell.n, cell.d, cell.dataSet);
-    if (problem.n !== cell.n || problem.d !== cell.d) bad(job, `the data set is n=${problem.n} d=${problem.d}, the cell says n=${cell.n} d=${cell.d}`);
+    if (problem.n !== cell.n || problem.d !== cell.d) refuseJob(job, `the data set is n=${problem.n} d=${problem.d}, the cell says n=${cell.n} d=${cell.d}`);
     cached = { key, problem };
   }
   return cached.problem;
@@ -104,12 +100,12 @@ export function hyperChainJob(job: GridJob, context?: TaskContext): HyperChainJo
   const cell = cellOf(job, s.table);
   // The chain's seeds are those of this identity only if the grid is named as hyperChainSeed expects.
   const expected = cellIdentity(`hyperTables table=${s.table} seed=${s.seed}`, job.cell);
-  if (job.identity !== expected) bad(job, `the grid must be named "hyperTables table=${s.table} seed=${s.seed}" with the axes group, n, d, data-set, method, chain in that order (the chain's seed is the hash of "${expected}")`);
+  if (job.identity !== expected) refuseJob(job, `the grid must be named "hyperTables table=${s.table} seed=${s.seed}" with the axes group, n, d, data-set, method, chain in that order (the chain's seed is the hash of "${expected}")`);
   const problem = problemFor(s, cell, job);
   const resume = readJobCheckpoint<HyperChainCheckpoint>(job);
   const m = s.table === 3 ? problem.d : problem.d + 1;
   const why = resume && checkpointMismatch(resume, { m, draws: s.draws, burnIn: s.burnIn });
-  if (why) bad(job, `${jobCheckpointPath(job)}: ${why}`);
+  if (why) refuseJob(job, `${jobCheckpointPath(job)}: ${why}`);
   const out = runOneChain(s, cell.group, problem, cell.dataSet, cell.method, cell.chain, {
     every: job.checkpointEvery, resume,
     save: (cp) => writeJobCheckpoint(job, cp),

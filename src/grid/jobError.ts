@@ -8,6 +8,7 @@
  * so that `grid run --queue` reports the same line and exit code as the local pool.
  */
 import { registerErrorType } from "../parallel/errors.js";
+import type { GridJob } from "./spec.js";
 
 export class GridJobError extends Error {
   constructor(identity: string, reason: string) {
@@ -30,4 +31,16 @@ export function queuedReason(e: GridJobError): string {
 export function gridJobErrorOf(identity: string, reason: string): GridJobError | undefined {
   const head = `${QUEUED_MARK}grid job "${identity}": `;
   return reason.startsWith(head) ? new GridJobError(identity, reason.slice(head.length)) : undefined;
+}
+
+/** The job's fixed setting `key`, an integer >= min, or the GridJobError that names it. */
+export function fixedInteger(job: GridJob, key: string, min: number): number {
+  const v = job.fixed[key];
+  if (!Number.isInteger(v) || (v as number) < min) refuseJob(job, `fixed setting ${key} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return v as number;
+}
+
+/** Refuses the job: its spec cannot describe it, for the reason given. */
+export function refuseJob(job: GridJob, reason: string): never {
+  throw new GridJobError(job.identity, reason);
 }

@@ -32,7 +32,7 @@ import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, t
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, fisherScoringMode, type DenseMetricTarget } from "../targets/denseMetric.js";
 import { fnvSeed } from "./identity.js";
-import { GridJobError } from "./jobError.js";
+import { fixedInteger, refuseJob } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
 import type { GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
@@ -80,10 +80,27 @@ export interface ParametricCell {
   sds: number[];
 }
 
-/** What a "parametric-chain" job returns: the run's figures, with the record every chain job keeps. */
-export interface ParametricChainJobResult extends ChainJobRecord {
-  figures: ParametricCell;
+/** What a job of an experiment's run returns: the run's figures as the experiment's result files hold them, with the record every chain job keeps. */
+export interface FiguresJobResult<F> extends ChainJobRecord {
+  figures: F;
   seconds: { sampling: number; job: number };
+}
+
+/** What a "parametric-chain" job returns. */
+export type ParametricChainJobResult = FiguresJobResult<ParametricCell>;
+
+/** A job's result from its run's figures and tallies (t0: when the job started, performance.now()). */
+export function figuresResult<F>(job: GridJob, r: { dim: number; draws: number; minEss: number; acceptanceRate: number; drawsFile: string; figures: F; samplingSeconds: number; t0: number }): FiguresJobResult<F> {
+  return {
+    id: job.id, identity: job.identity, cell: job.cell, dim: r.dim, draws: r.draws, minEss: r.minEss, acceptanceRate: r.acceptanceRate,
+    drawsFile: r.drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: false,
+    figures: r.figures, seconds: { sampling: r.samplingSeconds, job: (performance.now() - r.t0) / 1000 },
+  };
+}
+
+/** The fixed settings burnIn and draws of a job that runs one chain. */
+export function runLength(job: GridJob): { burnIn: number; draws: number } {
+  return { burnIn: fixedInteger(job, "burnIn", 0), draws: fixedInteger(job, "draws", 2) };
 }
 
 /** The settings that differ from the defaults, as words of the identity: they enter the seed and the grid's name. */
@@ -171,21 +188,17 @@ export function parametricRun(data: string, sampler: ParametricSamplerName, run:
   return { cell, samples: r.samples };
 }
 
-function bad(job: GridJob, what: string): never {
-  throw new GridJobError(job.identity, what);
-}
-
 function settingsOf(job: GridJob): ParametricSettings {
   const f = job.fixed;
   const int = (k: string, min: number) => {
     const v = f[k];
-    if (!Number.isInteger(v) || (v as number) < min) bad(job, `fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
+    if (!Number.isInteger(v) || (v as number) < min) refuseJob(job, `fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
     return v as number;
   };
   const start = f.start ?? "zero";
-  if (start !== "zero" && start !== "mode") bad(job, `fixed setting start must be "zero" or "mode", got ${JSON.stringify(start)}`);
-  if (f.stepSize !== undefined && !(typeof f.stepSize === "number" && f.stepSize > 0)) bad(job, `fixed setting stepSize must be a positive number, got ${JSON.stringify(f.stepSize)}`);
-  if (f.leapfrogSteps !== undefined && f.stepSize === undefined) bad(job, `fixed setting leapfrogSteps needs stepSize`);
+  if (start !== "zero" && start !== "mode") refuseJob(job, `fixed setting start must be "zero" or "mode", got ${JSON.stringify(start)}`);
+  if (f.stepSize !== undefined && !(typeof f.stepSize === "number" && f.stepSize > 0)) refuseJob(job, `fixed setting stepSize must be a positive number, got ${JSON.stringify(f.stepSize)}`);
+  if (f.leapfrogSteps !== undefined && f.stepSize === undefined) refuseJob(job, `fixed setting leapfrogSteps needs stepSize`);
   const s: ParametricSettings = { draws: int("draws", 2), burnIn: int("burnIn", 0), thin: int("thin", 1), start };
   if (f.stepSize !== undefined) s.stepSize = f.stepSize as number;
   if (f.leapfrogSteps !== undefined) s.leapfrogSteps = int("leapfrogSteps", 1);
@@ -197,26 +210,22 @@ export function parametricChainJob(job: GridJob): ParametricChainJobResult {
   const t0 = performance.now();
   const s = settingsOf(job);
   const { data, sampler, run } = job.cell;
-  if (typeof data !== "string" || data === "") bad(job, `data must name a data set, got ${JSON.stringify(data)}`);
-  if (typeof sampler !== "string" || !isParametricSamplerName(sampler)) bad(job, `unknown sampler ${JSON.stringify(sampler)}`);
-  if (!Number.isInteger(run) || (run as number) < 0) bad(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
+  if (typeof data !== "string" || data === "") refuseJob(job, `data must name a data set, got ${JSON.stringify(data)}`);
+  if (typeof sampler !== "string" || !isParametricSamplerName(sampler)) refuseJob(job, `unknown sampler ${JSON.stringify(sampler)}`);
+  if (!Number.isInteger(run) || (run as number) < 0) refuseJob(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
   // The seed is the hash of the identity's words only if the grid is named after the settings.
   const name = parametricGridName(s);
-  if (job.identity !== `${name} data=${data} sampler=${sampler} run=${run}`) bad(job, `the grid must be named "${name}" with the axes data, sampler, run in that order (the run's seed hashes its data set, sampler, run and ${parametricSeedParts(s).join(", ") || "no other setting"})`);
+  if (job.identity !== `${name} data=${data} sampler=${sampler} run=${run}`) refuseJob(job, `the grid must be named "${name}" with the axes data, sampler, run in that order (the run's seed hashes its data set, sampler, run and ${parametricSeedParts(s).join(", ") || "no other setting"})`);
   let target: DenseMetricTarget;
   try {
     target = logisticTarget(data);
   } catch (e) {
-    bad(job, (e as Error).message);
+    refuseJob(job, (e as Error).message);
   }
-  if (!parametricSamplerApplies(target, sampler)) bad(job, `sampler ${sampler} does not apply to data set ${data}`);
+  if (!parametricSamplerApplies(target, sampler)) refuseJob(job, `sampler ${sampler} does not apply to data set ${data}`);
   const { cell, samples } = parametricRun(data, sampler, run as number, s);
   const drawsFile = writeJobDraws(job, cell.coefficients, s.draws, samples);
-  return {
-    id: job.id, identity: job.identity, cell: job.cell, dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate,
-    drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: false,
-    figures: cell, seconds: { sampling: cell.cpuSeconds, job: (performance.now() - t0) / 1000 },
-  };
+  return figuresResult(job, { dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0 });
 }
 
 registerTaskKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob");

@@ -15,7 +15,6 @@
  * run (process.cpuUsage, user + system), which count every thread of the process: run one job at a
  * time (the experiment's default) for CPU times that are the run's own.
  */
-import { hostname } from "node:os";
 import { essGeyer } from "../diagnostics/ess.js";
 import { SV_TRUTH } from "../models/volatility/svModel.js";
 import { simulateVolatility } from "../models/volatility/svSimulate.js";
@@ -25,8 +24,8 @@ import { kernelDensities } from "../report/curves.js";
 import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../run/volatilityGibbs.js";
 import { runChain } from "../samplers/driver.js";
 import { fnvSeed } from "./identity.js";
-import { GridJobError } from "./jobError.js";
-import type { ChainJobRecord } from "./simulatedChainJob.js";
+import { refuseJob } from "./jobError.js";
+import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
 import type { GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
 
@@ -126,49 +125,33 @@ export function volatilityRun(y: Float64Array, config: SvConfig, run: number, bu
   return { cell, samples: r.samples };
 }
 
-/** What a "volatility-run" job returns: the run's figures, with the record every chain job keeps. */
-export interface VolatilityRunJobResult extends ChainJobRecord {
-  figures: SvCell;
-  seconds: { sampling: number; job: number };
-}
-
-function bad(job: GridJob, what: string): never {
-  throw new GridJobError(job.identity, what);
-}
+/** What a job of this kind returns. */
+export type VolatilityRunJobResult = FiguresJobResult<SvCell>;
 
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
 export function volatilityRunJob(job: GridJob): VolatilityRunJobResult {
   const t0 = performance.now();
-  const int = (k: string, min: number) => {
-    const v = job.fixed[k];
-    if (!Number.isInteger(v) || (v as number) < min) bad(job, `fixed setting ${k} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-    return v as number;
-  };
-  const burnIn = int("burnIn", 0);
-  const draws = int("draws", 2);
+  const { burnIn, draws } = runLength(job);
   const { config: label, run } = job.cell;
-  if (!Number.isInteger(run) || (run as number) < 0) bad(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
+  if (!Number.isInteger(run) || (run as number) < 0) refuseJob(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
   let config: SvConfig;
   try {
     config = parseSvConfig(String(label));
   } catch (e) {
-    bad(job, (e as Error).message);
+    refuseJob(job, (e as Error).message);
   }
   // The run's seed hashes ("volatility", configuration, run): the identity must say just that.
-  if (job.identity !== `volatility config=${label} run=${run}`) bad(job, `the grid must be named "volatility" with the axes config, run in that order (the run's seed hashes the configuration and the run)`);
+  if (job.identity !== `volatility config=${label} run=${run}`) refuseJob(job, `the grid must be named "volatility" with the axes config, run in that order (the run's seed hashes the configuration and the run)`);
   const { cell, samples } = volatilityRun(svExperimentData(), config, run as number, burnIn, draws);
   // The draws of beta, sigma and phi (the T volatilities' would be 16 T bytes a draw; their ESS are in the figures).
   const dim = samples.length / draws;
   const parameters = new Float64Array(draws * 3);
   for (let i = 0; i < draws; i++) parameters.set(samples.subarray(i * dim, i * dim + 3), i * 3);
   const drawsFile = writeJobDraws(job, 3, draws, parameters);
-  return {
-    id: job.id, identity: job.identity, cell: job.cell, dim: 3, draws,
-    minEss: Math.min(cell.ess.beta, cell.ess.sigma, cell.ess.phi, cell.volatilityEss.min),
-    acceptanceRate: cell.blocks[0]?.acceptanceRate ?? NaN,
-    drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: false,
-    figures: cell, seconds: { sampling: cell.cpuSeconds, job: (performance.now() - t0) / 1000 },
-  };
+  return figuresResult(job, {
+    dim: 3, draws, minEss: Math.min(cell.ess.beta, cell.ess.sigma, cell.ess.phi, cell.volatilityEss.min), acceptanceRate: cell.blocks[0]?.acceptanceRate ?? NaN,
+    drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0,
+  });
 }
 
 registerTaskKind(VOLATILITY_RUN, import.meta.url, "volatilityRunJob");
