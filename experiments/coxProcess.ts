@@ -9,6 +9,7 @@
  *
  *   node dist/experiments/coxProcess.js [--grid 64] [--runs 1] [--out experiments/results/lgcp]
  *     [--plan rmhmc:1000:5000,mmala:1000:5000,mala-transient:1000:5000,mala-stationary:1000:5000]
+ *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *
  * --plan lists the samplers with their burn-in and kept draws (the paper: 5000 draws each).
  * Seconds are wall-clock and, beside them, the process's CPU seconds (BLAS on one thread), which a
@@ -18,18 +19,24 @@
  * Every chain starts at x = mu 1 as in the paper, except MALA tuned for stationarity, which starts
  * at the posterior mode (run/coxProcess.ts); its acceptance from x = mu 1 with the tuned step is
  * recorded too (the paper's Figure 7, right: it does not move from there). Writes table13.json and the figure8-*.png panels into --out.
+ *
+ * The runs are the jobs of a grid named "lgcp table13" (job kind "lgcp-run",
+ * src/grid/coxProcessRunJob.ts, where the run itself is), whose identities are those seeds'
+ * texts: on the local pool of worker threads (--parallel, default 1, so that the CPU seconds are
+ * those of one run at a time), or on a BullMQ queue (--queue, run by `gpmcmc worker` processes
+ * sharing --grid-dir); --grid-dir keeps the runs' results, so a command stopped and started again
+ * runs only the runs it lacks.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { essGeyer } from "../src/diagnostics/ess.js";
-import { getBackend } from "../src/linalg/backend.js";
-import { coxProcessModel, paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
-import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
-import { Rng } from "../src/random/rng.js";
-import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../src/run/coxProcess.js";
-import { runChain } from "../src/samplers/driver.js";
+import { LGCP_GRID, LGCP_RUN, lgcpDataSeed, lgcpProblem, type LgcpCell, type LgcpRunJobResult } from "../src/grid/coxProcessRunJob.js";
+import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
+import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
+import { readJobResults } from "../src/grid/store.js";
+import { paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
+import { COX_PROCESS_SAMPLERS, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../src/run/coxProcess.js";
+import { experimentGridPlace, optionValue, runAsCommand, scriptStart } from "./experimentScript.js";
 import { heatmapPng } from "./heatmapPng.js";
-import { chainSeedOf, dataSeed } from "./coxProcessData.js";
 
 /** Table 13 of the paper: seconds, ESS (min, median, max), s / min-ESS, relative speed. */
 export const PAPER_TABLE13: Record<CoxProcessSamplerName, { seconds: number; ess: [number, number, number]; secondsPerMinEss: number; relativeSpeed: number }> = {
@@ -39,103 +46,77 @@ export const PAPER_TABLE13: Record<CoxProcessSamplerName, { seconds: number; ess
   "rmhmc": { seconds: 2936, ess: [1951, 4545, 5000], secondsPerMinEss: 1.5, relativeSpeed: 7070 },
 };
 
-const cpuSeconds = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e6;
-
-function option(argv: string[], name: string, fallback: string): string {
-  const i = argv.indexOf(name);
-  return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
+/** Runs 0 .. runs - 1 of each sampler of the plan on the side x side grid. */
+export interface LgcpExperiment {
+  side: number;
+  runs: number;
+  plan: { name: CoxProcessSamplerName; burnIn: number; draws: number }[];
 }
 
+/** The grid of an experiment: a job per (sampler, run). */
+export function lgcpGridSpec(e: LgcpExperiment, out: string): GridSpec {
+  return {
+    grid: LGCP_GRID, kind: LGCP_RUN, fixed: { plan: Object.fromEntries(e.plan.map((p) => [p.name, { burnIn: p.burnIn, draws: p.draws }])) },
+    axes: { grid: [e.side], sampler: e.plan.map((p) => p.name), run: Array.from({ length: e.runs }, (_, i) => i) }, out,
+  };
+}
 
-function main(argv: string[]): void {
-  const side = Number(option(argv, "--grid", "64"));
-  const runs = Number(option(argv, "--runs", "1"));
-  const outDir = option(argv, "--out", join("experiments", "results", "lgcp"));
-  const plan = option(argv, "--plan", COX_PROCESS_SAMPLERS.map((s) => `${s}:1000:5000`).join(",")).split(",").map((entry) => {
-    const [name, burn, kept] = entry.split(":");
-    if (!isCoxProcessSamplerName(name) || !(Number(burn) >= 0) || !(Number(kept) >= 2)) throw new Error(`bad --plan entry ${entry} (sampler:burn-in:draws)`);
-    return { name, burnIn: Number(burn), draws: Number(kept) };
+/** The runs as grid jobs, here or on the queue; the results in the order sampler, run. */
+export async function runLgcp(e: LgcpExperiment, place: GridPlace): Promise<LgcpRunJobResult[]> {
+  return withGridRoot(place, "coxProcess", async (root) => {
+    const g: LoadedGrid = { spec: lgcpGridSpec(e, `lgcp-grid${e.side}`), path: join(root, "spec.json"), outDir: join(root, `lgcp-grid${e.side}`) };
+    const jobs = gridJobs(g);
+    await runGridJobs(place, g.outDir, jobs);
+    return readJobResults<LgcpRunJobResult>(g.outDir, jobs).map((r) => r!);
   });
-  getBackend().setThreads(1);
+}
+
+const KNOWN = ["--grid", "--runs", "--out", "--plan", "--grid-dir", "--parallel", "--queue"];
+
+async function main(argv: string[]): Promise<number> {
+  const { backend } = scriptStart(argv, KNOWN);
+  const side = Number(optionValue(argv, "--grid", "64"));
+  const runs = Number(optionValue(argv, "--runs", "1"));
+  if (!Number.isInteger(side) || side < 2) throw new Error(`--grid: ${side} is not a whole number >= 2`);
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: ${runs} is not a whole number >= 1`);
+  const outDir = optionValue(argv, "--out", join("experiments", "results", "lgcp"));
+  const plan = optionValue(argv, "--plan", COX_PROCESS_SAMPLERS.map((s) => `${s}:1000:5000`).join(",")).split(",").map((entry) => {
+    const [name, burn, kept] = entry.split(":");
+    if (!isCoxProcessSamplerName(name ?? "") || !(Number(burn) >= 0) || !(Number(kept) >= 2)) throw new Error(`bad --plan entry ${entry} (sampler:burn-in:draws)`);
+    return { name: name as CoxProcessSamplerName, burnIn: Number(burn), draws: Number(kept) };
+  });
+  const results = await runLgcp({ side, runs, plan }, experimentGridPlace(argv));
   mkdirSync(outDir, { recursive: true });
   const hyper = paperHyperparameters();
-  const seed = dataSeed(side);
-  const sim = simulateCoxProcess(side, hyper, seed);
-  const model = coxProcessModel(side, sim.counts, hyper);
-  const n = model.dim;
+  const { sim, model } = lgcpProblem(side);
   const fieldRange: [number, number] = [Math.min(...sim.field), Math.max(...sim.field)];
   const png = (name: string, f: ArrayLike<number>, lo: number, hi: number) => writeFileSync(join(outDir, `figure8-${name}.png`), heatmapPng(f, side, lo, hi));
   png("data", sim.counts, 0, Math.max(...sim.counts));
   png("true-field", sim.field, ...fieldRange);
-  const cells: Record<string, unknown>[] = [];
+  const cells: LgcpCell[] = [];
   const variancePanels: { name: string; v: Float64Array }[] = [];
-  for (const { name, burnIn, draws } of plan) {
-    for (let run = 0; run < runs; run++) {
-      const s = coxProcessSampler(model, name);
-      const init = s.init;
-      const cpu0 = process.cpuUsage();
-      let cpuBurnIn = 0;
-      const r = runChain(s.kernel, new Rng(chainSeedOf(side, name, run)), {
-        draws, burnIn, init, adapt: s.adapt, progressInterval: Math.max(1, burnIn),
-        onProgress: (p) => {
-          if (p.iteration === burnIn) cpuBurnIn = cpuSeconds(process.cpuUsage(cpu0));
-        },
-      });
-      const cpuTotal = cpuSeconds(process.cpuUsage(cpu0));
-      // Figure 7, right: the stationary tuning run from x = mu 1 (Gamma = 0) instead of the mode
-      const stuckFromMu = name === "mala-stationary" ? runChain(s.kernel, new Rng(chainSeedOf(side, name, run), 1), { draws: 200, init: new Float64Array(n), initialTunableValue: r.tunedValue }).summary.acceptanceRate : undefined;
-      const x = new Float64Array(draws * n);
-      for (let i = 0; i < draws; i++) s.toField(r.samples.subarray(i * n, (i + 1) * n), x.subarray(i * n, (i + 1) * n));
-      const ess = new Float64Array(n);
-      const mean = new Float64Array(n);
-      const variance = new Float64Array(n);
-      const col = new Float64Array(draws);
-      for (let k = 0; k < n; k++) {
-        let m = 0;
-        for (let i = 0; i < draws; i++) {
-          col[i] = x[i * n + k];
-          m += col[i] / draws;
-        }
-        let v = 0;
-        for (let i = 0; i < draws; i++) v += (col[i] - m) ** 2 / (draws - 1);
-        mean[k] = m;
-        variance[k] = v;
-        ess[k] = essGeyer([col]);
-      }
-      const sorted = Array.from(ess).sort((a, b) => a - b);
-      const cell = {
-        sampler: name, run, seed: chainSeedOf(side, name, run).toString(), burnIn, draws,
-        setupSeconds: s.setupSeconds, burnInSeconds: r.seconds.burnIn, seconds: r.seconds.sampling,
-        minEss: sorted[0], medianEss: sorted[Math.floor(n / 2)], maxEss: sorted[n - 1],
-        secondsPerMinEss: r.seconds.sampling / sorted[0],
-        cpuSeconds: cpuTotal - cpuBurnIn, cpuSecondsPerMinEss: (cpuTotal - cpuBurnIn) / sorted[0],
-        acceptanceRate: r.summary.acceptanceRate, stepSize: r.tunedValue ?? null, leapfrogStepsPerTransition: name === "rmhmc" ? r.stats.nLeapfrog[0] : null,
-        acceptanceFromMuWithStationaryScaling: stuckFromMu ?? null,
-        meanAbsErrorOfPosteriorMean: mean.reduce((a, v, k) => a + Math.abs(v - sim.field[k]), 0) / n,
-        meanPosteriorVariance: variance.reduce((a, v) => a + v, 0) / n,
-        lpFirst: Array.from(r.stats.lp.subarray(0, Math.min(draws, 50))),
-      };
-      cells.push(cell);
-      process.stderr.write(`${name} run ${run}: ${cell.seconds.toFixed(1)} s (CPU ${cell.cpuSeconds.toFixed(1)} s), ESS ${cell.minEss.toFixed(0)}/${cell.medianEss.toFixed(0)}/${cell.maxEss.toFixed(0)}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, acceptance ${cell.acceptanceRate.toFixed(2)}\n`);
-      if (run === 0) {
-        png(`mean-${name}`, mean, ...fieldRange);
-        variancePanels.push({ name, v: variance });
-      }
+  for (const r of results) {
+    const cell = r.figures;
+    cells.push(cell);
+    process.stderr.write(`${cell.sampler} run ${cell.run}: ${cell.seconds.toFixed(1)} s (CPU ${cell.cpuSeconds.toFixed(1)} s), ESS ${cell.minEss.toFixed(0)}/${cell.medianEss.toFixed(0)}/${cell.maxEss.toFixed(0)}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, acceptance ${cell.acceptanceRate.toFixed(2)}\n`);
+    if (cell.run === 0) {
+      png(`mean-${cell.sampler}`, r.mean, ...fieldRange);
+      variancePanels.push({ name: cell.sampler, v: r.variance });
     }
   }
   // one variance scale for every method, so the panels compare
   const vmax = Math.max(...variancePanels.map((p) => Math.max(...p.v)));
   for (const p of variancePanels) png(`variance-${p.name}`, p.v, 0, vmax);
-  const backend = getBackend().describe();
   const result = {
     experiment: "Girolami & Calderhead 2011, Section 9.1, Table 13 and Figure 8 (reduced)",
     command: `node dist/experiments/coxProcess.js ${argv.join(" ")}`.trim(),
-    grid: side, latentDimension: n, hyperparameters: hyper, covariance: "separable exponential, sigma^2 exp(-(|i-i'| + |j-j'|) / (n beta))",
-    dataSeed: seed, totalCount: sim.counts.reduce((a, b) => a + b, 0),
+    grid: side, latentDimension: model.dim, hyperparameters: hyper, covariance: "separable exponential, sigma^2 exp(-(|i-i'| + |j-j'|) / (n beta))",
+    dataSeed: lgcpDataSeed(side), totalCount: sim.counts.reduce((a, b) => a + b, 0),
     colourScales: { field: fieldRange, variance: [0, vmax], data: [0, Math.max(...sim.counts)] },
-    backend: `${backend.backend} (${backend.library})`, node: process.version, paper: PAPER_TABLE13, cells,
+    backend, node: process.version, paper: PAPER_TABLE13, cells,
   };
   writeFileSync(join(outDir, "table13.json"), JSON.stringify(result, null, 1) + "\n");
+  return 0;
 }
 
-main(process.argv.slice(2));
+await runAsCommand(import.meta.url, "coxProcess", main);

@@ -1,11 +1,6 @@
 /**
  * The seeds of the Cox process experiments (experiments/coxProcess.ts, coxProcessHyper.ts): stable
- * hashes of a cell's identity (experiments/table2.ts's seedOfIdentity), never a loop position.
+ * hashes of a cell's identity (src/grid/identity.ts's seedOfIdentity), never a loop position; they
+ * live with the grid job kind "lgcp-run" (src/grid/coxProcessRunJob.ts).
  */
-import { seedOfIdentity } from "./table2.js";
-
-/** The seed of the simulated data on an n x n grid (31 bits: simulateCoxProcess takes a number). */
-export const dataSeed = (side: number): number => Number(seedOfIdentity(`lgcp data grid=${side}`) % 2147483647n);
-
-/** The seed of one chain of Table 13. */
-export const chainSeedOf = (side: number, sampler: string, run: number): bigint => seedOfIdentity(`lgcp table13 grid=${side} sampler=${sampler} run=${run}`);
+export { lgcpChainSeed as chainSeedOf, lgcpDataSeed as dataSeed } from "../src/grid/coxProcessRunJob.js";

@@ -8,92 +8,93 @@
  *
  *   node dist/experiments/fitzhughNagumo.js [--runs 3] [--burn-in 500] [--draws 1000]
  *     [--samplers mh-componentwise,mala,hmc,mmala,simplified-mmala,rmhmc] [--json FILE]
+ *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *   node dist/experiments/fitzhughNagumo.js --check RESULT.json [--samplers a,b] [--runs k] [--grid-dir DIR] [--parallel P] [--queue URL]
  *
- * Seeds come from identities through seedOfIdentity (experiments/table2.ts): the data set's
- * from "fitzhugh-nagumo data", each run's from its sampler and run number.
+ * Seeds come from identities through seedOfIdentity (src/grid/identity.ts): the data set's
+ * from "fitzhugh-nagumo data", each run's from its sampler and run number. The runs are the jobs
+ * of a grid named "fitzhugh-nagumo" (job kind "fitzhugh-nagumo-run", src/grid/fitzhughNagumoRunJob.ts,
+ * where the run itself is), whose identities are those seeds' texts: on the local pool of worker
+ * threads (--parallel, default 1, so that the timings are those of one run at a time), or on a
+ * BullMQ queue (--queue, run by `gpmcmc worker` processes sharing --grid-dir); --grid-dir keeps
+ * the runs' results, so a command stopped and started again runs only the runs it lacks.
+ * --check recomputes the runs of a committed result file (those of --samplers, runs below --runs,
+ * when given) and compares every figure but the timings.
  */
-import { writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
-import { essGeyer } from "../src/diagnostics/ess.js";
-import { getBackend } from "../src/linalg/backend.js";
-import { posteriorMode } from "../src/models/fitzhughNagumo/mode.js";
-import { fitzhughNagumoModel, type FitzhughNagumoModel } from "../src/models/fitzhughNagumo/model.js";
-import { simulateFitzhughNagumo } from "../src/models/fitzhughNagumo/simulate.js";
-import { runChain } from "../src/samplers/driver.js";
-import { parametricSampler, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { Rng } from "../src/random/rng.js";
-import { denseMetricTarget, type DenseMetricModel } from "../src/targets/denseMetric.js";
-import { seedOfIdentity } from "./table2.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DATA_IDENTITY, FITZHUGH_NAGUMO_GRID, FITZHUGH_NAGUMO_RUN, fitzhughNagumoProblem, type FitzhughNagumoCell, type FitzhughNagumoRunJobResult } from "../src/grid/fitzhughNagumoRunJob.js";
+import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
+import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
+import { readJobResults } from "../src/grid/store.js";
+import { isParametricSamplerName, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
+import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
+
+export { DATA_IDENTITY, fitzhughNagumoRun, type FitzhughNagumoCell } from "../src/grid/fitzhughNagumoRunJob.js";
 
 export const TABLE14_SAMPLERS: ParametricSamplerName[] = ["mh-componentwise", "mala", "hmc", "mmala", "simplified-mmala", "rmhmc"];
-export const DATA_IDENTITY = "fitzhugh-nagumo data";
 
-/** The model with counters of its solves: states only, with first-order, with second-order sensitivities. */
-function counted(model: FitzhughNagumoModel): { model: DenseMetricModel; solves: number[] } {
-  const solves = [0, 0, 0];
+/** Runs 0 .. runs - 1 of each sampler. */
+export interface FitzhughNagumoExperiment {
+  samplers: ParametricSamplerName[];
+  runs: number;
+  burnIn: number;
+  draws: number;
+}
+
+/** The grid of an experiment: a job per (sampler, run). */
+export function fitzhughNagumoGridSpec(e: FitzhughNagumoExperiment, out: string): GridSpec {
   return {
-    solves,
-    model: {
-      dim: model.dim,
-      logDensity: (x) => (solves[0]++, model.logDensity(x)),
-      logDensityAndGradient: (x, g) => (solves[1]++, model.logDensityAndGradient(x, g)),
-      denseMetric: (x, d) => (solves[d ? 2 : 1]++, model.denseMetric(x, d)),
-    },
+    grid: FITZHUGH_NAGUMO_GRID, kind: FITZHUGH_NAGUMO_RUN, fixed: { burnIn: e.burnIn, draws: e.draws },
+    axes: { sampler: [...e.samplers], run: Array.from({ length: e.runs }, (_, i) => i) }, out,
   };
 }
 
-function arg(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+/** The runs as grid jobs, here or on the queue; the cells in the order sampler, run. */
+export async function runFitzhughNagumo(e: FitzhughNagumoExperiment, place: GridPlace): Promise<FitzhughNagumoCell[]> {
+  return withGridRoot(place, "fitzhughNagumo", async (root) => {
+    const g: LoadedGrid = { spec: fitzhughNagumoGridSpec(e, "fitzhugh-nagumo"), path: join(root, "spec.json"), outDir: join(root, "fitzhugh-nagumo") };
+    const jobs = gridJobs(g);
+    await runGridJobs(place, g.outDir, jobs);
+    return readJobResults<FitzhughNagumoRunJobResult>(g.outDir, jobs).map((r) => r!.figures);
+  });
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
-  const samplers = arg(args, "--samplers", TABLE14_SAMPLERS.join(",")).split(",") as ParametricSamplerName[];
-  const runs = Number(arg(args, "--runs", "3"));
-  const burnIn = Number(arg(args, "--burn-in", "500"));
-  const draws = Number(arg(args, "--draws", "1000"));
-  const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
-  const data = simulateFitzhughNagumo({}, seedOfIdentity(DATA_IDENTITY));
-  const base = fitzhughNagumoModel(data);
-  const mode = posteriorMode(base, [0.2, 0.2, 3]);
-  process.stderr.write(`posterior mode (${Array.from(mode.theta, (x) => x.toFixed(4)).join(", ")}), ${mode.reason}\n`);
-  const cells = [];
-  for (const sampler of samplers) {
-    for (let run = 0; run < runs; run++) {
-      const seed = seedOfIdentity(`fitzhugh-nagumo sampler=${sampler} run=${run}`);
-      const { model, solves } = counted(base);
-      const target = denseMetricTarget(model);
-      const init = Float64Array.from(mode.theta);
-      const { kernel, adapt } = parametricSampler(target, sampler, init, burnIn);
-      const r = runChain(kernel, new Rng(seed), { draws, burnIn, init, adapt });
-      const ess: number[] = [];
-      const means: number[] = [];
-      const sds: number[] = [];
-      for (let j = 0; j < 3; j++) {
-        const col = Float64Array.from({ length: draws }, (_, i) => r.samples[i * 3 + j]);
-        ess.push(essGeyer([col]));
-        const m = col.reduce((a, b) => a + b, 0) / draws;
-        means.push(m);
-        sds.push(Math.sqrt(col.reduce((a, b) => a + (b - m) ** 2, 0) / (draws - 1)));
-      }
-      const minEss = Math.min(...ess);
-      const cell = {
-        sampler, run, seed: seed.toString(), seconds: r.seconds.sampling, burnInSeconds: r.seconds.burnIn, ess, minEss,
-        secondsPerMinEss: r.seconds.sampling / minEss, acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences,
-        stepSize: r.tunedValue ?? null, means, sds, solves: { statesOnly: solves[0], firstOrder: solves[1], secondOrder: solves[2] },
-      };
-      cells.push(cell);
-      process.stderr.write(`${sampler} run ${run}: ${cell.seconds.toFixed(1)} s, ESS ${ess.map((e) => e.toFixed(0)).join("/")}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, accept ${cell.acceptanceRate.toFixed(2)}\n`);
-    }
+/** Where two lists of runs differ, run by run, every field but the timings (empty: the same figures). */
+export function compareFitzhughNagumoCells(expected: readonly FitzhughNagumoCell[], actual: readonly FitzhughNagumoCell[]): string[] {
+  return compareCells(expected, actual, (c) => `${c.sampler} run ${c.run}`, ["seconds", "burnInSeconds", "secondsPerMinEss"]);
+}
+
+const KNOWN = ["--samplers", "--runs", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
+
+async function main(args: string[]): Promise<number> {
+  const { backend, check } = scriptStart(args, KNOWN);
+  const samplers = optionValue(args, "--samplers", TABLE14_SAMPLERS.join(",")).split(",");
+  for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)}`);
+  if (check) {
+    const { file, rest } = check;
+    const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; runs: number; backend: string; cells: FitzhughNagumoCell[] };
+    const runs = args.includes("--runs") ? Math.min(wholeNumberOption(args, "--runs", "", 1), committed.runs) : committed.runs;
+    const chosen = committed.cells.filter((c) => c.run < runs && (!args.includes("--samplers") || samplers.includes(c.sampler)));
+    const e: FitzhughNagumoExperiment = { samplers: [...new Set(chosen.map((c) => c.sampler))], runs, burnIn: committed.burnIn, draws: committed.draws };
+    const cells = await runFitzhughNagumo(e, experimentGridPlace(rest));
+    return reportCheck(file, committed.backend, { backend, cells }, compareFitzhughNagumoCells(chosen, cells));
   }
-  const backend = getBackend().describe();
+  const e: FitzhughNagumoExperiment = { samplers: samplers as ParametricSamplerName[], runs: wholeNumberOption(args, "--runs", "3", 1), burnIn: wholeNumberOption(args, "--burn-in", "500", 0), draws: wholeNumberOption(args, "--draws", "1000", 2) };
+  const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
+  const { mode } = fitzhughNagumoProblem();
+  process.stderr.write(`posterior mode (${Array.from(mode.theta, (x) => x.toFixed(4)).join(", ")}), ${mode.reason}\n`);
+  const cells = await runFitzhughNagumo(e, experimentGridPlace(args));
+  for (const cell of cells) {
+    process.stderr.write(`${cell.sampler} run ${cell.run}: ${cell.seconds.toFixed(1)} s, ESS ${cell.ess.map((x) => x.toFixed(0)).join("/")}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, accept ${cell.acceptanceRate.toFixed(2)}\n`);
+  }
   const result = {
-    experiment: "Girolami & Calderhead 2011, Table 14 (reduced)", burnIn, draws, runs, dataSeedIdentity: DATA_IDENTITY,
-    mode: Array.from(mode.theta), backend: `${backend.backend} (${backend.library})`, node: process.version, cells,
+    experiment: "Girolami & Calderhead 2011, Table 14 (reduced)", burnIn: e.burnIn, draws: e.draws, runs: e.runs, dataSeedIdentity: DATA_IDENTITY,
+    mode: Array.from(mode.theta), backend, node: process.version, cells,
   };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
   else process.stdout.write(JSON.stringify(result) + "\n");
+  return 0;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();
+await runAsCommand(import.meta.url, "fitzhughNagumo", main);

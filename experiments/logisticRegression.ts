@@ -9,150 +9,161 @@
  *
  *   node dist/experiments/logisticRegression.js [--data heart_statlog,pima532,synth_tr] [--runs 1]
  *     [--first-run 0] [--start zero|mode] [--burn-in 1000] [--draws 1000] [--samplers a,b] [--thin 1] [--step-size e --leapfrog-steps L]
- *     [--json FILE]
+ *     [--json FILE] [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *   node dist/experiments/logisticRegression.js --check RESULT.json [--grid-dir DIR] [--parallel P] [--queue URL]
  *
  * With --thin k (Table 2) each run keeps every k-th of draws * k transitions; with --step-size
  * (Table 3) the step size is fixed (no adaptation) and, with --leapfrog-steps, the trajectory
  * length too. Data sets are read from data/ or the shared collection (../shared/data). Each run's
- * seed is a stable hash of (data set, sampler, run), with the thinning and the fixed step size and
- * leapfrog count where given: never a loop position. One chain per run from beta = 0.
+ * seed is a stable hash of (data set, sampler, run), with the start, the thinning and the fixed
+ * step size and leapfrog count where given: never a loop position. One chain per run.
+ *
+ * The runs are the jobs of one grid per data set (job kind "parametric-chain",
+ * src/grid/parametricChainJob.ts): on the local pool of worker threads (--parallel, default 1,
+ * since the CPU time of a run counts every thread of the process), or on a BullMQ queue (--queue,
+ * run by `gpmcmc worker` processes sharing --grid-dir); --grid-dir keeps the results, so a rerun
+ * runs only what is missing. --check recomputes the runs of a committed result file (its command)
+ * and compares every figure but the timings.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { essGeyer } from "../src/diagnostics/ess.js";
-import { readDataset } from "../src/io/dataset.js";
-import { getBackend } from "../src/linalg/backend.js";
-import { regressionDesign } from "../src/models/design.js";
-import { logisticRegression } from "../src/models/logisticRegression.js";
-import { runChain } from "../src/samplers/driver.js";
-import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { Rng } from "../src/random/rng.js";
-import type { Kernel, SamplerState } from "../src/samplers/types.js";
-import { denseMetricTarget, fisherScoringMode } from "../src/targets/denseMetric.js";
-import { cellSeed } from "./cellSeed.js";
+import { logisticTarget, parametricGridName, parametricRun, PARAMETRIC_CHAIN, type ParametricCell, type ParametricChainJobResult, type ParametricSettings } from "../src/grid/parametricChainJob.js";
+import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
+import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
+import { readJobResults } from "../src/grid/store.js";
+import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
+import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart } from "./experimentScript.js";
 
 export { cellSeed } from "./cellSeed.js";
 
-/** Polynomial degree of each data set's model (Section 7.1: cubic for Ripley's). */
-const DEGREE: Record<string, number> = { synth_tr: 3 };
-
-function dataPath(name: string): string {
-  for (const dir of ["data", join("..", "shared", "data"), "/work/shared/data"]) {
-    const p = join(dir, `${name}.csv`);
-    if (existsSync(p)) return p;
-  }
-  throw new Error(`data set ${name} not found in data/ or the shared collection`);
+/** What a run of the script computes: runs first..first + runs - 1 of each sampler on each data set. */
+export interface LogisticConfig extends ParametricSettings {
+  sets: string[];
+  samplers: ParametricSamplerName[];
+  runs: number;
+  /** The first run index (so that the runs of a cell can go to separate processes). */
+  first: number;
 }
 
-interface Cell {
-  data: string;
-  sampler: ParametricSamplerName;
-  run: number;
-  seed: number;
-  coefficients: number;
-  thin: number;
-  stepSize: number | null;
-  leapfrogSteps: number | null;
-  seconds: number;
-  cpuSeconds: number;
-  /** ESS of each coefficient. */
-  ess: number[];
-  minEss: number;
-  medianEss: number;
-  maxEss: number;
-  secondsPerMinEss: number;
-  acceptanceRate: number;
-  divergences: number;
-  means: number[];
-  sds: number[];
+const KNOWN = ["--data", "--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--thin", "--step-size", "--start", "--leapfrog-steps", "--grid-dir", "--parallel", "--queue", "--check"];
+
+function num(args: string[], name: string, fallback: string, integer = true): number {
+  const raw = optionValue(args, name, fallback);
+  const x = Number(raw);
+  if (!Number.isFinite(x) || x < 0 || (integer && !Number.isInteger(x))) throw new Error(`${name}: ${JSON.stringify(raw)} is not a ${integer ? "whole " : ""}number >= 0`);
+  return x;
 }
 
-/** The kernel with the CPU time of its transitions after the first `skip` (the burn-in) added up. */
-function cpuTimed<S extends SamplerState>(kernel: Kernel<S>, skip: number): { kernel: Kernel<S>; seconds: () => number } {
-  let calls = 0;
-  let micros = 0;
-  const step: Kernel<S>["step"] = (state, rng) => {
-    if (calls++ < skip) return kernel.step(state, rng);
-    const t0 = process.cpuUsage();
-    const out = kernel.step(state, rng);
-    const t = process.cpuUsage(t0);
-    micros += t.user + t.system;
-    return out;
+/** The configuration the arguments ask for (the defaults are the paper's data sets and every sampler). */
+export function parseLogisticArgs(args: string[]): LogisticConfig {
+  for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
+  const samplers = optionValue(args, "--samplers", PARAMETRIC_SAMPLER_NAMES.join(",")).split(",");
+  for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)} (known: ${PARAMETRIC_SAMPLER_NAMES.join(", ")})`);
+  const start = optionValue(args, "--start", "zero");
+  if (start !== "zero" && start !== "mode") throw new Error(`--start must be zero or mode, got ${JSON.stringify(start)}`);
+  const cfg: LogisticConfig = {
+    sets: optionValue(args, "--data", "heart_statlog,pima532,synth_tr").split(","),
+    samplers: samplers as ParametricSamplerName[],
+    runs: num(args, "--runs", "1"), first: num(args, "--first-run", "0"),
+    burnIn: num(args, "--burn-in", "1000"), draws: num(args, "--draws", "1000"), thin: num(args, "--thin", "1"),
+    // --start mode: chains start at the posterior mode (Fisher scoring) instead of beta = 0
+    start,
   };
-  return { kernel: { name: kernel.name, init: (x) => kernel.init(x), step, tunable: kernel.tunable }, seconds: () => micros / 1e6 };
+  if (args.includes("--step-size")) cfg.stepSize = num(args, "--step-size", "", false);
+  if (args.includes("--leapfrog-steps")) cfg.leapfrogSteps = num(args, "--leapfrog-steps", "");
+  return cfg;
 }
 
-function arg(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+function settingsOf(cfg: LogisticConfig): ParametricSettings {
+  const { draws, burnIn, thin, start, stepSize, leapfrogSteps } = cfg;
+  return { draws, burnIn, thin, start, ...(stepSize !== undefined ? { stepSize } : {}), ...(leapfrogSteps !== undefined ? { leapfrogSteps } : {}) };
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
-  const sets = arg(args, "--data", "heart_statlog,pima532,synth_tr").split(",");
-  const samplers = arg(args, "--samplers", PARAMETRIC_SAMPLER_NAMES.join(",")).split(",") as ParametricSamplerName[];
-  const runs = Number(arg(args, "--runs", "1"));
-  // run indices first..first + runs - 1 (so that the runs of a cell can go to separate processes)
-  const first = Number(arg(args, "--first-run", "0"));
-  const burnIn = Number(arg(args, "--burn-in", "1000"));
-  const draws = Number(arg(args, "--draws", "1000"));
-  const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
-  const thin = Number(arg(args, "--thin", "1"));
-  const stepSize = args.includes("--step-size") ? Number(arg(args, "--step-size", "")) : undefined;
-  // --start mode: chains start at the posterior mode (Fisher scoring) instead of beta = 0
-  const fromMode = arg(args, "--start", "zero") === "mode";
-  const leapfrogSteps = args.includes("--leapfrog-steps") ? Number(arg(args, "--leapfrog-steps", "")) : undefined;
-  // cell identity beyond (data set, sampler, run): only the settings that were given
-  const extra = [...(fromMode ? ["start=mode"] : []), ...(thin !== 1 ? [`thin=${thin}`] : []), ...(stepSize !== undefined ? [`eps=${stepSize}`] : []), ...(leapfrogSteps !== undefined ? [`L=${leapfrogSteps}`] : [])];
-  const cells: Cell[] = [];
-  for (const name of sets) {
-    const data = readDataset(dataPath(name), { labels: "binary", binaryCoding: "zeroOne" });
-    const design = regressionDesign(data.X, data.inputNames, DEGREE[name] ?? 1);
-    const target = denseMetricTarget(logisticRegression(design.matrix, data.y));
-    const d = target.dim;
-    for (const sampler of samplers) {
-      if (!parametricSamplerApplies(target, sampler)) continue;
-      for (let run = first; run < first + runs; run++) {
-        const seed = cellSeed(name, sampler, run, ...extra);
-        const init = fromMode ? fisherScoringMode(target.model) : new Float64Array(d);
-        const given = stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {};
-        const { kernel: inner, adapt } = parametricSampler(target, sampler, init, burnIn, given);
-        const cpu = cpuTimed(inner, burnIn);
-        const r = runChain(cpu.kernel, new Rng(seed), { draws, burnIn, thin, init, adapt });
-        const ess: number[] = [];
-        const means: number[] = [];
-        const sds: number[] = [];
-        for (let j = 0; j < d; j++) {
-          const col = new Float64Array(draws);
-          for (let i = 0; i < draws; i++) col[i] = r.samples[i * d + j];
-          ess.push(essGeyer([col]));
-          const m = col.reduce((a, b) => a + b, 0) / draws;
-          means.push(m);
-          sds.push(Math.sqrt(col.reduce((a, b) => a + (b - m) ** 2, 0) / (draws - 1)));
-        }
-        const sorted = [...ess].sort((a, b) => a - b);
-        const cell: Cell = {
-          data: name, sampler, run, seed, coefficients: d, thin, stepSize: r.tunedValue ?? stepSize ?? null, leapfrogSteps: leapfrogSteps ?? null, seconds: r.seconds.sampling,
-          minEss: sorted[0], medianEss: sorted[Math.floor(d / 2)], maxEss: sorted[d - 1],
-          cpuSeconds: cpu.seconds(),
-          ess,
-          secondsPerMinEss: cpu.seconds() / sorted[0],
-          acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences, means, sds,
-        };
-        cells.push(cell);
-        if (jsonFile) write(); // after every cell, so that a stopped run keeps what it finished
-        process.stderr.write(`${name} ${sampler} run ${run}: ${cell.cpuSeconds.toFixed(2)} s CPU (${cell.seconds.toFixed(2)} s wall), min ESS ${cell.minEss.toFixed(0)}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}\n`);
-      }
+/** The samplers of cfg that apply to data set `data` (parametricSamplerApplies: holmes-held needs a binary regression's design and labels). */
+function samplersFor(cfg: LogisticConfig, data: string): ParametricSamplerName[] {
+  const target = logisticTarget(data);
+  return cfg.samplers.filter((s) => parametricSamplerApplies(target, s));
+}
+
+/** The grid of one data set: a job per (sampler, run). */
+export function logisticGridSpec(cfg: LogisticConfig, data: string, out: string): GridSpec {
+  const s = settingsOf(cfg);
+  return {
+    grid: parametricGridName(s), kind: PARAMETRIC_CHAIN, fixed: { ...s },
+    axes: { data: [data], sampler: samplersFor(cfg, data), run: Array.from({ length: cfg.runs }, (_, i) => cfg.first + i) },
+    out,
+  };
+}
+
+/** The runs computed one after another in this thread, in the grid's order (data set, sampler, run). */
+export function runLogisticRegressionDirect(cfg: LogisticConfig): ParametricCell[] {
+  const cells: ParametricCell[] = [];
+  for (const data of cfg.sets) {
+    for (const sampler of samplersFor(cfg, data)) {
+      for (let run = cfg.first; run < cfg.first + cfg.runs; run++) cells.push(parametricRun(data, sampler, run, settingsOf(cfg)).cell);
     }
   }
-  write();
-
-  function write(): void {
-    const backend = getBackend().describe();
-    const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn, draws, runs, thin, backend: `${backend.backend} (${backend.library})`, node: process.version, cells };
-    if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
-    else process.stdout.write(JSON.stringify(result) + "\n");
-  }
+  return cells;
 }
 
-main();
+/** The runs as grid jobs (one grid per data set), here or on the queue; the cells in the same order. */
+export async function runLogisticRegression(cfg: LogisticConfig, place: GridPlace, onCell?: (c: ParametricCell) => void): Promise<ParametricCell[]> {
+  const cells: ParametricCell[] = [];
+  await withGridRoot(place, "logisticRegression", async (root) => {
+    for (const data of cfg.sets) {
+      const name = [data, ...settingsOfName(cfg)].join("-");
+      const g: LoadedGrid = { spec: logisticGridSpec(cfg, data, name), path: join(root, "spec.json"), outDir: join(root, name) };
+      const jobs = gridJobs(g);
+      await runGridJobs(place, g.outDir, jobs);
+      for (const r of readJobResults<ParametricChainJobResult>(g.outDir, jobs)) {
+        cells.push(r!.figures);
+        onCell?.(r!.figures);
+      }
+    }
+  });
+  return cells;
+}
+
+/** The words of the grid's name after "logisticRegression", for its directory. */
+function settingsOfName(cfg: LogisticConfig): string[] {
+  return parametricGridName(settingsOf(cfg)).split(" ").slice(1).map((w) => w.replace("=", ""));
+}
+
+/** Where two lists of cells differ, cell by cell (data set, sampler, run), every field but the timings (empty: the same figures). */
+export function compareLogisticCells(expected: readonly ParametricCell[], actual: readonly ParametricCell[]): string[] {
+  return compareCells(expected, actual, (c) => `${c.data} ${c.sampler} run ${c.run}`, ["seconds", "cpuSeconds", "secondsPerMinEss"]);
+}
+
+interface ResultFile {
+  command: string;
+  backend: string;
+  cells: ParametricCell[];
+}
+
+function printCell(c: ParametricCell): void {
+  process.stderr.write(`${c.data} ${c.sampler} run ${c.run}: ${c.cpuSeconds.toFixed(2)} s CPU (${c.seconds.toFixed(2)} s wall), min ESS ${c.minEss.toFixed(0)}, s/min-ESS ${c.secondsPerMinEss.toPrecision(3)}\n`);
+}
+
+async function main(args: string[]): Promise<number> {
+  const { backend: backendName, check } = scriptStart(args, KNOWN);
+  if (check) {
+    const { file, rest } = check;
+    const committed = JSON.parse(readFileSync(file, "utf8")) as ResultFile;
+    const made = committed.command.split(" ").filter((w) => w !== "").slice(2);
+    const jsonAt = made.indexOf("--json");
+    const cfg = parseLogisticArgs(jsonAt >= 0 ? made.filter((_, i) => i !== jsonAt && i !== jsonAt + 1) : made);
+    // the file's samplers (a file made before a sampler was added to the defaults has no runs of it)
+    cfg.samplers = cfg.samplers.filter((m) => committed.cells.some((c) => c.sampler === m));
+    const cells = await runLogisticRegression(cfg, experimentGridPlace(rest), printCell);
+    return reportCheck(file, committed.backend, { backend: backendName, cells }, compareLogisticCells(committed.cells, cells));
+  }
+  const cfg = parseLogisticArgs(args);
+  const cells = await runLogisticRegression(cfg, experimentGridPlace(args), printCell);
+  const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
+  const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn: cfg.burnIn, draws: cfg.draws, runs: cfg.runs, thin: cfg.thin, backend: backendName, node: process.version, cells };
+  if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
+  else process.stdout.write(JSON.stringify(result) + "\n");
+  return 0;
+}
+
+await runAsCommand(import.meta.url, "logisticRegression", main);

@@ -7,154 +7,115 @@
  * volatilities, and each parameter's posterior density (kernel estimate) for Figure 6.
  *
  *   node dist/experiments/volatility.js [--configs rmhmc,rmhmc;mmala,rmhmc@-,20] [--runs 1] [--first-run 0]
- *     [--burn-in 2000] [--draws 5000] [--json FILE]
+ *     [--burn-in 2000] [--draws 5000] [--json FILE] [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *   node dist/experiments/volatility.js --check RESULT.json [--grid-dir DIR] [--parallel P] [--queue URL]
  *
  * A configuration is P,V (the parameters' and the volatilities' samplers), optionally @LP,LV with
  * their leapfrog steps (- keeps the default), and #EP,EV with fixed step sizes (no adaptation). The data set's seed is a stable hash of its identity,
  * each run's of (configuration, run): never a loop position. One chain per run, from
  * svInitialPoint (beta the root mean square of y, sigma 0.2, phi 0.9, x = 0), step sizes adapted
  * per block in burn-in. Runs first-run .. first-run + runs - 1 (so that runs can be spread over
- * invocations; volatilityTable.ts merges their files). The JSON file is rewritten after each run.
+ * invocations; volatilityTable.ts merges their files).
+ *
+ * The runs are the jobs of a grid (job kind "volatility-run", src/grid/volatilityRunJob.ts, where
+ * the run itself is): on the local pool of worker threads (--parallel, default 1: the CPU seconds
+ * count every thread of the process), or on a BullMQ queue (--queue, run by `gpmcmc worker`
+ * processes sharing --grid-dir); --grid-dir keeps the runs' results, so a command stopped and
+ * started again runs only the runs it lacks. --check recomputes the runs of a committed result
+ * file (its configurations, runs, burn-in and draws) and compares every figure but the timings.
  *
  * Time is measured twice: wall-clock seconds (the driver's) and the process's CPU seconds over the
  * run (process.cpuUsage, user + system). The chain is single-threaded, so on a machine shared with
  * other jobs the CPU seconds are what the run would take alone; the tables use them.
  */
-import { writeFileSync } from "node:fs";
-import { essGeyer } from "../src/diagnostics/ess.js";
-import { getBackend } from "../src/linalg/backend.js";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { SV_TRUTH } from "../src/models/volatility/svModel.js";
-import { simulateVolatility } from "../src/models/volatility/svSimulate.js";
-import { Rng } from "../src/random/rng.js";
-import { kernelDensities } from "../src/report/curves.js";
-import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../src/run/volatilityGibbs.js";
-import { runChain } from "../src/samplers/driver.js";
-import { cellSeed } from "./cellSeed.js";
+import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
+import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
+import { readJobResults } from "../src/grid/store.js";
+import { parseSvConfig, svDataSeed, VOLATILITY_RUN, type SvCell, type SvConfig, type VolatilityRunJobResult } from "../src/grid/volatilityRunJob.js";
+import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
 
-export interface SvConfig {
-  label: string;
-  parameters: SvSamplerName;
-  volatilities: SvSamplerName;
-  parameterSteps?: number;
-  volatilitySteps?: number;
-  /** Fixed step sizes (parameters, volatilities): no adaptation. */
-  stepSizes?: [number, number];
+export { parseSvConfig as parseConfig, svExperimentData, volatilityRun, type SvCell, type SvConfig } from "../src/grid/volatilityRunJob.js";
+
+/** Runs first .. first + runs - 1 of each configuration. */
+export interface SvExperiment {
+  configs: SvConfig[];
+  runs: number;
+  first: number;
+  burnIn: number;
+  draws: number;
 }
 
-export function parseConfig(text: string): SvConfig {
-  const [spec, fixed] = text.split("#");
-  const [pair, steps] = spec.split("@");
-  const [p, v] = pair.split(",");
-  if (!isSvSamplerName(p) || !isSvSamplerName(v)) throw new Error(`configuration ${text}: samplers P,V from rmhmc, mmala, mala, hmc`);
-  const [lp, lv] = (steps ?? "-,-").split(",").map((s) => (s === "-" || s === undefined ? undefined : Number(s)));
-  const stepSizes = fixed === undefined ? undefined : (fixed.split(",").map(Number) as [number, number]);
-  if (stepSizes && !(stepSizes.length === 2 && stepSizes.every((e) => e > 0))) throw new Error(`configuration ${text}: #EP,EV, two positive step sizes`);
-  return { label: text, parameters: p, volatilities: v, parameterSteps: lp, volatilitySteps: lv, stepSizes };
-}
-
-export interface SvCell {
-  config: string;
-  run: number;
-  seed: number;
-  seconds: { burnIn: number; sampling: number; total: number };
-  /** CPU seconds of the whole run (burn-in included), user + system. */
-  cpuSeconds: number;
-  ess: { beta: number; sigma: number; phi: number };
-  volatilityEss: { min: number; median: number; max: number };
-  blocks: { name: string; stepSize: number; acceptanceRate: number }[];
-  means: { beta: number; sigma: number; phi: number };
-  sds: { beta: number; sigma: number; phi: number };
-  /** Kernel density estimates of beta, sigma, phi on their grids. */
-  densities: { name: string; grid: number[]; density: number[] }[];
-}
-
-/** The data of Section 8.3: its seed is the hash of its identity. */
-export function svExperimentData(): Float64Array {
-  return simulateVolatility(SV_TRUTH.T, SV_TRUTH.beta, SV_TRUTH.sigma, SV_TRUTH.phi, cellSeed("volatility", "data", SV_TRUTH.T)).y;
-}
-
-function column(samples: Float64Array, dim: number, draws: number, j: number): Float64Array {
-  const col = new Float64Array(draws);
-  for (let i = 0; i < draws; i++) col[i] = samples[i * dim + j];
-  return col;
-}
-
-/** One run of one configuration. */
-export function runCell(y: Float64Array, config: SvConfig, run: number, burnIn: number, draws: number): SvCell {
-  const seed = cellSeed("volatility", config.label, run);
-  const kernel = svGibbsKernel(y, {
-    parameters: { sampler: config.parameters, leapfrogSteps: config.parameterSteps, stepSize: config.stepSizes?.[0], adapt: !config.stepSizes },
-    volatilities: { sampler: config.volatilities, leapfrogSteps: config.volatilitySteps, stepSize: config.stepSizes?.[1], adapt: !config.stepSizes },
-    adaptIterations: burnIn,
-  });
-  const init = svInitialPoint(y);
-  const cpu0 = process.cpuUsage();
-  const r = runChain(kernel, new Rng(seed), { draws, burnIn, init });
-  const cpu = process.cpuUsage(cpu0);
-  const dim = init.length;
-  const cols = [0, 1, 2].map((j) => column(r.samples, dim, draws, j));
-  const [eb, es, ep] = cols.map((c) => essGeyer([c]));
-  const vEss = Array.from({ length: dim - 3 }, (_, k) => essGeyer([column(r.samples, dim, draws, 3 + k)])).sort((a, b) => a - b);
-  const stats = cols.map((c) => {
-    const m = c.reduce((a, b) => a + b, 0) / draws;
-    return { m, sd: Math.sqrt(c.reduce((a, b) => a + (b - m) ** 2, 0) / (draws - 1)) };
-  });
-  const names = ["beta", "sigma", "phi"];
-  const densities = cols.map((c, j) => {
-    const { grid, densities: d } = kernelDensities([c], 100);
-    return { name: names[j], grid: Array.from(grid), density: Array.from(d[0] ?? []) };
-  });
+/** The grid of an experiment: a job per (configuration, run). */
+export function volatilityGridSpec(e: SvExperiment, out: string): GridSpec {
   return {
-    config: config.label, run, seed, seconds: r.seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    ess: { beta: eb, sigma: es, phi: ep },
-    volatilityEss: { min: vEss[0], median: vEss[Math.floor(vEss.length / 2)], max: vEss[vEss.length - 1] },
-    blocks: kernel.summary().map(({ name, stepSize, acceptanceRate }) => ({ name, stepSize, acceptanceRate })),
-    means: { beta: stats[0].m, sigma: stats[1].m, phi: stats[2].m },
-    sds: { beta: stats[0].sd, sigma: stats[1].sd, phi: stats[2].sd },
-    densities,
+    grid: "volatility", kind: VOLATILITY_RUN, fixed: { burnIn: e.burnIn, draws: e.draws },
+    axes: { config: e.configs.map((c) => c.label), run: Array.from({ length: e.runs }, (_, i) => e.first + i) },
+    out,
   };
 }
 
-function arg(args: string[], name: string, fallback: string): string {
-  const i = args.indexOf(name);
-  return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
+/** The runs as grid jobs, here or on the queue; the cells in the order configuration, run. */
+export async function runVolatility(e: SvExperiment, place: GridPlace, onCell?: (c: SvCell) => void): Promise<SvCell[]> {
+  return withGridRoot(place, "volatility", async (root) => {
+    const g: LoadedGrid = { spec: volatilityGridSpec(e, "volatility"), path: join(root, "spec.json"), outDir: join(root, "volatility") };
+    const jobs = gridJobs(g);
+    await runGridJobs(place, g.outDir, jobs);
+    const cells = readJobResults<VolatilityRunJobResult>(g.outDir, jobs).map((r) => r!.figures);
+    cells.forEach((c) => onCell?.(c));
+    return cells;
+  });
 }
 
-function main(): void {
-  const args = process.argv.slice(2);
-  const configs = arg(args, "--configs", "mala,mala;hmc,hmc;mmala,mmala;rmhmc,rmhmc").split(";").map(parseConfig);
-  const runs = Number(arg(args, "--runs", "1"));
-  const firstRun = Number(arg(args, "--first-run", "0"));
-  const burnIn = Number(arg(args, "--burn-in", "2000"));
-  const draws = Number(arg(args, "--draws", "5000"));
-  const jsonFile = args.includes("--json") ? arg(args, "--json", "") : undefined;
-  const y = svExperimentData();
-  const cells: SvCell[] = [];
-  const backend = getBackend().describe();
-  const write = () => {
-    const result = {
-      experiment: "Girolami & Calderhead 2011, Tables 11-12 and Figure 6 (reduced)",
-      data: { T: SV_TRUTH.T, beta: SV_TRUTH.beta, sigma: SV_TRUTH.sigma, phi: SV_TRUTH.phi, seed: cellSeed("volatility", "data", SV_TRUTH.T) },
-      burnIn, draws, runs, backend: `${backend.backend} (${backend.library})`, node: process.version, cells,
-    };
-    if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result) + "\n");
-    else process.stdout.write(JSON.stringify(result) + "\n");
-  };
-  for (const config of configs) {
-    for (let run = firstRun; run < firstRun + runs; run++) {
-      const cell = runCell(y, config, run, burnIn, draws);
-      cells.push(cell);
-      if (jsonFile) write();
-      const t = cell.cpuSeconds;
-      process.stderr.write(
-        `${config.label} run ${run}: ${t.toFixed(1)} CPU s (${cell.seconds.total.toFixed(1)} s wall); ESS beta ${cell.ess.beta.toFixed(0)}, sigma ${cell.ess.sigma.toFixed(0)}, phi ${cell.ess.phi.toFixed(0)}; ` +
-          `x ${cell.volatilityEss.min.toFixed(0)}/${cell.volatilityEss.median.toFixed(0)}/${cell.volatilityEss.max.toFixed(0)}; ` +
-          `s/min-ESS ${(t / Math.min(cell.ess.beta, cell.ess.sigma, cell.ess.phi)).toPrecision(3)} (parameters), ${(t / cell.volatilityEss.min).toPrecision(3)} (volatilities); ` +
-          `means ${cell.means.beta.toFixed(3)} ${cell.means.sigma.toFixed(3)} ${cell.means.phi.toFixed(3)}; ${cell.blocks.map((b) => `${b.name} eps ${b.stepSize.toPrecision(3)} acc ${b.acceptanceRate.toFixed(2)}`).join(", ")}\n`,
-      );
+/** Where two lists of runs differ, run by run, every field but the timings (empty: the same figures). */
+export function compareSvCells(expected: readonly SvCell[], actual: readonly SvCell[]): string[] {
+  return compareCells(expected, actual, (c) => `${c.config} run ${c.run}`, ["seconds", "cpuSeconds"]);
+}
+
+const KNOWN = ["--configs", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
+
+function printCell(cell: SvCell): void {
+  const t = cell.cpuSeconds;
+  process.stderr.write(
+    `${cell.config} run ${cell.run}: ${t.toFixed(1)} CPU s (${cell.seconds.total.toFixed(1)} s wall); ESS beta ${cell.ess.beta.toFixed(0)}, sigma ${cell.ess.sigma.toFixed(0)}, phi ${cell.ess.phi.toFixed(0)}; ` +
+      `x ${cell.volatilityEss.min.toFixed(0)}/${cell.volatilityEss.median.toFixed(0)}/${cell.volatilityEss.max.toFixed(0)}; ` +
+      `s/min-ESS ${(t / Math.min(cell.ess.beta, cell.ess.sigma, cell.ess.phi)).toPrecision(3)} (parameters), ${(t / cell.volatilityEss.min).toPrecision(3)} (volatilities); ` +
+      `means ${cell.means.beta.toFixed(3)} ${cell.means.sigma.toFixed(3)} ${cell.means.phi.toFixed(3)}; ${cell.blocks.map((b) => `${b.name} eps ${b.stepSize.toPrecision(3)} acc ${b.acceptanceRate.toFixed(2)}`).join(", ")}\n`,
+  );
+}
+
+async function main(args: string[]): Promise<number> {
+  const { backend: backendName, check } = scriptStart(args, KNOWN);
+  if (check) {
+    const { file, rest } = check;
+    const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; backend: string; cells: SvCell[] };
+    // each configuration's runs, one grid per run index range of the file
+    const cells: SvCell[] = [];
+    for (const label of [...new Set(committed.cells.map((c) => c.config))]) {
+      const runs = committed.cells.filter((c) => c.config === label).map((c) => c.run);
+      const first = Math.min(...runs);
+      const e: SvExperiment = { configs: [parseSvConfig(label)], runs: Math.max(...runs) - first + 1, first, burnIn: committed.burnIn, draws: committed.draws };
+      cells.push(...(await runVolatility(e, experimentGridPlace(rest), printCell)));
     }
+    return reportCheck(file, committed.backend, { backend: backendName, cells }, compareSvCells(committed.cells, cells));
   }
-  if (!jsonFile) write();
+  const e: SvExperiment = {
+    configs: optionValue(args, "--configs", "mala,mala;hmc,hmc;mmala,mmala;rmhmc,rmhmc").split(";").map(parseSvConfig),
+    runs: wholeNumberOption(args, "--runs", "1", 1), first: wholeNumberOption(args, "--first-run", "0", 0),
+    burnIn: wholeNumberOption(args, "--burn-in", "2000", 0), draws: wholeNumberOption(args, "--draws", "5000", 2),
+  };
+  const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
+  const cells = await runVolatility(e, experimentGridPlace(args), printCell);
+  const result = {
+    experiment: "Girolami & Calderhead 2011, Tables 11-12 and Figure 6 (reduced)",
+    data: { T: SV_TRUTH.T, beta: SV_TRUTH.beta, sigma: SV_TRUTH.sigma, phi: SV_TRUTH.phi, seed: svDataSeed() },
+    burnIn: e.burnIn, draws: e.draws, runs: e.runs, backend: backendName, node: process.version, cells,
+  };
+  if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result) + "\n");
+  else process.stdout.write(JSON.stringify(result) + "\n");
+  return 0;
 }
 
-if (process.argv[1]?.endsWith("volatility.js")) main();
+await runAsCommand(import.meta.url, "volatility", main);

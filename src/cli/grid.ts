@@ -13,6 +13,10 @@ import { awaitGrid, gridStates, parseRedisUrl, startQueueWorker, submitGrid } fr
 import type { GridJobResult } from "../grid/simulatedChainJob.js";
 import "../grid/simulatedChainJob.js"; // registers its job kind
 import "../grid/hyperChainJob.js"; // registers its job kind
+import "../grid/parametricChainJob.js"; // registers its job kind
+import "../grid/volatilityRunJob.js"; // registers its job kind
+import "../grid/fitzhughNagumoRunJob.js"; // registers its job kind
+import "../grid/coxProcessRunJob.js"; // registers its job kind
 import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
 import { readJobResults } from "../grid/store.js";
 import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";

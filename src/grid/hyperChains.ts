@@ -15,19 +15,23 @@
  * the diffuse lengthscale prior), log sigma from its prior; on the UCI data (Section 5) all of
  * theta from the prior; f (Tables 5, 6) from N(0, K(theta_0)). A chain's start comes from its
  * identity without the method, so every method starts chain c of a data set at the same point.
+ * A chain checkpoints and resumes through hyperChainLoop.ts.
  */
 import { kernelAt } from "../hyper/covariance.js";
-import { cachedKernel, jointChain, type SchemeName } from "../hyper/schemes.js";
+import { packJointState, unpackJointState } from "../hyper/jointChainState.js";
+import { cachedKernel, jointChain, restoreKernelCache, type SchemeName } from "../hyper/schemes.js";
 import { thetaGivenF } from "../hyper/thetaGivenF.js";
 import { thetaGivenNu } from "../hyper/thetaGivenNu.js";
 import { thetaStep, thetaTunable, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
 import { thetaTarget } from "../hyper/thetaTargets.js";
-import { snapshotOpCounts, type OpCounts } from "../linalg/counters.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import { Rng } from "../random/rng.js";
 import { SIMULATION_LOG_LENGTHSCALE_RANGE } from "../run/simulate.js";
+import { runHyperLoop, type ChainOutput, type HyperCheckpointing, type HyperStepper } from "./hyperChainLoop.js";
 import type { HyperProblem } from "./hyperProblems.js";
 import { seedOfIdentity } from "./identity.js";
+
+export type { ChainOutput } from "./hyperChainLoop.js";
 
 /** What a chain depends on besides its data set, method and index (a subset of the experiment's configuration). */
 export interface HyperChainSettings {
@@ -38,17 +42,6 @@ export interface HyperChainSettings {
   burnIn: number;
   /** Updates of f per iteration (Tables 5, 6). */
   latentUpdates: number;
-}
-
-/** What one chain gives: theta's sampled components after burn-in, and its costs. */
-export interface ChainOutput {
-  /** draws x m, row-major (draw after draw). */
-  samples: Float64Array;
-  m: number;
-  accepted: number;
-  steps: number;
-  ops: OpCounts;
-  samplingMs: number;
 }
 
 /** The seed of chain `chain` of `method` on data set `dataSet` of a block: a hash of its identity (never of its place in the grid). */
@@ -70,12 +63,8 @@ export function initialTheta(cfg: HyperChainSettings, p: HyperProblem, rng: Rng)
   return t;
 }
 
-function diff(a: OpCounts, b: OpCounts): OpCounts {
-  return { cholesky: a.cholesky - b.cholesky, triangularSolveMatrix: a.triangularSolveMatrix - b.triangularSolveMatrix, symmetricProduct: a.symmetricProduct - b.symmetricProduct, matrixProduct: a.matrixProduct - b.matrixProduct, flops: a.flops - b.flops };
-}
-
 /** Tables 3, 4: a chain of theta sampler `name` on theta | f or theta | y, nu. */
-export function thetaOnlyChain(cfg: HyperChainSettings, p: HyperProblem, name: ThetaSamplerName, t0: Float64Array, rng: Rng): ChainOutput {
+export function thetaOnlyChain(cfg: HyperChainSettings, p: HyperProblem, name: ThetaSamplerName, t0: Float64Array, rng: Rng, ck?: HyperCheckpointing): ChainOutput & { stopped: boolean } {
   const kernel = cachedKernel(p.space);
   const tTrue = p.tTrue!;
   let target;
@@ -95,61 +84,52 @@ export function thetaOnlyChain(cfg: HyperChainSettings, p: HyperProblem, name: T
   }
   const tuned = thetaTunable(name);
   const m = x.length;
-  const out: ChainOutput = { samples: new Float64Array(cfg.draws * m), m, accepted: 0, steps: 0, ops: snapshotOpCounts(), samplingMs: 0 };
-  let start = 0;
-  for (let it = 0; it < cfg.burnIn + cfg.draws; it++) {
-    if (it === cfg.burnIn) {
-      tuned.freeze();
-      out.ops = snapshotOpCounts();
-      start = performance.now();
-    }
-    const r = thetaStep(name, target, x, tuned, rng);
-    x = r.x;
-    if (it >= cfg.burnIn) {
-      out.samples.set(x, (it - cfg.burnIn) * m);
-      if (r.info.accepted) out.accepted++;
-      out.steps += r.info.leapfrogSteps;
-    }
-  }
-  out.samplingMs = performance.now() - start;
-  out.ops = diff(snapshotOpCounts(), out.ops);
-  return out;
+  // The saved state in the joint chains' layout: all of theta (sigma at its true value in Table 3), f fixed at f_true.
+  const stepper: HyperStepper = {
+    m,
+    step(r) {
+      const { x: next, info } = thetaStep(name, target, x, tuned, r);
+      x = next;
+      return { x, accepted: info.accepted, steps: info.leapfrogSteps };
+    },
+    freeze: () => tuned.freeze(),
+    saveState: () => packJointState({ t: m === p.d ? Float64Array.of(...x, tTrue[p.d]!) : x, f: p.fTrue!, theta: tuned.snapshot(), cache: kernel.entries }),
+    restoreState(saved) {
+      const st = unpackJointState(saved, p.d + 1, p.n);
+      x = st.t.slice(0, m);
+      tuned.restore(st.theta);
+      restoreKernelCache(p.space, kernel, st.cache);
+    },
+  };
+  return runHyperLoop(cfg.draws, cfg.burnIn, stepper, rng, ck);
 }
 
 /** Tables 5, 6: a chain of `scheme` on (f, theta) | y. */
-export function schemeChain(cfg: HyperChainSettings, p: HyperProblem, scheme: SchemeName, t0: Float64Array, f0: Float64Array, rng: Rng): ChainOutput {
+export function schemeChain(cfg: HyperChainSettings, p: HyperProblem, scheme: SchemeName, t0: Float64Array, f0: Float64Array, rng: Rng, ck?: HyperCheckpointing): ChainOutput & { stopped: boolean } {
   const likelihood = likelihoodByName(p.likelihood, p.likelihoodOptions);
   const chain = jointChain({ space: p.space, likelihood, y: p.y }, { scheme, thetaSampler: scheme === "surr" ? undefined : "mh", latentUpdates: cfg.latentUpdates }, t0, f0);
-  const m = p.d + 1;
-  const out: ChainOutput = { samples: new Float64Array(cfg.draws * m), m, accepted: 0, steps: 0, ops: snapshotOpCounts(), samplingMs: 0 };
-  let start = 0;
-  for (let it = 0; it < cfg.burnIn + cfg.draws; it++) {
-    if (it === cfg.burnIn) {
-      chain.freeze();
-      out.ops = snapshotOpCounts();
-      start = performance.now();
-    }
-    const info = chain.step(rng);
-    if (it >= cfg.burnIn) {
-      out.samples.set(chain.t, (it - cfg.burnIn) * m);
+  const stepper: HyperStepper = {
+    m: p.d + 1,
+    step(r) {
+      const info = chain.step(r);
       const last = info.theta[info.theta.length - 1]!;
       // SURR always moves; what its width is adapted to is the first slice point being accepted.
-      if (scheme === "surr" ? last.densityEvaluations === 1 : last.accepted) out.accepted++;
-      out.steps += scheme === "surr" ? last.densityEvaluations ?? 0 : 0;
-    }
-  }
-  out.samplingMs = performance.now() - start;
-  out.ops = diff(snapshotOpCounts(), out.ops);
-  return out;
+      return { x: chain.t, accepted: scheme === "surr" ? last.densityEvaluations === 1 : last.accepted, steps: scheme === "surr" ? last.densityEvaluations ?? 0 : 0 };
+    },
+    freeze: () => chain.freeze(),
+    saveState: () => chain.saveState(),
+    restoreState: (saved) => chain.restoreState(saved),
+  };
+  return runHyperLoop(cfg.draws, cfg.burnIn, stepper, rng, ck);
 }
 
 /** Chain c of `method` on problem p (data set s of the block). */
-export function runOneChain(cfg: HyperChainSettings, group: string, p: HyperProblem, s: number, method: string, c: number): ChainOutput {
+export function runOneChain(cfg: HyperChainSettings, group: string, p: HyperProblem, s: number, method: string, c: number, ck?: HyperCheckpointing): ChainOutput & { stopped: boolean } {
   const initRng = new Rng(hyperInitSeed(cfg, group, p.n, p.d, s, c));
   const t0 = initialTheta(cfg, p, initRng);
   const rng = new Rng(hyperChainSeed(cfg, group, p.n, p.d, s, method, c));
-  if (cfg.table === 3 || cfg.table === 4) return thetaOnlyChain(cfg, p, method as ThetaSamplerName, t0, rng);
+  if (cfg.table === 3 || cfg.table === 4) return thetaOnlyChain(cfg, p, method as ThetaSamplerName, t0, rng, ck);
   const z = Float64Array.from({ length: p.n }, () => initRng.normal());
   const f0 = kernelAt(p.space, t0).chol.multiplyLower(z);
-  return schemeChain(cfg, p, method as SchemeName, t0, f0, rng);
+  return schemeChain(cfg, p, method as SchemeName, t0, f0, rng, ck);
 }

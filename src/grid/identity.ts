@@ -22,3 +22,17 @@ export function cellIdentity(grid: string, cell: Record<string, string | number>
 export function jobId(kind: string, identity: string, fixed: unknown): string {
   return "g" + createHash("sha256").update(`${kind}\n${identity}\n${JSON.stringify(fixed)}`, "utf8").digest("hex").slice(0, 32);
 }
+
+/**
+ * The FNV-1a hash (32 bits) of parts joined by "/": the seed of the parametric experiments'
+ * runs (experiments/logisticRegression.ts, volatility.ts), kept as it was so that their
+ * committed result files are drawn again identically.
+ */
+export function fnvSeed(...parts: (string | number)[]): number {
+  let h = 0x811c9dc5;
+  for (const ch of parts.join("/")) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}

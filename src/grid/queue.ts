@@ -10,10 +10,11 @@
  * checkpoint directory is shared (the grid's output directory on a shared file system).
  */
 import { hostname } from "node:os";
-import { Queue, QueueEvents, Worker, type Job } from "bullmq";
+import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { runTasks } from "../parallel/pool.js";
 import { decodeExact, encodeExact } from "../run/checkpoint.js";
+import { GridJobError, gridJobErrorOf, queuedReason } from "./jobError.js";
 import type { GridJob } from "./spec.js";
 import { readJobResult, writeJobResult } from "./store.js";
 
@@ -99,7 +100,11 @@ export async function awaitGrid(url: string, outDir: string, jobs: readonly Grid
         }
         if (byId.size === 0) resolve();
       };
-      const failed = (id: string, reason: string) => reject(new Error(`grid job ${byId.get(id)?.identity ?? id} failed: ${reason}`));
+      // a job its spec cannot describe is reported as on the local pool (jobError.ts); any other failure as one
+      const failed = (id: string, reason: string) => {
+        const identity = byId.get(id)?.identity;
+        reject((identity !== undefined ? gridJobErrorOf(identity, reason) : undefined) ?? new Error(`grid job ${identity ?? id} failed: ${reason}`));
+      };
       events.on("completed", ({ jobId, returnvalue }) => done(jobId, returnvalue));
       events.on("failed", ({ jobId, failedReason }) => {
         if (!byId.has(jobId)) return;
@@ -148,7 +153,14 @@ export function startQueueWorker(url: string, options: QueueWorkerOptions = {}):
   const connection = redisClient(url);
   const worker = new Worker(QUEUE_NAME, async (job: Job<GridJob>) => {
     say(`job ${job.id} started: ${job.data.identity}`);
-    const [result] = await runTasks([{ kind: job.data.kind, input: job.data }], { parallel: 1 });
+    let result: unknown;
+    try {
+      [result] = await runTasks([{ kind: job.data.kind, input: job.data }], { parallel: 1 });
+    } catch (e) {
+      // the spec is at fault: another attempt would fail the same way
+      if (e instanceof GridJobError) throw new UnrecoverableError(queuedReason(e));
+      throw e;
+    }
     say(`job ${job.id} done`);
     return encodeExact(result);
   }, {

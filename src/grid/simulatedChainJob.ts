@@ -9,16 +9,16 @@
  * directory and resumes from its checkpoint when one is there (a job retried after its worker
  * died), so its draws are those of a run never interrupted.
  */
-import { existsSync, mkdirSync, readFileSync, unlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { drawsArray } from "../diagnostics/draws.js";
 import { minEssByChain } from "../diagnostics/summary.js";
-import { writeFileAtomic } from "../io/atomic.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
-import { decodeExact, encodeExact, readCheckpointFile, writeCheckpointFile } from "../run/checkpoint.js";
+import { decodeExact } from "../run/checkpoint.js";
+import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 import { simulateLatentGp, simulateResponses, simulatedKernelMatrix, SIMULATION_LIKELIHOODS, type SimulationLikelihood } from "../run/simulate.js";
 import type { ChainSummary } from "../samplers/chainRecords.js";
 import { runChain } from "../samplers/driver.js";
@@ -28,6 +28,7 @@ import { annealedLatentTarget, type AnnealedLatentTarget } from "../targets/anne
 import { seedOfIdentity } from "./identity.js";
 import { GridJobError } from "./jobError.js";
 import type { GridJob } from "./spec.js";
+import { readJobCheckpoint, writeJobCheckpoint, writeJobDraws } from "./store.js";
 
 export const SIMULATED_LATENT_CHAIN = "simulated-latent-chain";
 
@@ -115,21 +116,16 @@ export function simulatedLatentChainJob(job: GridJob, context?: TaskContext): Gr
   const { target, dataSeed, kernel } = targetFor(cell, base);
   const zRng = new Rng(dataSeed, 16 + cell.chain);
   const init = target.kernelCholesky.multiplyLower(Float64Array.from({ length: cell.n }, () => zRng.normal()));
-  mkdirSync(job.checkpointDir, { recursive: true });
-  mkdirSync(job.drawsDir, { recursive: true });
-  const checkpointPath = join(job.checkpointDir, `${job.id}.json`);
-  const resume = readCheckpointFile(checkpointPath);
+  const resume = readJobCheckpoint<ChainCheckpoint>(job);
   const r = runChain(kernel, new Rng(seedOfIdentity(job.identity)), {
     draws, burnIn, init,
     adapt: kernel.tunable && burnIn > 0 ? { method: "dual-averaging" } : undefined,
-    checkpoint: job.checkpointEvery > 0 ? { every: job.checkpointEvery, save: (cp) => writeCheckpointFile(checkpointPath, cp) } : undefined,
+    checkpoint: job.checkpointEvery > 0 ? { every: job.checkpointEvery, save: (cp) => writeJobCheckpoint(job, cp) } : undefined,
     resume,
     shouldStop: context ? () => context.stopRequested() : undefined,
   });
   if (r.stopped) throw new Error(`${job.identity}: stopped before its end`);
-  const drawsFile = `${job.id}.json`;
-  writeFileAtomic(join(job.drawsDir, drawsFile), encodeExact({ identity: job.identity, dim: r.dim, draws: r.draws, samples: r.samples }) + "\n");
-  if (existsSync(checkpointPath)) unlinkSync(checkpointPath); // the draws file is the job's record now
+  const drawsFile = writeJobDraws(job, r.dim, r.draws, r.samples);
   return {
     id: job.id, identity: job.identity, cell: job.cell, dim: r.dim, draws: r.draws,
     minEss: minEssByChain(drawsArray(r.samples, 1, r.draws, r.dim))[0],

@@ -230,7 +230,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
       f = s.f;
       if (s.latent) latentTuned?.restore(s.latent);
       thetaTuned.restore(s.theta);
-      kernel.entries.splice(0, kernel.entries.length, ...s.cache.map((e) => storedKernelAt(space, e.t, e.K, e.L)));
+      restoreKernelCache(space, kernel, s.cache);
       laplaceCache.t = s.laplace ? t : undefined;
       laplaceCache.q = s.laplace ? laplaceFromState(s.laplace) : undefined;
     },
@@ -239,3 +239,8 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
 
 /** K(t) with its factor, the last few kept (what the schemes use; also for the theta-only chains of the experiments). */
 export { cachedKernel };
+
+/** Puts back a cache's saved entries (jointChainState.ts), most recently used first. */
+export function restoreKernelCache(space: HyperSpace, kernel: CachedKernel, saved: readonly { t: Float64Array; K: Float64Array; L: Float64Array }[]): void {
+  kernel.entries.splice(0, kernel.entries.length, ...saved.map((e) => storedKernelAt(space, e.t, e.K, e.L)));
+}

@@ -1,0 +1,120 @@
+/**
+ * The grid job kind "fitzhugh-nagumo-run": one run of Girolami & Calderhead's (2011) Table 14,
+ * the Fitzhugh-Nagumo parameters (a, b, c) from the paper's synthetic data (200 times on
+ * [0, 20], a = b = 0.2, c = 3, V(0) = -1, R(0) = 1, noise sd 0.5; its seed the hash of "fitzhugh-
+ * nagumo data") sampled by a parametric sampler, one chain started at the posterior mode (the
+ * paper: "a single Markov chain initialised on the true mode"): seconds of sampling, ESS of a, b,
+ * c (Geyer's initial monotone sequence), s / min-ESS, and the ODE solves the run needed, by order
+ * of sensitivities. The cell names sampler and run; the fixed settings burnIn and draws. The grid
+ * must be named "fitzhugh-nagumo": the run's seed is then the hash of the job's identity
+ * (identity.ts), `fitzhugh-nagumo sampler=S run=R`, as experiments/fitzhughNagumo.ts always drew
+ * it. A job runs start to end (no checkpoint: a retried job draws the same chain).
+ */
+import { essGeyer } from "../diagnostics/ess.js";
+import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
+import { fitzhughNagumoModel, type FitzhughNagumoModel } from "../models/fitzhughNagumo/model.js";
+import { simulateFitzhughNagumo } from "../models/fitzhughNagumo/simulate.js";
+import { registerTaskKind } from "../parallel/tasks.js";
+import { Rng } from "../random/rng.js";
+import { runChain } from "../samplers/driver.js";
+import { isParametricSamplerName, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
+import { seedOfIdentity } from "./identity.js";
+import { refuseJob } from "./jobError.js";
+import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
+import type { GridJob } from "./spec.js";
+import { writeJobDraws } from "./store.js";
+
+export const FITZHUGH_NAGUMO_RUN = "fitzhugh-nagumo-run";
+export const FITZHUGH_NAGUMO_GRID = "fitzhugh-nagumo";
+export const DATA_IDENTITY = "fitzhugh-nagumo data";
+
+/** One run's figures, as the experiment's result files hold them. */
+export interface FitzhughNagumoCell {
+  sampler: ParametricSamplerName;
+  run: number;
+  /** The seed (a 64-bit integer) in decimal. */
+  seed: string;
+  seconds: number;
+  burnInSeconds: number;
+  ess: number[];
+  minEss: number;
+  secondsPerMinEss: number;
+  acceptanceRate: number;
+  divergences: number;
+  stepSize: number | null;
+  means: number[];
+  sds: number[];
+  solves: { statesOnly: number; firstOrder: number; secondOrder: number };
+}
+
+/** The model with counters of its solves: states only, with first-order, with second-order sensitivities. */
+function counted(model: FitzhughNagumoModel): { model: DenseMetricModel; solves: number[] } {
+  const solves = [0, 0, 0];
+  return {
+    solves,
+    model: {
+      dim: model.dim,
+      logDensity: (x) => (solves[0]!++, model.logDensity(x)),
+      logDensityAndGradient: (x, g) => (solves[1]!++, model.logDensityAndGradient(x, g)),
+      denseMetric: (x, d) => (solves[d ? 2 : 1]!++, model.denseMetric(x, d)),
+    },
+  };
+}
+
+let problem: { model: FitzhughNagumoModel; mode: ReturnType<typeof posteriorMode> } | undefined;
+
+/** The model of the paper's data and its posterior mode (kept for the next job in this thread). */
+export function fitzhughNagumoProblem(): { model: FitzhughNagumoModel; mode: ReturnType<typeof posteriorMode> } {
+  if (!problem) {
+    const model = fitzhughNagumoModel(simulateFitzhughNagumo({}, seedOfIdentity(DATA_IDENTITY)));
+    problem = { model, mode: posteriorMode(model, [0.2, 0.2, 3]) };
+  }
+  return problem;
+}
+
+/** Run `run` of `sampler` and its draws (draws x 3, draw-major). */
+export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, burnIn: number, draws: number): { cell: FitzhughNagumoCell; samples: Float64Array } {
+  const { model: base, mode } = fitzhughNagumoProblem();
+  const seed = seedOfIdentity(`${FITZHUGH_NAGUMO_GRID} sampler=${sampler} run=${run}`);
+  const { model, solves } = counted(base);
+  const target = denseMetricTarget(model);
+  const init = Float64Array.from(mode.theta);
+  const { kernel, adapt } = parametricSampler(target, sampler, init, burnIn);
+  const r = runChain(kernel, new Rng(seed), { draws, burnIn, init, adapt });
+  const ess: number[] = [];
+  const means: number[] = [];
+  const sds: number[] = [];
+  for (let j = 0; j < 3; j++) {
+    const col = Float64Array.from({ length: draws }, (_, i) => r.samples[i * 3 + j]!);
+    ess.push(essGeyer([col]));
+    const m = col.reduce((a, b) => a + b, 0) / draws;
+    means.push(m);
+    sds.push(Math.sqrt(col.reduce((a, b) => a + (b - m) ** 2, 0) / (draws - 1)));
+  }
+  const minEss = Math.min(...ess);
+  const cell: FitzhughNagumoCell = {
+    sampler, run, seed: seed.toString(), seconds: r.seconds.sampling, burnInSeconds: r.seconds.burnIn, ess, minEss,
+    secondsPerMinEss: r.seconds.sampling / minEss, acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences,
+    stepSize: r.tunedValue ?? null, means, sds, solves: { statesOnly: solves[0]!, firstOrder: solves[1]!, secondOrder: solves[2]! },
+  };
+  return { cell, samples: r.samples };
+}
+
+/** What a job of this kind returns. */
+export type FitzhughNagumoRunJobResult = FiguresJobResult<FitzhughNagumoCell>;
+
+/** Runs one job (in whichever thread or process the pool or queue worker gives it). */
+export function fitzhughNagumoRunJob(job: GridJob): FitzhughNagumoRunJobResult {
+  const t0 = performance.now();
+  const { burnIn, draws } = runLength(job);
+  const { sampler, run } = job.cell;
+  if (typeof sampler !== "string" || !isParametricSamplerName(sampler)) refuseJob(job, `unknown sampler ${JSON.stringify(sampler)}`);
+  if (!Number.isInteger(run) || (run as number) < 0) refuseJob(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
+  if (job.identity !== `${FITZHUGH_NAGUMO_GRID} sampler=${sampler} run=${run}`) refuseJob(job, `the grid must be named "${FITZHUGH_NAGUMO_GRID}" with the axes sampler, run in that order (the run's seed is the hash of its identity)`);
+  const { cell, samples } = fitzhughNagumoRun(sampler, run as number, burnIn, draws);
+  const drawsFile = writeJobDraws(job, 3, draws, samples);
+  return figuresResult(job, { dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.seconds, t0 });
+}
+
+registerTaskKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob");

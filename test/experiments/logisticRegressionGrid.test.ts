@@ -1,0 +1,81 @@
+/**
+ * Girolami & Calderhead's logistic-regression runs through the grid (job kind "parametric-chain",
+ * two worker threads) give the figures of the same runs computed one after another in this thread,
+ * every field but the timings. A committed result file is recomputed through the grid by --check,
+ * identical. Negative controls: a run's stored result replaced by another chain's, and a committed file with one
+ * figure changed, are both reported as differences; a job whose grid is named otherwise than its
+ * settings (its seed would not follow) is refused as the spec's fault.
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { compareLogisticCells, logisticGridSpec, parseLogisticArgs, runLogisticRegression, runLogisticRegressionDirect, type LogisticConfig } from "../../experiments/logisticRegression.js";
+import { parametricChainJob } from "../../src/grid/parametricChainJob.js";
+import { gridJobs } from "../../src/grid/spec.js";
+import { getBackend } from "../../src/linalg/backend.js";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
+
+// One BLAS thread, as the script and the grid's worker threads run.
+getBackend().setThreads(1);
+
+const SCRIPT = join(REPO_ROOT, "dist", "experiments", "logisticRegression.js");
+const COMMITTED = join(REPO_ROOT, "experiments", "results", "logistic-regression", "table2", "thin1.json");
+
+test("logistic regression through the grid (2 worker threads) = the runs computed directly; swapped results are caught", async () => {
+  const cfg = parseLogisticArgs(["--data", "heart_statlog,synth_tr", "--samplers", "mala,iwls,holmes-held", "--runs", "2", "--first-run", "1", "--burn-in", "40", "--draws", "60"]);
+  const direct = runLogisticRegressionDirect(cfg);
+  assert.equal(direct.length, 12);
+  const s = scratchDir();
+  try {
+    const grid = await runLogisticRegression(cfg, { parallel: 2, gridDir: s.dir });
+    assert.deepEqual(compareLogisticCells(direct, grid), []);
+    assert.deepEqual(grid.map((c) => [c.data, c.sampler, c.run]), direct.map((c) => [c.data, c.sampler, c.run]));
+    // Negative control: the stored result of run 1 of IWLS on heart_statlog replaced by that of the same run
+    // with one more burn-in iteration (another chain: what a job run with other settings would leave); the rerun runs nothing and reads it.
+    const other = parseLogisticArgs(["--data", "heart_statlog", "--samplers", "iwls", "--runs", "1", "--first-run", "1", "--burn-in", "41", "--draws", "60"]);
+    await runLogisticRegression(other, { parallel: 1, gridDir: join(s.dir, "other") });
+    const resultOf = (c: LogisticConfig, root: string) => {
+      const jobs = gridJobs({ spec: logisticGridSpec(c, "heart_statlog", "heart_statlog"), path: join(root, "spec.json"), outDir: join(root, "heart_statlog") });
+      return join(root, "heart_statlog", "results", `${jobs.find((j) => j.cell.sampler === "iwls" && j.cell.run === 1)!.id}.json`);
+    };
+    copyFileSync(resultOf(other, join(s.dir, "other")), resultOf(cfg, s.dir));
+    const diffs = compareLogisticCells(direct, await runLogisticRegression(cfg, { parallel: 2, gridDir: s.dir }));
+    assert.ok(diffs.some((l) => /^heart_statlog iwls run 1: means /.test(l)), diffs.join("\n"));
+    assert.ok(diffs.every((l) => l.startsWith("heart_statlog iwls run 1: ")), diffs.join("\n"));
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("parametric-chain jobs: a grid named otherwise than its settings, or an unknown sampler, is the spec's fault", () => {
+  const cfg = parseLogisticArgs(["--data", "synth_tr", "--samplers", "mala", "--thin", "2", "--burn-in", "10", "--draws", "10"]);
+  const spec = logisticGridSpec(cfg, "synth_tr", "x");
+  assert.equal(spec.grid, "logisticRegression thin=2");
+  const [misnamed] = gridJobs({ spec: { ...spec, grid: "logisticRegression" }, path: "/tmp/spec.json", outDir: "/tmp/x" });
+  assert.throws(() => parametricChainJob(misnamed!), (e: Error) => e.name === "GridJobError" && /the grid must be named "logisticRegression thin=2"/.test(e.message));
+  const [unknown] = gridJobs({ spec: { ...spec, axes: { ...spec.axes, sampler: ["nope"] } }, path: "/tmp/spec.json", outDir: "/tmp/x" });
+  assert.throws(() => parametricChainJob(unknown!), (e: Error) => e.name === "GridJobError" && /unknown sampler "nope"/.test(e.message));
+  assert.throws(() => parseLogisticArgs(["--samplers", "nope"]), /--samplers: unknown sampler "nope"/);
+  assert.throws(() => parseLogisticArgs(["--bogus"]), /unknown option --bogus/);
+});
+
+test("--check recomputes a committed result file through the grid: identical; a changed figure is reported, exit 1", () => {
+  const ok = spawnSync(process.execPath, [SCRIPT, "--check", COMMITTED], { encoding: "utf8", cwd: REPO_ROOT });
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /5 cell\(s\) recomputed: identical to /);
+  const s = scratchDir();
+  try {
+    const committed = JSON.parse(readFileSync(COMMITTED, "utf8"));
+    committed.cells[1].means[2] += 1e-12;
+    const changed = join(s.dir, "changed.json");
+    writeFileSync(changed, JSON.stringify(committed));
+    const bad = spawnSync(process.execPath, [SCRIPT, "--check", changed], { encoding: "utf8", cwd: REPO_ROOT });
+    assert.equal(bad.status, 1, bad.stdout + bad.stderr);
+    assert.match(bad.stdout, /^DIFFERS heart_statlog mh-componentwise run 0: means /m);
+    assert.match(bad.stdout, /5 cell\(s\) recomputed: different from /);
+  } finally {
+    s.cleanup();
+  }
+});
