@@ -174,6 +174,7 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
   const dX: Float64Array[] = [];
   const dF: Float64Array[] = [];
   let best = scaledMax(f, w);
+  let lastSize = best;
   const history: number[] = [];
   let rejected = 0;
   let converged = false;
@@ -186,7 +187,8 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
   let plainStep = false;
   for (let sweep = 1; sweep <= opts.maxSweeps; sweep++) {
     // the next point from x and its residual f
-    if (plainStep || dF.length === 0 || scaledMax(f, w) > ANDERSON_FROM) {
+    const plain = plainStep || dF.length === 0 || lastSize > ANDERSON_FROM;
+    if (plain) {
       for (let t = 0; t < 2 * n; t++) xNew[t] = x[t] + beta * f[t];
     } else {
       const gamma = andersonCoefficients(dF, f, w);
@@ -245,6 +247,10 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
     post = candidate;
     ev = evNew;
     history.push(ev.logZ);
+    // A plain step that made no progress (the oscillation of undamped parallel EP): halve the
+    // mixing. Anderson steps are not judged so: their residuals need not fall monotonically.
+    if (plain && size >= lastSize) beta /= 2;
+    lastSize = size;
     best = Math.min(best, size);
     logZChange = Math.abs(ev.logZ - logZPrev);
     // How far the sites are from EP's fixed point: the change a plain undamped parallel update
