@@ -52,7 +52,9 @@ export interface EpOptions {
    * Converged when, over one sweep, every site moved by less than this relative to the
    * posterior marginal: max_i max(|d tau~_i| Sigma_ii, |d nu~_i| sqrt(Sigma_ii)) < siteTolerance
    * (both terms are dimensionless), and log Z_EP changed by less than logZTolerance.
-   * Defaults 1e-6 and 1e-8.
+   * With Anderson acceleration d tau~, d nu~ are what a plain undamped parallel sweep would
+   * still change at the new point (the residual of the fixed-point equations), since the
+   * accelerated step itself is not an EP update. Defaults 1e-6 and 1e-8.
    */
   siteTolerance?: number;
   logZTolerance?: number;
@@ -66,7 +68,10 @@ export interface EpOptions {
 export interface EpResult {
   /** Posterior mean mu = Sigma nu~. */
   mean: Float64Array;
-  /** Posterior covariance Sigma = K - K S~^1/2 B^-1 S~^1/2 K (dense, both triangles). */
+  /**
+   * Posterior covariance Sigma = K - K S~^1/2 B^-1 S~^1/2 K (dense, both triangles), formed on
+   * first reading for the parallel schedule.
+   */
   covariance: Matrix;
   /** Site precisions tau~_i (the diagonal of the note's Sigma~^-1); >= 0. */
   siteTau: Float64Array;
@@ -91,7 +96,7 @@ export interface EpResult {
   /** Site change and |change of log Z_EP| over the last sweep (see EpOptions.siteTolerance). */
   siteChange: number;
   logZChange: number;
-  /** log Z_EP after each sweep. */
+  /** log Z_EP after each sweep that recomputed the posterior (not after the sequential first sweep of the accelerated parallel schedule, nor after a rejected point). */
   logZHistory: number[];
   /** Site updates that proposed tau~_i < 0 and were set to 0 (as GPML's code does). */
   clampedSites: number;
