@@ -178,7 +178,7 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
     if (!a.converged) stopped(a.sweeps, a.siteChange, a.logZChange, a.mixing);
     return resultOf(k, a.post, a.cav, tau, nu, sites, {
       logZ: a.logZ, sweeps: a.sweeps, converged: a.converged, siteChange: a.siteChange, logZChange: a.logZChange,
-      logZHistory: a.history, clampedSites: a.clamped, skippedSites: 0, schedule, damping, acceleration, rejectedSweeps: a.rejected,
+      logZHistory: a.history, clampedSites: a.clamped, skippedSites: a.skipped, schedule, damping, acceleration, rejectedSweeps: a.rejected,
     });
   }
 

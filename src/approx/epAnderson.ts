@@ -47,6 +47,8 @@ export interface AndersonOutcome {
   clamped: number;
   /** Points rejected by the safeguards (each cost one sweep). */
   rejected: number;
+  /** Sites left unchanged in the first step because their cavity was improper at the given sites. */
+  skipped: number;
   /** The mixing at the end (the starting one, halved once per rejection). */
   mixing: number;
 }
@@ -64,14 +66,25 @@ const COLLINEAR = 1e-10;
 /**
  * The undamped parallel update G(x) - x at the posterior `post` of x = (tau, nu), written to f
  * (tau part first, then nu), and the number of sites whose update was clamped to tau~ = 0.
- * Returns -1 when some cavity is improper (the point is rejected).
+ * Returns -1 when some cavity is improper (the point is rejected), unless `skip` is given: then
+ * such sites get a zero residual and are counted there.
  */
-function residual(post: Posterior, tau: Float64Array, nu: Float64Array, sites: EpSites, f: Float64Array, tm: TiltedMoments): number {
+function residual(
+  post: Posterior, tau: Float64Array, nu: Float64Array, sites: EpSites, f: Float64Array, tm: TiltedMoments, skip?: { count: number },
+): number {
   const n = tau.length;
   const out = { tau: 0, nu: 0 };
   let clamped = 0;
   for (let i = 0; i < n; i++) {
     const r = proposeSite(sites, i, post.diagonal[i], post.mean[i], tau[i], nu[i], 1, tm, out);
+    if (r === "skipped" && skip) {
+      // at the given starting sites there is no earlier point to return to: the site is left as
+      // it is this sweep, as the plain iteration leaves it
+      skip.count++;
+      f[i] = 0;
+      f[n + i] = 0;
+      continue;
+    }
     if (r === "skipped") return -1;
     if (r === "clamped") clamped++;
     f[i] = out.tau - tau[i];
@@ -168,8 +181,8 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
   x.set(nu, n);
   const f = new Float64Array(2 * n);
   const w = new Float64Array(2 * n);
-  let clamped = residual(post, tau, nu, sites, f, tm);
-  if (clamped < 0) throw new Error("EP: a cavity is improper (tau_-i <= 0) at the starting sites");
+  const skipped = { count: 0 };
+  let clamped = residual(post, tau, nu, sites, f, tm, skipped);
   weightsOf(post.diagonal, w);
   const dX: Float64Array[] = [];
   const dF: Float64Array[] = [];
@@ -262,5 +275,5 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
       break;
     }
   }
-  return { post, logZ: ev.logZ, cav: ev.cav, sweeps, converged, siteChange, logZChange, history, clamped, rejected, mixing: beta };
+  return { post, logZ: ev.logZ, cav: ev.cav, sweeps, converged, siteChange, logZChange, history, clamped, rejected, skipped: skipped.count, mixing: beta };
 }
