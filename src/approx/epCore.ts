@@ -4,7 +4,7 @@
  * blocked sequential sweep, log Z_EP with the cavities, and the site change that convergence is
  * judged on. Notation as in ep.ts.
  */
-import { backendFor, type Cholesky } from "../linalg/cholesky.js";
+import { backendFor, Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
 import { symmetricMatvecInto } from "../linalg/products.js";
 import {
@@ -70,7 +70,9 @@ export function priorPosterior(k: Matrix): Posterior {
   const sqrtTau = new Float64Array(n);
   const diagonal = new Float64Array(n);
   for (let i = 0; i < n; i++) diagonal[i] = k.data[i + i * n];
-  const chol = choleskyIdentityPlusScaled(k, sqrtTau, "B = I", { skipFiniteCheck: true });
+  const identity = new Matrix(n, n);
+  for (let i = 0; i < n; i++) identity.data[i + i * n] = 1;
+  const chol = new Cholesky(identity); // chol(I) = I, without a factorisation
   return { mean: new Float64Array(n), diagonal, covariance: k.clone(), sqrtTau, chol, v: undefined };
 }
 
