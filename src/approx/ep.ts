@@ -164,14 +164,19 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
     // parallel map is far from linear and needs many damped sweeps.
     let startSweeps = 0;
     let startClamped = 0;
-    if (fromPrior && options.parallelStart !== "prior") {
-      const r = sequentialSweep(priorPosterior(k), tau, nu, sites, 1, { logZ: 0, mean: 0, variance: 0 });
+    let start: Posterior | undefined;
+    if (fromPrior && options.parallelStart !== "prior" && maxSweeps > 1) {
+      start = priorPosterior(k);
+      const r = sequentialSweep(start, tau, nu, sites, 1, { logZ: 0, mean: 0, variance: 0 });
+      // the sweep kept Sigma and mu up to date; the parallel iteration starts from them
+      const sd = start.covariance!.data;
+      for (let i = 0; i < n; i++) start.diagonal[i] = sd[i + i * n];
       startSweeps = 1;
       startClamped = r.clamped;
     }
     const a = andersonParallelEp(k, sites, tau, nu, {
       mixing: damping, memory, maxSweeps: maxSweeps - startSweeps, minSweeps: Math.max(1, minSweeps - startSweeps),
-      siteTolerance: siteTol, logZTolerance: logZTol,
+      siteTolerance: siteTol, logZTolerance: logZTol, start,
     });
     a.sweeps += startSweeps;
     a.clamped += startClamped;

@@ -29,6 +29,12 @@ export interface AndersonOptions {
   mixing: number;
   /** Residuals remembered (m); 0 gives plain damped parallel EP with the same safeguards. */
   memory: number;
+  /**
+   * The posterior marginals at the starting sites when the caller has them (the sequential
+   * sweep that starts the schedule keeps Sigma and mu up to date): they save the first
+   * recomputation, and log Z_EP is first evaluated after the first step.
+   */
+  start?: Marginals;
   maxSweeps: number;
   minSweeps: number;
   siteTolerance: number;
@@ -58,6 +64,9 @@ export interface AndersonOutcome {
  * this; further out the parallel map is far from linear and plain damped steps are safer.
  */
 const ANDERSON_FROM = 0.1;
+/** The posterior marginals a parallel update needs: diag(Sigma) and mu. */
+type Marginals = Pick<Posterior, "diagonal" | "mean">;
+
 /** A residual this many times the smallest seen marks the point as diverging. */
 const REJECT_GROWTH = 10;
 /** A column of dF whose weighted norm after orthogonalisation falls below this fraction of its own is dropped (near-collinear history). */
@@ -70,7 +79,7 @@ const COLLINEAR = 1e-10;
  * such sites get a zero residual and are counted there.
  */
 function residual(
-  post: Posterior, tau: Float64Array, nu: Float64Array, sites: EpSites, f: Float64Array, tm: TiltedMoments, skip?: { count: number },
+  post: Marginals, tau: Float64Array, nu: Float64Array, sites: EpSites, f: Float64Array, tm: TiltedMoments, skip?: { count: number },
 ): number {
   const n = tau.length;
   const out = { tau: 0, nu: 0 };
@@ -172,9 +181,11 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
   const n = tau.length;
   const work = sweepWork(n);
   const tm: TiltedMoments = { logZ: 0, mean: 0, variance: 0 };
-  let post = recompute(k, tau, nu, false, work);
-  let ev = evaluateLogZ(post, tau, nu, sites);
-  if (!Number.isFinite(ev.logZ)) throw new Error("EP: log Z_EP is not finite at the starting sites");
+  let post: Posterior | undefined = opts.start ? undefined : recompute(k, tau, nu, false, work);
+  let ev = post ? evaluateLogZ(post, tau, nu, sites) : undefined;
+  if (ev && !Number.isFinite(ev.logZ)) throw new Error("EP: log Z_EP is not finite at the starting sites");
+  const start: Marginals = post ?? opts.start!;
+  let stale = false; // the accepted point's posterior was overwritten by a rejected one's
   let beta = opts.mixing;
   const x = new Float64Array(2 * n);
   x.set(tau);
@@ -182,8 +193,8 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
   const f = new Float64Array(2 * n);
   const w = new Float64Array(2 * n);
   const skipped = { count: 0 };
-  let clamped = residual(post, tau, nu, sites, f, tm, skipped);
-  weightsOf(post.diagonal, w);
+  let clamped = residual(start, tau, nu, sites, f, tm, skipped);
+  weightsOf(start.diagonal, w);
   const dX: Float64Array[] = [];
   const dF: Float64Array[] = [];
   let best = scaledMax(f, w);
@@ -234,7 +245,7 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
       dX.length = 0;
       dF.length = 0;
       plainStep = true;
-      if (sweep === opts.maxSweeps) post = recompute(k, tau, nu, false, work); // the workspaces were overwritten
+      stale = true;
       continue;
     }
     clamped += c;
@@ -256,8 +267,9 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
     x.set(xNew);
     f.set(fNew);
     w.set(wNew);
-    const logZPrev = ev.logZ;
+    const logZPrev = ev ? ev.logZ : NaN;
     post = candidate;
+    stale = false;
     ev = evNew;
     history.push(ev.logZ);
     // A plain step that made no progress (the oscillation of undamped parallel EP): halve the
@@ -275,5 +287,7 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
       break;
     }
   }
+  if (!post || stale) post = recompute(k, tau, nu, false, work);
+  ev ??= evaluateLogZ(post, tau, nu, sites);
   return { post, logZ: ev.logZ, cav: ev.cav, sweeps, converged, siteChange, logZChange, history, clamped, rejected, skipped: skipped.count, mixing: beta };
 }
