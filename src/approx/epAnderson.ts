@@ -18,14 +18,17 @@
  * GPML's code does for single sites); a point whose cavities are not all proper (tau_-i <= 0), whose
  * log Z_EP is not finite, or whose residual is more than `REJECT_GROWTH` times the smallest seen, is
  * rejected: the iteration returns to the previous point, forgets its history, halves beta and takes
- * a plain damped step. The fixed point is EP's (the same equations x = G(x)); only the path differs.
+ * a plain damped step. Mixing starts only once the residual is below `ANDERSON_FROM` (far from the
+ * fixed point the map is far from linear), and until then a plain step that does not reduce the
+ * residual halves beta (the oscillation of undamped parallel EP). The fixed point is EP's (the
+ * same equations x = G(x)); only the path differs.
  */
 import type { Matrix } from "../linalg/matrix.js";
 import { evaluateLogZ, proposeSite, recompute, sweepWork, type Cavities, type Posterior } from "./epCore.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 export interface AndersonOptions {
-  /** Mixing beta in (0, 1] (the damping of the plain step); halved at each rejected point. */
+  /** Mixing beta in (0, 1] (the damping of the plain step); halved at each rejected point and at each plain step that makes no progress. */
   mixing: number;
   /** Residuals remembered (m); 0 gives plain damped parallel EP with the same safeguards. */
   memory: number;
