@@ -8,13 +8,12 @@
  * Sigma = (K^-1 + S~)^-1 and mu = Sigma nu~; cavity i: tau_-i = 1/Sigma_ii - tau~_i,
  * nu_-i = mu_i / Sigma_ii - nu~_i.
  */
-import { backendFor, type Cholesky } from "../linalg/cholesky.js";
-import { assertSquare, Matrix } from "../linalg/matrix.js";
-import { symmetricMatvecInto } from "../linalg/products.js";
+import { assertSquare } from "../linalg/matrix.js";
+import type { Cholesky } from "../linalg/cholesky.js";
+import type { Matrix } from "../linalg/matrix.js";
 import type { GaussianApproximation } from "../targets/latentModel.js";
-import {
-  applyWoodburyInverse, choleskyIdentityPlusScaled, woodbury, woodburyInverseDiagonal, woodburyInverseMatrix,
-} from "../targets/woodbury.js";
+import { andersonParallelEp } from "./epAnderson.js";
+import { covarianceOf, evaluateLogZ, priorPosterior, proposeSite, recompute, sequentialSweep, sweepWork, siteChangeOf, type Cavities, type Posterior } from "./epCore.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 export interface EpOptions {
@@ -26,9 +25,25 @@ export interface EpOptions {
   /**
    * Damping delta in (0, 1] on the natural site parameters:
    * tau~_new = (1 - delta) tau~_old + delta tau~_proposed, the same for nu~. 1 means no damping.
-   * Default 1 for sequential and 0.5 for parallel updates (undamped parallel EP can oscillate).
+   * With Anderson acceleration it is the mixing beta of the accelerated step (epAnderson.ts),
+   * halved whenever a point is rejected. Default 1 for sequential updates and for accelerated
+   * parallel ones, 0.5 for plain parallel updates (undamped plain parallel EP can oscillate).
    */
   damping?: number;
+  /**
+   * Parallel schedule only: "anderson" (default) mixes the last `andersonMemory` residuals of
+   * the parallel update, with the safeguards of epAnderson.ts; "none" is the plain damped
+   * iteration. Both converge to the same fixed point.
+   */
+  acceleration?: "anderson" | "none";
+  /** Residuals Anderson mixing remembers (default 5). */
+  andersonMemory?: number;
+  /**
+   * Accelerated parallel schedule started from the prior (no initial sites): "sequential"
+   * (default) makes the first sweep a sequential one, "prior" starts the parallel iteration at
+   * tau~ = 0 (plain damped steps until the residual is small enough for Anderson mixing).
+   */
+  parallelStart?: "sequential" | "prior";
   /** At most this many sweeps over the sites (default 100). */
   maxSweeps?: number;
   /** At least this many sweeps (default 2, so that convergence is judged on a change). */
@@ -37,7 +52,9 @@ export interface EpOptions {
    * Converged when, over one sweep, every site moved by less than this relative to the
    * posterior marginal: max_i max(|d tau~_i| Sigma_ii, |d nu~_i| sqrt(Sigma_ii)) < siteTolerance
    * (both terms are dimensionless), and log Z_EP changed by less than logZTolerance.
-   * Defaults 1e-6 and 1e-8.
+   * With Anderson acceleration d tau~, d nu~ are what a plain undamped parallel sweep would
+   * still change at the new point (the residual of the fixed-point equations), since the
+   * accelerated step itself is not an EP update. Defaults 1e-6 and 1e-8.
    */
   siteTolerance?: number;
   logZTolerance?: number;
@@ -51,7 +68,10 @@ export interface EpOptions {
 export interface EpResult {
   /** Posterior mean mu = Sigma nu~. */
   mean: Float64Array;
-  /** Posterior covariance Sigma = K - K S~^1/2 B^-1 S~^1/2 K (dense, both triangles). */
+  /**
+   * Posterior covariance Sigma = K - K S~^1/2 B^-1 S~^1/2 K (dense, both triangles), formed on
+   * first reading for the parallel schedule.
+   */
   covariance: Matrix;
   /** Site precisions tau~_i (the diagonal of the note's Sigma~^-1); >= 0. */
   siteTau: Float64Array;
@@ -76,7 +96,7 @@ export interface EpResult {
   /** Site change and |change of log Z_EP| over the last sweep (see EpOptions.siteTolerance). */
   siteChange: number;
   logZChange: number;
-  /** log Z_EP after each sweep. */
+  /** log Z_EP after each sweep that recomputed the posterior (not after the sequential first sweep of the accelerated parallel schedule, nor after a rejected point). */
   logZHistory: number[];
   /** Site updates that proposed tau~_i < 0 and were set to 0 (as GPML's code does). */
   clampedSites: number;
@@ -84,197 +104,12 @@ export interface EpResult {
   skippedSites: number;
   schedule: "sequential" | "parallel";
   damping: number;
+  /** "anderson" or "none" for the parallel schedule; "none" for the sequential one. */
+  acceleration: "anderson" | "none";
+  /** Points the accelerated iteration rejected (each cost a sweep); 0 otherwise. */
+  rejectedSweeps: number;
   /** The likelihood terms the result was computed with (the correction to log Z_EP needs them). */
   sites: EpSites;
-}
-
-/**
- * The posterior given the sites, recomputed from scratch (GPML Algorithm 3.5 lines 12-14): its
- * mean, the diagonal of Sigma and chol(B), and the dense Sigma only when `full` (the sequential
- * schedule updates it site by site; the parallel one needs only the diagonal, which saves the
- * n^3 of forming V'V in every sweep).
- */
-interface Posterior {
-  mean: Float64Array;
-  diagonal: Float64Array;
-  covariance: Matrix | undefined;
-  sqrtTau: Float64Array;
-  chol: Cholesky;
-}
-
-function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: boolean): Posterior {
-  const n = k.rows;
-  const sqrtTau = new Float64Array(n);
-  for (let i = 0; i < n; i++) sqrtTau[i] = Math.sqrt(tau[i]);
-  const mean = new Float64Array(n);
-  const diagonal = new Float64Array(n);
-  // B = I + S~^1/2 K S~^1/2 = L L', V = L \ (S~^1/2 K), Sigma = K - V'V (the Woodbury step)
-  if (full) {
-    const { cholesky: chol, inverse: sigma } = woodbury(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true });
-    symmetricMatvecInto(sigma, nu, mean);
-    for (let i = 0; i < n; i++) diagonal[i] = sigma.data[i + i * n];
-    return { mean, diagonal, covariance: sigma, sqrtTau, chol };
-  }
-  const chol = choleskyIdentityPlusScaled(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true });
-  woodburyInverseDiagonal(k.data, sqrtTau, chol.factor.data, n, new Float64Array(n * n), diagonal);
-  applyWoodburyInverse(k.data, sqrtTau, chol.factor.data, n, nu, mean, new Float64Array(n), new Float64Array(n));
-  return { mean, diagonal, covariance: undefined, sqrtTau, chol };
-}
-
-/**
- * Site i's update from the posterior marginal N(mu_i, Sigma_ii) (GPML Algorithm 3.5 lines 5-7):
- * the cavity, the tilted moments, the new site parameters damped towards the old ones, tau~ < 0
- * set to 0 as GPML's code does. "skipped" when the cavity precision is not positive (round-off).
- */
-function proposeSite(
-  sites: EpSites, i: number, sii: number, mui: number, tauI: number, nuI: number, damping: number,
-  tm: TiltedMoments, out: { tau: number; nu: number },
-): "updated" | "clamped" | "skipped" {
-  const tc = 1 / sii - tauI;
-  const nc = mui / sii - nuI;
-  if (!(tc > 0)) return "skipped";
-  sites.tilted(i, nc / tc, 1 / tc, tm);
-  const tNew = (1 - damping) * tauI + damping * (1 / tm.variance - tc);
-  const nNew = (1 - damping) * nuI + damping * (tm.mean / tm.variance - nc);
-  if (!Number.isFinite(tNew) || !Number.isFinite(nNew)) {
-    throw new Error(`EP: site ${i} update is not finite (tilted mean ${tm.mean}, variance ${tm.variance}, cavity mean ${nc / tc}, variance ${1 / tc})`);
-  }
-  out.nu = nNew;
-  if (tNew < 0) {
-    out.tau = 0;
-    return "clamped";
-  }
-  out.tau = tNew;
-  return "updated";
-}
-
-/**
- * One sequential sweep (GPML Algorithm 3.5 lines 4-9) with the rank-one updates of Sigma
- * gathered into blocks: within a block Sigma = Sigma0 - U diag(c) U', so site i's column is
- * Sigma0[:, i] - U diag(c) U[i, :]' (one gemv), and at the end of the block Sigma0 takes the
- * rank-k update in one gemm. The arithmetic is that of the one-at-a-time updates, grouped so
- * that the n^3 flops of a sweep run at matrix-matrix speed rather than as n rank-one loops.
- */
-function sequentialSweep(
-  post: Posterior, tau: Float64Array, nu: Float64Array, sites: EpSites, damping: number, tm: TiltedMoments,
-): { clamped: number; skipped: number } {
-  const sigma = post.covariance!;
-  const n = sigma.rows;
-  const sd = sigma.data;
-  const mu = post.mean;
-  const be = backendFor(n);
-  const block = Math.min(n, SEQUENTIAL_BLOCK);
-  const u = new Float64Array(n * block); // columns s_m = Sigma[:, i_m] at the time of update m
-  const uc = new Float64Array(n * block); // c_m s_m
-  const cs = new Float64Array(block);
-  const w = new Float64Array(block);
-  const col = new Float64Array(n);
-  const proposal = { tau: 0, nu: 0 };
-  let clamped = 0;
-  let skipped = 0;
-  let k = 0;
-  const flush = (): void => {
-    if (k === 0) return;
-    be.gemm("N", "T", n, n, k, -1, uc, n, u, n, 1, sd, n);
-    k = 0;
-  };
-  for (let i = 0; i < n; i++) {
-    // col = Sigma[:, i] = Sigma0[:, i] - U diag(c) U[i, :]'
-    col.set(sd.subarray(i * n, i * n + n));
-    if (k > 0) {
-      for (let m = 0; m < k; m++) w[m] = cs[m] * u[i + m * n];
-      be.gemv("N", n, k, -1, u, n, w.subarray(0, k), 1, col);
-    }
-    const sii = col[i];
-    const outcome = proposeSite(sites, i, sii, mu[i], tau[i], nu[i], damping, tm, proposal);
-    if (outcome === "skipped") {
-      skipped++;
-      continue;
-    }
-    if (outcome === "clamped") clamped++;
-    const tNew = proposal.tau;
-    const nNew = proposal.nu;
-    const dTau = tNew - tau[i];
-    const dNu = nNew - nu[i];
-    tau[i] = tNew;
-    nu[i] = nNew;
-    // Rank-one update (GPML Algorithm 3.5 line 8):
-    // Sigma <- Sigma - c s s', s = Sigma[:, i], c = d tau / (1 + d tau Sigma_ii);
-    // mu <- Sigma_new nu~_new = mu + d nu s - c s (mu_i + d nu Sigma_ii).
-    const c = dTau / (1 + dTau * sii);
-    const coef = dNu - c * (mu[i] + dNu * sii);
-    for (let r = 0; r < n; r++) mu[r] += coef * col[r];
-    if (c !== 0) {
-      u.set(col, k * n);
-      for (let r = 0; r < n; r++) uc[r + k * n] = c * col[r];
-      cs[k] = c;
-      if (++k === block) flush();
-    }
-  }
-  flush();
-  return { clamped, skipped };
-}
-
-/** Sites per block of rank-one updates in the sequential sweep (the k of the gemm). */
-const SEQUENTIAL_BLOCK = 64;
-
-interface Cavities {
-  mean: Float64Array;
-  variance: Float64Array;
-  tau: Float64Array;
-  nu: Float64Array;
-  tiltedLogZ: Float64Array;
-}
-
-/** Cavities at the posterior, and log Z_EP (GPML eq. 3.65 in the form of Algorithm 3.6). */
-function evaluateLogZ(post: Posterior, tau: Float64Array, nu: Float64Array, sites: EpSites): { logZ: number; cav: Cavities } {
-  const n = tau.length;
-  const cav: Cavities = {
-    mean: new Float64Array(n), variance: new Float64Array(n), tau: new Float64Array(n),
-    nu: new Float64Array(n), tiltedLogZ: new Float64Array(n),
-  };
-  const tm: TiltedMoments = { logZ: 0, mean: 0, variance: 0 };
-  const sd = post.diagonal;
-  const mu = post.mean;
-  let logZ = 0;
-  let logDetB = 0;
-  const ld = post.chol.factor.data;
-  for (let i = 0; i < n; i++) logDetB += Math.log(ld[i + i * n]);
-  // log Z_EP = sum_i log Z-hat_i - sum_i log L_ii + 1/2 sum_i log(1 + tau~_i / tau_-i)
-  //   + 1/2 nu~' Sigma nu~ - 1/2 sum_i nu~_i^2 / (tau_-i + tau~_i)
-  //   + 1/2 sum_i mu_-i tau_-i (tau~_i mu_-i - 2 nu~_i) / (tau_-i + tau~_i).
-  // This is eq. 3.65 with log|K + S~^-1| = log|B| - sum log tau~_i and
-  // (K + S~^-1)^-1 = S~ - S~ Sigma S~, rearranged so that no 1/tau~_i appears (sites with
-  // tau~_i = 0 are allowed); GPML Algorithm 3.6 lines 7-10 group the same terms.
-  let quad = 0;
-  for (let i = 0; i < n; i++) {
-    const sii = sd[i];
-    const tc = 1 / sii - tau[i];
-    const nc = mu[i] / sii - nu[i];
-    cav.tau[i] = tc;
-    cav.nu[i] = nc;
-    cav.variance[i] = 1 / tc;
-    cav.mean[i] = nc / tc;
-    sites.tilted(i, cav.mean[i], cav.variance[i], tm);
-    cav.tiltedLogZ[i] = tm.logZ;
-    const mc = cav.mean[i];
-    const denom = tc + tau[i];
-    logZ += tm.logZ + 0.5 * Math.log1p(tau[i] / tc);
-    quad += nu[i] * mu[i] - (nu[i] * nu[i]) / denom + (mc * tc * (tau[i] * mc - 2 * nu[i])) / denom;
-  }
-  logZ += -logDetB + 0.5 * quad;
-  return { logZ, cav };
-}
-
-function siteChangeOf(tauOld: Float64Array, nuOld: Float64Array, tau: Float64Array, nu: Float64Array, diagonal: Float64Array): number {
-  const n = tau.length;
-  let change = 0;
-  for (let i = 0; i < n; i++) {
-    const sii = diagonal[i];
-    const c = Math.max(Math.abs(tau[i] - tauOld[i]) * sii, Math.abs(nu[i] - nuOld[i]) * Math.sqrt(sii));
-    if (!(c <= change)) change = c; // NaN propagates
-  }
-  return change;
 }
 
 /**
@@ -289,7 +124,11 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
   if (sites.n !== n) throw new Error(`EP: K is ${n} x ${n} but there are ${sites.n} sites`);
   const schedule = options.schedule ?? "sequential";
   if (schedule !== "sequential" && schedule !== "parallel") throw new Error(`EP: schedule must be "sequential" or "parallel", got ${String(schedule)}`);
-  const damping = options.damping ?? (schedule === "parallel" ? 0.5 : 1);
+  const acceleration = schedule === "parallel" ? options.acceleration ?? "anderson" : "none";
+  if (acceleration !== "anderson" && acceleration !== "none") throw new Error(`EP: acceleration must be "anderson" or "none", got ${String(acceleration)}`);
+  const memory = options.andersonMemory ?? 5;
+  if (!Number.isInteger(memory) || memory < 0) throw new Error(`EP: andersonMemory must be a non-negative integer, got ${memory}`);
+  const damping = options.damping ?? (schedule === "parallel" && acceleration === "none" ? 0.5 : 1);
   if (!(damping > 0 && damping <= 1)) throw new Error(`EP: damping must be in (0, 1], got ${damping}`);
   const maxSweeps = options.maxSweeps ?? 100;
   const minSweeps = Math.min(options.minSweeps ?? 2, maxSweeps);
@@ -314,8 +153,43 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
     nu.set(options.initialSiteNu);
   }
 
+  const stopped = (sweeps: number, siteChange: number, logZChange: number, mixing: number): void => {
+    warn(`gpmcmc: EP did not converge in ${sweeps} sweeps (${schedule}, damping ${mixing}): last site change ${siteChange.toExponential(2)} (tolerance ${siteTol}), log Z change ${logZChange.toExponential(2)} (tolerance ${logZTol})`);
+  };
+  const fromPrior = options.initialSiteTau === undefined;
+  if (acceleration === "anderson") {
+    // From the prior, the first sweep is sequential (assumed-density filtering: Sigma = K needs
+    // no solve, and its rank-one updates cost 2 n^3 at matrix-matrix speed), which puts the
+    // sites where the accelerated parallel iteration converges fast; from the prior itself the
+    // parallel map is far from linear and needs many damped sweeps.
+    let startSweeps = 0;
+    let startClamped = 0;
+    let start: Posterior | undefined;
+    if (fromPrior && options.parallelStart !== "prior" && maxSweeps > 1) {
+      start = priorPosterior(k);
+      const r = sequentialSweep(start, tau, nu, sites, 1, { logZ: 0, mean: 0, variance: 0 });
+      // the sweep kept Sigma and mu up to date; the parallel iteration starts from them
+      const sd = start.covariance!.data;
+      for (let i = 0; i < n; i++) start.diagonal[i] = sd[i + i * n];
+      startSweeps = 1;
+      startClamped = r.clamped;
+    }
+    const a = andersonParallelEp(k, sites, tau, nu, {
+      mixing: damping, memory, maxSweeps: maxSweeps - startSweeps, minSweeps: Math.max(1, minSweeps - startSweeps),
+      siteTolerance: siteTol, logZTolerance: logZTol, start,
+    });
+    a.sweeps += startSweeps;
+    a.clamped += startClamped;
+    if (!a.converged) stopped(a.sweeps, a.siteChange, a.logZChange, a.mixing);
+    return resultOf(k, a.post, a.cav, tau, nu, sites, {
+      logZ: a.logZ, sweeps: a.sweeps, converged: a.converged, siteChange: a.siteChange, logZChange: a.logZChange,
+      logZHistory: a.history, clampedSites: a.clamped, skippedSites: a.skipped, schedule, damping, acceleration, rejectedSweeps: a.rejected,
+    });
+  }
+
   const full = schedule === "sequential";
-  let post = recompute(k, tau, nu, full);
+  const work = full ? undefined : sweepWork(n);
+  let post = fromPrior && full ? priorPosterior(k) : recompute(k, tau, nu, full, work);
   let { logZ } = evaluateLogZ(post, tau, nu, sites);
   const history: number[] = [];
   const tm: TiltedMoments = { logZ: 0, mean: 0, variance: 0 };
@@ -352,7 +226,7 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
       }
     }
     // Recompute the posterior from scratch (GPML Algorithm 3.5 lines 12-14).
-    post = recompute(k, tau, nu, full);
+    post = recompute(k, tau, nu, full, work);
     const ev = evaluateLogZ(post, tau, nu, sites);
     cav = ev.cav;
     logZChange = Math.abs(ev.logZ - logZ);
@@ -366,18 +240,37 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
       break;
     }
   }
-  if (!converged) {
-    warn(`gpmcmc: EP did not converge in ${sweeps} sweeps (${schedule}, damping ${damping}): last site change ${siteChange.toExponential(2)} (tolerance ${siteTol}), log Z change ${logZChange.toExponential(2)} (tolerance ${logZTol})`);
-  }
+  if (!converged) stopped(sweeps, siteChange, logZChange, damping);
   if (!cav) cav = evaluateLogZ(post, tau, nu, sites).cav;
-  const covariance = post.covariance ?? woodburyInverseMatrix(k, post.sqrtTau, post.chol.factor.data);
+  return resultOf(k, post, cav, tau, nu, sites, {
+    logZ, sweeps, converged, siteChange, logZChange, logZHistory: history, clampedSites: clamped, skippedSites: skipped,
+    schedule, damping, acceleration, rejectedSweeps: 0,
+  });
+}
+
+type RunFigures = Pick<EpResult, "logZ" | "sweeps" | "converged" | "siteChange" | "logZChange" | "logZHistory" |
+  "clampedSites" | "skippedSites" | "schedule" | "damping" | "acceleration" | "rejectedSweeps">;
+
+/**
+ * The result at the posterior `post` of the sites (tau, nu). The dense Sigma is formed on first
+ * reading of `covariance` (for the parallel schedule, one syrk from the V = L^-1 S~^1/2 K of the
+ * last sweep), so that callers needing only the mean, the sites and log Z do not pay its n^3.
+ */
+function resultOf(
+  k: Matrix, post: Posterior, cav: Cavities, tau: Float64Array, nu: Float64Array, sites: EpSites, figures: RunFigures,
+): EpResult {
+  const n = tau.length;
   const siteMean = new Float64Array(n);
   for (let i = 0; i < n; i++) siteMean[i] = tau[i] > 0 ? nu[i] / tau[i] : NaN;
+  let covariance: Matrix | undefined = post.covariance;
   return {
-    mean: post.mean, covariance, siteTau: tau, siteNu: nu, siteMean,
+    mean: post.mean,
+    get covariance(): Matrix {
+      return (covariance ??= covarianceOf(k, post));
+    },
+    siteTau: tau, siteNu: nu, siteMean,
     sqrtSiteTau: post.sqrtTau, choleskyB: post.chol, cavityMean: cav.mean, cavityVariance: cav.variance,
-    tiltedLogZ: cav.tiltedLogZ, logZ, sweeps, converged, siteChange, logZChange, logZHistory: history,
-    clampedSites: clamped, skippedSites: skipped, schedule, damping, sites,
+    tiltedLogZ: cav.tiltedLogZ, sites, ...figures,
   };
 }
 

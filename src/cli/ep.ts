@@ -20,6 +20,7 @@ import { OptionError, parseChoice, parsePositiveInteger, parsePositiveNumber } f
 export const EP_LIKELIHOODS = ["probit"] as const;
 export const EP_SCHEDULES = ["sequential", "parallel"] as const;
 export const EP_CORRECTIONS = ["cumulant", "pairwise"] as const;
+export const EP_ACCELERATIONS = ["anderson", "none"] as const;
 
 const EP_SCOPE: ModelScope = {
   likelihoods: EP_LIKELIHOODS,
@@ -29,6 +30,7 @@ const EP_SCOPE: ModelScope = {
 
 export interface RawEpOptions extends RawApproxOptions {
   schedule?: string;
+  acceleration?: string;
   damping?: string;
   tolerance?: string;
   logzTolerance?: string;
@@ -42,6 +44,8 @@ export interface EpSummary extends ApproxSummary {
   command: "ep";
   likelihood: "probit";
   schedule: "sequential" | "parallel";
+  /** "anderson" or "none" (parallel schedule); "none" for sequential updates. */
+  acceleration: "anderson" | "none";
   damping: number;
   /** log Z_EP + correction. */
   logZCorrected: number;
@@ -59,6 +63,8 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
   const common = parseCommon(raw, EP_SCOPE);
   const likelihood = "probit";
   const schedule = parseChoice("--schedule", raw.schedule ?? "sequential", EP_SCHEDULES, "schedule");
+  const acceleration = parseChoice("--acceleration", raw.acceleration ?? "anderson", EP_ACCELERATIONS, "acceleration");
+  if (raw.acceleration !== undefined && schedule !== "parallel") throw new OptionError("--acceleration", "applies to --schedule parallel only");
   const damping = optional(raw.damping, "--damping", parsePositiveNumber);
   if (damping !== undefined && damping > 1) throw new OptionError("--damping", `must be in (0, 1] (1: no damping), got ${JSON.stringify(raw.damping)}`);
   const form = parseChoice("--correction", raw.correction ?? "cumulant", EP_CORRECTIONS, "correction");
@@ -67,6 +73,7 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
   const warn = (s: string) => io.stderr(s + "\n");
   const options: EpOptions = {
     schedule,
+    acceleration,
     damping,
     maxSweeps: optional(raw.maxSweeps, "--max-sweeps", parsePositiveInteger),
     siteTolerance: optional(raw.tolerance, "--tolerance", parsePositiveNumber),
@@ -82,7 +89,7 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
   const seconds = p.kernelSeconds + (performance.now() - t0) / 1000;
   const summary: EpSummary = {
     command: "ep", ...problemFields(common, p), likelihood,
-    schedule: ep.schedule, damping: ep.damping,
+    schedule: ep.schedule, acceleration: ep.acceleration, damping: ep.damping,
     logZ: ep.logZ, logZCorrected: corr.logZ, correction: corr.correction, correctionForm: corr.form, correctionOrder: corr.maxOrder,
     iterations: ep.sweeps, converged: ep.converged, siteChange: ep.siteChange, logZChange: ep.logZChange, clampedSites: ep.clampedSites,
     seconds, out: null, optimize,
@@ -101,7 +108,7 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
     gpmcmcVersion: VERSION,
   };
   const human: [string, string][] = [
-    ...problemRows(`EP (probit likelihood), ${ep.schedule} updates, damping ${short(ep.damping)}`, common, p),
+    ...problemRows(`EP (probit likelihood), ${ep.schedule} updates${ep.acceleration === "anderson" ? " with Anderson mixing" : ""}, damping ${short(ep.damping)}`, common, p),
     ...optimizeRows(optimize),
     ["log Z_EP", ep.logZ.toFixed(6)],
     ["corrected log Z", corr.logZ.toFixed(6)],
@@ -115,7 +122,8 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
 export function registerEpCommand(program: Command): void {
   const own = (cmd: Command) => cmd
     .option("--schedule <s>", "site updates: sequential (default) or parallel")
-    .option("--damping <d>", "damping in (0, 1] on the site parameters (default 1 sequential, 0.5 parallel)")
+    .option("--acceleration <a>", "parallel updates: anderson (default: Anderson mixing of the last residuals, from one sequential sweep) or none (plain damped sweeps)")
+    .option("--damping <d>", "damping in (0, 1] on the site parameters (default 1; 0.5 for parallel with --acceleration none)")
     .option("--max-sweeps <n>", "at most this many sweeps over the sites (default 100)")
     .option("--tolerance <t>", "converged when every site moved by less than this over a sweep, relative to its marginal (default 1e-6)")
     .option("--logz-tolerance <t>", "... and log Z_EP changed by less than this (default 1e-8)")

@@ -46,11 +46,12 @@ export function factorIdentityPlusScaled(c: Float64Array, s: ArrayLike<number>, 
 
 /**
  * chol(I + S C S) as a `Cholesky` (a new matrix), throwing `NotPositiveDefiniteError` named `what`
- * when it fails (for callers to whom a failure is an error, not a rejected point).
+ * when it fails (for callers to whom a failure is an error, not a rejected point). With `into`,
+ * the factor is written there (and the returned `Cholesky` holds it) instead of a new matrix.
  */
-export function choleskyIdentityPlusScaled(C: Matrix, s: ArrayLike<number>, what: string, options: { skipFiniteCheck?: boolean } = {}): Cholesky {
+export function choleskyIdentityPlusScaled(C: Matrix, s: ArrayLike<number>, what: string, options: { skipFiniteCheck?: boolean; into?: Matrix } = {}): Cholesky {
   const n = C.rows;
-  const b = new Matrix(n, n);
+  const b = options.into ?? new Matrix(n, n); // `into`: an n x n matrix to factorise in (iterations reuse one)
   fillIdentityPlusScaled(C.data, s, n, b.data);
   return cholesky(b, { inPlace: true, what, skipFiniteCheck: options.skipFiniteCheck });
 }
@@ -102,7 +103,13 @@ export function woodburyInverseMatrix(C: Matrix, s: ArrayLike<number>, factor: F
   opCounts.triangularSolveMatrix++;
   opCounts.flops += n * n * n;
   backendFor(n).trsm("L", "L", "N", "N", n, n, 1, factor, n, V.data, n); // V = L^-1 S C
-  const out = crossprod(V); // V'V, overwritten with C - V'V
+  return woodburyInverseFromSolved(C, V.data);
+}
+
+/** The dense (C^-1 + S^2)^-1 = C - V'V given V = L^-1 S C (as `solveScaledRows` leaves it; one syrk, n^3 flops; a new matrix). */
+export function woodburyInverseFromSolved(C: Matrix, V: Float64Array): Matrix {
+  const n = C.rows;
+  const out = crossprod(new Matrix(n, n, V)); // V'V, overwritten with C - V'V
   const o = out.data;
   const cd = C.data;
   for (let i = 0; i < n * n; i++) o[i] = cd[i] - o[i];

@@ -88,7 +88,7 @@ test("ep and laplace --json print exactly the documented keys", () => {
   const base = ["--data", SMALL, "--lengthscale", String(L), "--signal-sd", String(S), "--json"];
   const ep = JSON.parse(cli(["ep", ...base]).stdout);
   assert.deepEqual(Object.keys(ep).sort(), [
-    "clampedSites", "command", "converged", "correction", "correctionForm", "correctionOrder", "d", "damping", "data",
+    "acceleration", "clampedSites", "command", "converged", "correction", "correctionForm", "correctionOrder", "d", "damping", "data",
     "iterations", "lengthscale", "likelihood", "logZ", "logZChange", "logZCorrected", "n", "optimize", "out", "schedule", "seconds",
     "signalSd", "siteChange",
   ]);
@@ -101,6 +101,27 @@ test("ep and laplace --json print exactly the documented keys", () => {
     assert.equal(typeof j.converged, "boolean");
   }
   assert.equal(typeof ep.logZCorrected, "number");
+});
+
+test("ep --acceleration: none reaches the plain damped parallel iteration; a bad value or a sequential schedule is one line and exit 2", () => {
+  const base = ["ep", "--data", SMALL, "--lengthscale", String(L), "--signal-sd", String(S), "--json"];
+  const plain = cli([...base, "--schedule", "parallel", "--acceleration", "none"]);
+  assert.equal(plain.code, 0, plain.stderr);
+  const j = JSON.parse(plain.stdout);
+  assert.equal(j.acceleration, "none");
+  assert.equal(j.damping, 0.5);
+  const fast = JSON.parse(cli([...base, "--schedule", "parallel"]).stdout);
+  assert.equal(fast.acceleration, "anderson");
+  assert.ok(Math.abs(fast.logZ - j.logZ) < 1e-6, `log Z ${fast.logZ} vs ${j.logZ}`);
+  for (const [extra, message] of [
+    [["--schedule", "parallel", "--acceleration", "fast"], /--acceleration/],
+    [["--acceleration", "none"], /--acceleration: applies to --schedule parallel only/],
+  ] as const) {
+    const r = cli([...base, ...extra]);
+    assert.equal(r.code, 2, r.stderr);
+    assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, message);
+  }
 });
 
 test("laplace prints the library's log Z for probit, and for logistic on 0/1-coded labels; options reach the library", () => {
