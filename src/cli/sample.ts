@@ -117,8 +117,8 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
   const o = inputs.options;
   const sampler = o.sampler as LatentSamplerName;
   const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
-  // Elliptical slice sampling has nothing to adapt.
-  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" ? { method: "dual-averaging", targetAcceptance } : undefined;
+  // Elliptical slice sampling and exact HMC have nothing to adapt.
+  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" && sampler !== "exact-hmc" ? { method: "dual-averaging", targetAcceptance } : undefined;
   // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSamplerOptions.
   const given = {
     sampler,

@@ -1,0 +1,194 @@
+/**
+ * Exact HMC for GP probit classification (Pakman & Paninski 2014, "Exact Hamiltonian Monte Carlo
+ * for truncated multivariate Gaussians"), on the representation of Albert & Chib: with
+ * z = f + e, e ~ N(0, I) and y_i = sign(z_i), the probit model p(y_i | f_i) = Phi(y_i f_i) is the
+ * marginal of (f, z), and
+ *   z | y  ~  N(0, C), C = K + I, truncated to the orthant { y_i z_i > 0 for all i },
+ *   f | z  ~  N(Sigma z, Sigma), Sigma = (K^-1 + I)^-1 = K (K + I)^-1 (independent of y given z).
+ * A transition moves z by one exact HMC trajectory on its truncated Gaussian, then draws f | z
+ * afresh. Since the z-move leaves z | y invariant and f is redrawn from f | z, y, the pair (z, f)
+ * has p(z, f | y) as an invariant law, so f's draws have p(f | y).
+ *
+ * The trajectory. In whitened coordinates x = L^-1 z (C = L L') the Hamiltonian is
+ * |x|^2/2 + |v|^2/2 and the free motion is x(t) = v(0) sin t + x(0) cos t (Pakman & Paninski,
+ * eq. 2.9-2.10). Multiplying by L, the motion is written in z itself, z(t) = A sin t + B cos t with
+ * A = L v(0) ~ N(0, C) and B = z(0), so L is never needed: A is drawn as L_K a1 + a2 (a1, a2 standard
+ * normal), which has covariance K + I. Wall i, y_i z_i = 0, is reached when
+ *   y_i A_i sin t + y_i B_i cos t = u_i cos(t - phi_i),  phi_i = atan2(y_i A_i, y_i B_i),
+ * falls through zero, at t_i = pi/2 + phi_i (their eq. 2.22-2.26; y_i B_i >= 0 puts phi_i in
+ * [-pi/2, pi/2], so t_i lies in [0, pi]). At the first wall hit the velocity is reflected in the
+ * wall's normal: in x, v' = v - 2 (F_j v / |F_j|^2) F_j' with F_j = y_j L_{j,:} (their eq. 2.27);
+ * in z, w = L v, this is w' = w - 2 (w_j / C_jj) C_{:,j}, since L L_{j,:}' = C_{:,j} and
+ * |F_j|^2 = C_jj. Each wall hit thus costs O(n) (one column of C and a search over the n walls),
+ * and the only O(n^2) work per transition is the draw of A and that of f | z.
+ *
+ * Energy is conserved exactly, so nothing is rejected and there is no step size. The travel time
+ * is pi/2 (Pakman & Paninski's choice: without walls it maps the start to an independent draw).
+ * f | z is drawn as f = R (R' z + xi), xi ~ N(0, I), with R R' = Sigma the one O(n^3)
+ * factorisation (`priorPlusDiagonalInverseCholesky` with W = I; K^-1 is never formed).
+ *
+ * A transition's per-draw statistic n_leapfrog__ counts the pieces of its trajectory (walls hit
+ * plus one): the analytic segments stand where a leapfrog integrator's steps would.
+ */
+import { symmetricFromLower } from "../linalg/symmetricFromLower.js";
+import { normalPdfCdfRatio } from "../math/normal.js";
+import type { RandomSource } from "../random/types.js";
+import { priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
+import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
+import { requirePriorSplit, type LatentGpTarget } from "./latentTarget.js";
+import { lowerTimesInPlace, lowerTransposeTimesInPlace } from "./massMatrix.js";
+import type { Kernel, SamplerState, StepInfo } from "./types.js";
+
+/** Wall hits after which a trajectory is abandoned as a numerical failure (the chain stays put). */
+const MAX_WALL_HITS = 100000;
+
+export interface ExactHmcOptions {
+  /** The trajectory's duration (default pi/2). */
+  travelTime?: number;
+  /**
+   * Test-only negative controls: "euclidean-reflection" reflects w by flipping w_j alone (the
+   * reflection in z's own coordinates, not in the whitened ones, which changes |v|);
+   * "f-mean-only" sets f to its conditional mean Sigma z without its noise.
+   * @internal
+   */
+  broken?: "euclidean-reflection" | "f-mean-only";
+}
+
+export interface ExactHmcState extends SamplerState {
+  /** The auxiliary z = f + e of the last draw, with y_i z_i > 0. */
+  readonly auxiliary: Float64Array;
+}
+
+/** Throws unless the target is a GP probit posterior whose truncated-Gaussian form exact-hmc samples. */
+export function requireProbit(target: LatentGpTarget, sampler: string): void {
+  requirePriorSplit(target, sampler);
+  if (target.likelihood.name !== "probit") {
+    throw new RangeError(`${sampler}: applies only to the probit likelihood (y_i = sign(f_i + e_i)), not ${target.likelihood.name}`);
+  }
+  if (target.beta !== 1) throw new RangeError(`${sampler}: needs the posterior itself (beta = 1), not an annealed target (beta = ${target.beta})`);
+}
+
+export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}): Kernel<ExactHmcState> {
+  requireProbit(target, "exact-hmc");
+  const n = target.dim;
+  const y = target.y;
+  const travelTime = options.travelTime ?? Math.PI / 2;
+  if (!(travelTime > 0) || !Number.isFinite(travelTime)) throw new RangeError(`exact-hmc: travelTime must be positive and finite, got ${travelTime}`);
+  const broken = options.broken;
+  const lk = target.kernelCholesky.factor.data;
+  // C = K + I in full (K's lower triangle mirrored), for its columns at wall hits.
+  const c = symmetricFromLower(target.kernelMatrix).data;
+  for (let i = 0; i < n; i++) c[i + i * n] += 1;
+  const r = priorPlusDiagonalInverseCholesky(target.kernelCholesky, new Float64Array(n).fill(1)).factor.data;
+  const a = new Float64Array(n);
+  const b = new Float64Array(n);
+  const noise = new Float64Array(n);
+
+  /** f ~ N(Sigma z, Sigma) as R (R' z + xi). */
+  function drawLatent(z: Float64Array, rng: RandomSource): Float64Array {
+    const f = Float64Array.from(z);
+    lowerTransposeTimesInPlace(r, n, f);
+    rng.fillNormal(noise);
+    if (broken !== "f-mean-only") for (let i = 0; i < n; i++) f[i] += noise[i];
+    lowerTimesInPlace(r, n, f);
+    return f;
+  }
+
+  function init(x0: Float64Array): ExactHmcState {
+    const position = initialPosition("exact-hmc", x0, n);
+    const logDensity = finiteInitialLogDensity("exact-hmc", target.logDensity(position));
+    // z starts at E[z | f, y]: y_i z_i = y_i f_i + N(y_i f_i)/Phi(y_i f_i) > 0, inside every wall.
+    const auxiliary = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const m = y[i] * position[i];
+      auxiliary[i] = y[i] * (m + normalPdfCdfRatio(m));
+    }
+    return { position, logDensity, auxiliary };
+  }
+
+  /** Moves b (position) and a (velocity) along the free motion for time t. */
+  function advance(t: number): void {
+    const s = Math.sin(t);
+    const co = Math.cos(t);
+    for (let i = 0; i < n; i++) {
+      const ai = a[i];
+      const bi = b[i];
+      b[i] = ai * s + bi * co;
+      a[i] = ai * co - bi * s;
+    }
+  }
+
+  /** The first wall the motion from (b, a) falls through, and when (Infinity: none). */
+  function firstWall(): { wall: number; time: number } {
+    let wall = -1;
+    let time = Infinity;
+    for (let i = 0; i < n; i++) {
+      const t = Math.PI / 2 + Math.atan2(y[i] * a[i], y[i] * b[i]);
+      if (t > 0 && t < time) {
+        time = t;
+        wall = i;
+      }
+    }
+    return { wall, time };
+  }
+
+  function step(state: ExactHmcState, rng: RandomSource): { state: ExactHmcState; info: StepInfo } {
+    // the velocity A = L_K a1 + a2 ~ N(0, K + I)
+    rng.fillNormal(a);
+    lowerTimesInPlace(lk, n, a);
+    for (let i = 0; i < n; i++) a[i] += rng.normal();
+    b.set(state.auxiliary);
+    let remaining = travelTime;
+    let hits = 0;
+    let failed = false;
+    for (;;) {
+      const { wall, time } = firstWall();
+      if (!(time < remaining)) {
+        advance(remaining);
+        break;
+      }
+      advance(time);
+      remaining -= time;
+      // the reflection w' = w - 2 (w_j / C_jj) C_{:,j}
+      if (broken === "euclidean-reflection") a[wall] = -a[wall];
+      else {
+        const k = (2 * a[wall]) / c[wall + wall * n];
+        const col = wall * n;
+        for (let i = 0; i < n; i++) a[i] -= k * c[col + i];
+      }
+      b[wall] = 0;
+      if (++hits > MAX_WALL_HITS) {
+        failed = true;
+        break;
+      }
+    }
+    for (let i = 0; i < n && !failed; i++) failed = !(y[i] * b[i] > 0);
+    const info: StepInfo = {
+      accepted: !failed,
+      acceptanceProbability: failed ? 0 : 1,
+      divergent: failed,
+      energy: NaN,
+      energyError: NaN,
+      stepSize: NaN,
+      leapfrogSteps: hits + 1,
+      gradientCalls: 0,
+      metricCalls: 0,
+      fixedPointIterations: 0,
+      divergence: failed ? "numerical-error" : undefined,
+    };
+    if (failed) return { state, info };
+    const auxiliary = b.slice();
+    const position = drawLatent(auxiliary, rng);
+    return { state: { position, logDensity: target.logDensity(position), auxiliary }, info };
+  }
+
+  // z is not a function of f: a checkpoint keeps both.
+  const saveState = (state: ExactHmcState) => Float64Array.of(...state.position, ...state.auxiliary);
+  function restoreState(saved: Float64Array): ExactHmcState {
+    if (saved.length !== 2 * n) throw new RangeError(`exact-hmc: a saved state has ${2 * n} numbers, got ${saved.length}`);
+    const position = saved.slice(0, n);
+    return { position, logDensity: target.logDensity(position), auxiliary: saved.slice(n) };
+  }
+
+  return { name: "exact-hmc", init, step, saveState, restoreState };
+}
