@@ -118,18 +118,27 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
     }
   }
 
-  /** The first wall the motion from (b, a) falls through, and when (Infinity: none). */
-  function firstWall(): { wall: number; time: number } {
+  /**
+   * The first wall the motion from (b, a) falls through before `horizon` (<= pi), and when
+   * (wall -1: none). Hit times t_i = pi/2 + phi_i lie in [0, pi], where cos is decreasing, so the
+   * earliest has the largest cos t_i = -sin(phi_i) = -y_i A_i / u_i: the search compares those
+   * (a square root each) and takes one atan2, for the wall found.
+   */
+  function firstWall(horizon: number): { wall: number; time: number } {
     let wall = -1;
-    let time = Infinity;
+    let best = Math.cos(horizon);
     for (let i = 0; i < n; i++) {
-      const t = Math.PI / 2 + Math.atan2(y[i] * a[i], y[i] * b[i]);
-      if (t > 0 && t < time) {
-        time = t;
+      const ga = y[i] * a[i];
+      // a wall the motion leaves (y_i A_i >= 0) is hit no sooner than pi/2
+      if (ga >= 0 && best >= 0) continue;
+      const gb = y[i] * b[i];
+      const cosT = -ga / Math.sqrt(ga * ga + gb * gb);
+      if (cosT > best && cosT < 1) {
+        best = cosT;
         wall = i;
       }
     }
-    return { wall, time };
+    return { wall, time: wall < 0 ? Infinity : Math.PI / 2 + Math.atan2(y[wall] * a[wall], y[wall] * b[wall]) };
   }
 
   function step(state: ExactHmcState, rng: RandomSource): { state: ExactHmcState; info: StepInfo } {
@@ -141,11 +150,13 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
     let remaining = travelTime;
     let hits = 0;
     let failed = false;
-    for (;;) {
-      const { wall, time } = firstWall();
-      if (!(time < remaining)) {
-        advance(remaining);
-        break;
+    while (remaining > 0) {
+      const horizon = Math.min(remaining, Math.PI);
+      const { wall, time } = firstWall(horizon);
+      if (!(time < horizon)) {
+        advance(horizon);
+        remaining -= horizon;
+        continue;
       }
       advance(time);
       remaining -= time;

@@ -2,15 +2,22 @@
 // and of the marginal auxiliary gradient sampler (src/samplers/mgrad.ts) on the known posteriors of
 // test/samplers/latentFixtures.ts (GP probit n = 2 and Poisson n = 2 by quadrature, GP regression
 // n = 3 in closed form), with batch-means z-scores over two chains and a fixed seed; each with
-// negative controls (a deliberately broken variant the same check must reject). The pieces are
-// checked against direct dense computations: the wall hit times and the reflection against a
-// fine time grid, and mgrad's eigenbasis against K.
+// negative controls (a deliberately broken variant the same check must reject). With n = 2 only
+// two walls meet; at n = 8, where trajectories hit many walls in turn, exact-hmc and mgrad are
+// compared with elliptical slice sampling (tested in latentInvariance.test.ts) by two-sample
+// z-scores of every mean and variance, and exact-hmc's Euclidean reflection fails that check too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sample } from "../../src/samplers/driver.js";
+import { batchMeans, transform } from "../../src/diagnostics/batchMeans.js";
+import { seKernel } from "../../src/gp/index.js";
+import { Matrix } from "../../src/linalg/matrix.js";
+import { probit } from "../../src/likelihoods/probit.js";
+import { Rng } from "../../src/random/rng.js";
+import { sample, type SampleResult } from "../../src/samplers/driver.js";
+import { ellipticalSlice } from "../../src/samplers/ellipticalSlice.js";
 import { exactHmc } from "../../src/samplers/exactHmc.js";
 import { mgrad } from "../../src/samplers/mgrad.js";
-import { latentSampler } from "../../src/samplers/registry.js";
+import { annealedLatentTarget, type AnnealedLatentTarget } from "../../src/targets/annealedLatent.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
 import { poissonProblem, probitProblem, regressionProblem, type KnownPosterior } from "./latentFixtures.js";
@@ -60,4 +67,50 @@ test("negative controls: mgrad without the proposal densities, or drawing with t
   const p = probitProblem();
   expectFail(t, "mgrad no-hastings", mgrad(p.target, { stepSize: 1, broken: "no-hastings" }), p, 20000);
   expectFail(t, "mgrad draw-variance-a", mgrad(p.target, { stepSize: 1, broken: "draw-variance-a" }), p, 20000);
+});
+
+/** GP probit with n = 8 inputs on a line (correlated neighbours), y drawn from the model. */
+function probitEight(): AnnealedLatentTarget {
+  const n = 8;
+  const rng = new Rng(12);
+  const x = new Matrix(n, 1, Float64Array.from({ length: n }, (_, i) => i / (n - 1)));
+  const K = seKernel({ lengthscale: 0.3, signalSd: 2 }).matrix(x);
+  for (let i = 0; i < n; i++) K.data[i + i * n] += 1e-6;
+  const y = Float64Array.from({ length: n }, () => (rng.uniform() < 0.5 ? 1 : -1));
+  return annealedLatentTarget({ likelihood: probit, y, kernelMatrix: K });
+}
+
+/** The largest two-sample |z| over the means and variances of f (variances about a's mean). */
+function largestDifference(a: SampleResult, b: SampleResult): { z: number; text: string } {
+  let worst = 0;
+  const lines: string[] = [];
+  for (let j = 0; j < a.dim; j++) {
+    const m = batchMeans(transform(a, (x) => x[j])).mean;
+    for (const [what, g] of [["mean", (x: Float64Array) => x[j]], ["var", (x: Float64Array) => (x[j] - m) ** 2]] as const) {
+      const ea = batchMeans(transform(a, g));
+      const eb = batchMeans(transform(b, g));
+      const z = (ea.mean - eb.mean) / Math.hypot(ea.mcse, eb.mcse);
+      lines.push(`${what} f${j}: ${ea.mean.toFixed(4)} vs ${eb.mean.toFixed(4)} (z ${z.toFixed(2)})`);
+      worst = Math.max(worst, Math.abs(z));
+    }
+  }
+  return { z: worst, text: lines.join("\n") };
+}
+
+test("at n = 8, exact-hmc and mgrad agree with elliptical slice sampling; exact-hmc reflecting in z's coordinates does not", (t) => {
+  const target = probitEight();
+  const init = new Float64Array(target.dim);
+  const run = <S extends SamplerState>(k: Kernel<S>, draws: number) =>
+    sample(k, { draws, burnIn: 500, chains: 2, seed: SEED, init, adapt: k.tunable ? { method: "dual-averaging" } : undefined });
+  const reference = run(ellipticalSlice(target), 40000);
+  for (const [label, kernel, expectAgree] of [
+    ["exact-hmc", exactHmc(target), true],
+    ["mgrad", mgrad(target, { stepSize: 1 }), true],
+    ["exact-hmc euclidean-reflection", exactHmc(target, { broken: "euclidean-reflection" }), false],
+  ] as const) {
+    const { z, text } = largestDifference(run(kernel as Kernel<SamplerState>, 10000), reference);
+    t.diagnostic(`${label} against ess, n = 8: max |z| = ${z.toFixed(2)}`);
+    if (expectAgree) assert.ok(z < 4.5, `${label}: differs from ess\n${text}`);
+    else assert.ok(z > FAIL_Z, `${label}: the broken variant was not detected\n${text}`);
+  }
 });
