@@ -118,27 +118,58 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
     }
   }
 
-  /**
-   * The first wall the motion from (b, a) falls through before `horizon` (<= pi), and when
-   * (wall -1: none). Hit times t_i = pi/2 + phi_i lie in [0, pi], where cos is decreasing, so the
-   * earliest has the largest cos t_i = -sin(phi_i) = -y_i A_i / u_i: the search compares those
-   * (a square root each) and takes one atan2, for the wall found.
+  /*
+   * The wall search. Hit times t_i = pi/2 + phi_i lie in [0, pi], where cos is decreasing, so the
+   * earliest wall has the largest cos t_i = -sin(phi_i) = -y_i A_i / u_i: the search compares
+   * those (a square root each), keeps walls hit before the horizon (cos t_i > cos(horizon)), and
+   * takes one atan2, for the wall found. A wall the motion leaves (y_i A_i >= 0) is hit no sooner
+   * than pi/2, so it is skipped when the horizon is at most pi/2.
    */
-  function firstWall(horizon: number): { wall: number; time: number } {
-    let wall = -1;
-    let best = Math.cos(horizon);
-    for (let i = 0; i < n; i++) {
-      const ga = y[i] * a[i];
-      // a wall the motion leaves (y_i A_i >= 0) is hit no sooner than pi/2
-      if (ga >= 0 && best >= 0) continue;
-      const gb = y[i] * b[i];
-      const cosT = -ga / Math.sqrt(ga * ga + gb * gb);
-      if (cosT > best && cosT < 1) {
-        best = cosT;
-        wall = i;
-      }
+  let best = 0;
+  let found = -1;
+  function consider(i: number, ga: number, gb: number): void {
+    if (ga >= 0 && best >= 0) return;
+    const cosT = -ga / Math.sqrt(ga * ga + gb * gb);
+    if (cosT > best && cosT < 1) {
+      best = cosT;
+      found = i;
     }
-    return { wall, time: wall < 0 ? Infinity : Math.PI / 2 + Math.atan2(y[wall] * a[wall], y[wall] * b[wall]) };
+  }
+
+  /** The first wall the motion from (b, a) falls through before `horizon` (<= pi), or -1. */
+  function firstWall(horizon: number): number {
+    best = Math.cos(horizon);
+    found = -1;
+    for (let i = 0; i < n; i++) consider(i, y[i] * a[i], y[i] * b[i]);
+    return found;
+  }
+
+  const hitTime = (wall: number) => Math.PI / 2 + Math.atan2(y[wall] * a[wall], y[wall] * b[wall]);
+
+  /**
+   * Moves to wall j's hit at time t, reflects the velocity there (w' = w - 2 (w_j / C_jj) C_{:,j})
+   * and searches the next wall before `horizon`, in one pass over the coordinates.
+   */
+  function bounce(j: number, t: number, horizon: number): number {
+    const s = Math.sin(t);
+    const co = Math.cos(t);
+    const aj = a[j] * co - b[j] * s;
+    const euclidean = broken === "euclidean-reflection";
+    const k = euclidean ? 0 : (2 * aj) / c[j + j * n];
+    const col = j * n;
+    best = Math.cos(horizon);
+    found = -1;
+    for (let i = 0; i < n; i++) {
+      const ai = a[i];
+      const bi = b[i];
+      const nb = i === j ? 0 : ai * s + bi * co;
+      const na = euclidean && i === j ? -aj : ai * co - bi * s - k * c[col + i];
+      b[i] = nb;
+      a[i] = na;
+      const yi = y[i];
+      consider(i, yi * na, yi * nb);
+    }
+    return found;
   }
 
   function step(state: ExactHmcState, rng: RandomSource): { state: ExactHmcState; info: StepInfo } {
@@ -150,24 +181,21 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
     let remaining = travelTime;
     let hits = 0;
     let failed = false;
+    let horizon = Math.min(remaining, Math.PI);
+    let wall = firstWall(horizon);
     while (remaining > 0) {
-      const horizon = Math.min(remaining, Math.PI);
-      const { wall, time } = firstWall(horizon);
+      const time = wall < 0 ? Infinity : hitTime(wall);
       if (!(time < horizon)) {
+        // no wall before the horizon: move there (pieces of at most pi keep the search's cosines monotone)
         advance(horizon);
         remaining -= horizon;
+        horizon = Math.min(remaining, Math.PI);
+        if (remaining > 0) wall = firstWall(horizon);
         continue;
       }
-      advance(time);
       remaining -= time;
-      // the reflection w' = w - 2 (w_j / C_jj) C_{:,j}
-      if (broken === "euclidean-reflection") a[wall] = -a[wall];
-      else {
-        const k = (2 * a[wall]) / c[wall + wall * n];
-        const col = wall * n;
-        for (let i = 0; i < n; i++) a[i] -= k * c[col + i];
-      }
-      b[wall] = 0;
+      horizon = Math.min(remaining, Math.PI);
+      wall = bounce(wall, time, horizon);
       if (++hits > MAX_WALL_HITS) {
         failed = true;
         break;
