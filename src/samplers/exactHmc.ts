@@ -30,13 +30,14 @@
  * A transition's per-draw statistic n_leapfrog__ counts the pieces of its trajectory (walls hit
  * plus one): the analytic segments stand where a leapfrog integrator's steps would.
  */
+import { backendFor } from "../linalg/cholesky.js";
+import { opCounts } from "../linalg/counters.js";
 import { symmetricFromLower } from "../linalg/symmetricFromLower.js";
 import { normalPdfCdfRatio } from "../math/normal.js";
 import type { RandomSource } from "../random/types.js";
 import { priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
 import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import { requirePriorSplit, type LatentGpTarget } from "./latentTarget.js";
-import { lowerTimesInPlace, lowerTransposeTimesInPlace } from "./massMatrix.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
 
 /** Wall hits after which a trajectory is abandoned as a numerical failure (the chain stays put). */
@@ -83,14 +84,22 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
   const a = new Float64Array(n);
   const b = new Float64Array(n);
   const noise = new Float64Array(n);
+  const scratch = new Float64Array(n);
+  const be = backendFor(n);
+
+  /** out <- M x or M' x for an n x n factor M (its strictly upper triangle zero), through BLAS. */
+  function product(trans: "N" | "T", m: Float64Array, x: Float64Array, out: Float64Array): void {
+    opCounts.flops += 2 * n * n;
+    be.gemv(trans, n, n, 1, m, n, x, 0, out);
+  }
 
   /** f ~ N(Sigma z, Sigma) as R (R' z + xi). */
   function drawLatent(z: Float64Array, rng: RandomSource): Float64Array {
-    const f = Float64Array.from(z);
-    lowerTransposeTimesInPlace(r, n, f);
-    rng.fillNormal(noise);
-    if (broken !== "f-mean-only") for (let i = 0; i < n; i++) f[i] += noise[i];
-    lowerTimesInPlace(r, n, f);
+    product("T", r, z, noise);
+    if (broken !== "f-mean-only") for (let i = 0; i < n; i++) noise[i] += rng.normal();
+    else rng.fillNormal(scratch);
+    const f = new Float64Array(n);
+    product("N", r, noise, f);
     return f;
   }
 
@@ -174,8 +183,8 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
 
   function step(state: ExactHmcState, rng: RandomSource): { state: ExactHmcState; info: StepInfo } {
     // the velocity A = L_K a1 + a2 ~ N(0, K + I)
-    rng.fillNormal(a);
-    lowerTimesInPlace(lk, n, a);
+    rng.fillNormal(scratch);
+    product("N", lk, scratch, a);
     for (let i = 0; i < n; i++) a[i] += rng.normal();
     b.set(state.auxiliary);
     let remaining = travelTime;
