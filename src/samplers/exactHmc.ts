@@ -5,9 +5,11 @@
  * marginal of (f, z), and
  *   z | y  ~  N(0, C), C = K + I, truncated to the orthant { y_i z_i > 0 for all i },
  *   f | z  ~  N(Sigma z, Sigma), Sigma = (K^-1 + I)^-1 = K (K + I)^-1 (independent of y given z).
- * A transition moves z by one exact HMC trajectory on its truncated Gaussian, then draws f | z
- * afresh. Since the z-move leaves z | y invariant and f is redrawn from f | z, y, the pair (z, f)
- * has p(z, f | y) as an invariant law, so f's draws have p(f | y).
+ * A transition from f draws z | f, y (independent normals truncated to y_i z_i > 0), moves z by
+ * one exact HMC trajectory on its truncated Gaussian, and draws f | z afresh. If f ~ p(f | y), the
+ * drawn z has p(z | y); the trajectory keeps that law; and f' | z' then has p(f | y) again: the
+ * transition is a kernel on f alone, which leaves p(f | y) invariant from whatever state it is
+ * started (as the joint schemes with sampled hyperparameters start it, from f, at each update).
  *
  * The trajectory. In whitened coordinates x = L^-1 z (C = L L') the Hamiltonian is
  * |x|^2/2 + |v|^2/2 and the free motion is x(t) = v(0) sin t + x(0) cos t (Pakman & Paninski,
@@ -20,7 +22,7 @@
  * wall's normal: in x, v' = v - 2 (F_j v / |F_j|^2) F_j' with F_j = y_j L_{j,:} (their eq. 2.27);
  * in z, w = L v, this is w' = w - 2 (w_j / C_jj) C_{:,j}, since L L_{j,:}' = C_{:,j} and
  * |F_j|^2 = C_jj. Each wall hit thus costs O(n) (one column of C and a search over the n walls),
- * and the only O(n^2) work per transition is the draw of A and that of f | z.
+ * and the O(n^2) work per transition is the draw of A, that of f | z and f's log density.
  *
  * Energy is conserved exactly, so nothing is rejected and there is no step size. The travel time
  * is pi/2 (Pakman & Paninski's choice: without walls it maps the start to an independent draw).
@@ -33,7 +35,6 @@
 import { backendFor } from "../linalg/cholesky.js";
 import { opCounts } from "../linalg/counters.js";
 import { symmetricFromLower } from "../linalg/symmetricFromLower.js";
-import { normalPdfCdfRatio } from "../math/normal.js";
 import type { RandomSource } from "../random/types.js";
 import { priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
 import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
@@ -55,10 +56,6 @@ export interface ExactHmcOptions {
   broken?: "euclidean-reflection" | "f-mean-only";
 }
 
-export interface ExactHmcState extends SamplerState {
-  /** The auxiliary z = f + e of the last draw, with y_i z_i > 0. */
-  readonly auxiliary: Float64Array;
-}
 
 /** Throws unless the target is a GP probit posterior whose truncated-Gaussian form exact-hmc samples. */
 export function requireProbit(target: LatentGpTarget, sampler: string): void {
@@ -69,7 +66,7 @@ export function requireProbit(target: LatentGpTarget, sampler: string): void {
   if (target.beta !== 1) throw new RangeError(`${sampler}: needs the posterior itself (beta = 1), not an annealed target (beta = ${target.beta})`);
 }
 
-export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}): Kernel<ExactHmcState> {
+export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}): Kernel<SamplerState> {
   requireProbit(target, "exact-hmc");
   const n = target.dim;
   const y = target.y;
@@ -103,16 +100,16 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
     return f;
   }
 
-  function init(x0: Float64Array): ExactHmcState {
+  function init(x0: Float64Array): SamplerState {
     const position = initialPosition("exact-hmc", x0, n);
-    const logDensity = finiteInitialLogDensity("exact-hmc", target.logDensity(position));
-    // z starts at E[z | f, y]: y_i z_i = y_i f_i + N(y_i f_i)/Phi(y_i f_i) > 0, inside every wall.
-    const auxiliary = new Float64Array(n);
+    return { position, logDensity: finiteInitialLogDensity("exact-hmc", target.logDensity(position)) };
+  }
+
+  /** b <- z ~ p(z | f, y): z_i = f_i + e_i, e_i standard normal truncated to y_i (f_i + e_i) > 0. */
+  function drawAuxiliary(f: Float64Array, rng: RandomSource): void {
     for (let i = 0; i < n; i++) {
-      const m = y[i] * position[i];
-      auxiliary[i] = y[i] * (m + normalPdfCdfRatio(m));
+      b[i] = f[i] + (y[i] > 0 ? rng.truncatedNormal(-f[i], Infinity) : rng.truncatedNormal(-Infinity, -f[i]));
     }
-    return { position, logDensity, auxiliary };
   }
 
   /** Moves b (position) and a (velocity) along the free motion for time t. */
@@ -181,18 +178,20 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
     return found;
   }
 
-  function step(state: ExactHmcState, rng: RandomSource): { state: ExactHmcState; info: StepInfo } {
+  function step(state: SamplerState, rng: RandomSource): { state: SamplerState; info: StepInfo } {
     // the velocity A = L_K a1 + a2 ~ N(0, K + I)
     rng.fillNormal(scratch);
     product("N", lk, scratch, a);
     for (let i = 0; i < n; i++) a[i] += rng.normal();
-    b.set(state.auxiliary);
+    drawAuxiliary(state.position, rng);
     let remaining = travelTime;
     let hits = 0;
+    // a draw of z that rounding put on a wall (f_i far on the wrong side) cannot start a trajectory
     let failed = false;
+    for (let i = 0; i < n && !failed; i++) failed = !(y[i] * b[i] > 0);
     let horizon = Math.min(remaining, Math.PI);
     let wall = firstWall(horizon);
-    while (remaining > 0) {
+    while (remaining > 0 && !failed) {
       const time = wall < 0 ? Infinity : hitTime(wall);
       if (!(time < horizon)) {
         // no wall before the horizon: move there (pieces of at most pi keep the search's cosines monotone)
@@ -225,18 +224,9 @@ export function exactHmc(target: LatentGpTarget, options: ExactHmcOptions = {}):
       divergence: failed ? "numerical-error" : undefined,
     };
     if (failed) return { state, info };
-    const auxiliary = b.slice();
-    const position = drawLatent(auxiliary, rng);
-    return { state: { position, logDensity: target.logDensity(position), auxiliary }, info };
+    const position = drawLatent(b, rng);
+    return { state: { position, logDensity: target.logDensity(position) }, info };
   }
 
-  // z is not a function of f: a checkpoint keeps both.
-  const saveState = (state: ExactHmcState) => Float64Array.of(...state.position, ...state.auxiliary);
-  function restoreState(saved: Float64Array): ExactHmcState {
-    if (saved.length !== 2 * n) throw new RangeError(`exact-hmc: a saved state has ${2 * n} numbers, got ${saved.length}`);
-    const position = saved.slice(0, n);
-    return { position, logDensity: target.logDensity(position), auxiliary: saved.slice(n) };
-  }
-
-  return { name: "exact-hmc", init, step, saveState, restoreState };
+  return { name: "exact-hmc", init, step };
 }

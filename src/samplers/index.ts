@@ -20,7 +20,7 @@ export type { NealMhKernel, NealMhOptions, NealMhState } from "./mhNeal.js";
 export { ellipticalSlice } from "./ellipticalSlice.js";
 export type { EllipticalSliceOptions, EllipticalSliceState } from "./ellipticalSlice.js";
 export { exactHmc } from "./exactHmc.js";
-export type { ExactHmcOptions, ExactHmcState } from "./exactHmc.js";
+export type { ExactHmcOptions } from "./exactHmc.js";
 export { mgrad, MGRAD_TARGET_ACCEPTANCE } from "./mgrad.js";
 export type { MgradKernel, MgradOptions, MgradState } from "./mgrad.js";
 export { hmcV1, hmcV2, priorFisherDiagonal, priorPlusDiagonalInverseCholesky, DEFAULT_MAX_LEAPFROG_STEPS } from "./hmcGp.js";
