@@ -175,7 +175,12 @@ export function mgrad(target: LatentGpTarget, options: MgradOptions): MgradKerne
 
   // x~ is drawn and x = U x~ computed from it (or x given and x~ = U' x at init): neither gives the
   // other back bit for bit, so a checkpoint keeps both.
-  const saveState = (state: MgradState) => Float64Array.of(...state.position, ...state.rotated);
+  function saveState(state: MgradState): Float64Array {
+    const saved = new Float64Array(2 * n);
+    saved.set(state.position);
+    saved.set(state.rotated, n);
+    return saved;
+  }
   function restoreState(saved: Float64Array): MgradState {
     if (saved.length !== 2 * n) throw new RangeError(`mgrad: a saved state has ${2 * n} numbers, got ${saved.length}`);
     return stateAt(saved.slice(0, n), saved.slice(n));
