@@ -56,7 +56,6 @@ export interface ExactHmcOptions {
   broken?: "euclidean-reflection" | "f-mean-only";
 }
 
-
 /** Throws unless the target is a GP probit posterior whose truncated-Gaussian form exact-hmc samples. */
 export function requireProbit(target: LatentGpTarget, sampler: string): void {
   requirePriorSplit(target, sampler);
