@@ -109,6 +109,7 @@ async function gpmcmcRun(data: string, n: number, seed: number, sampler: string)
   const burnIn = Number(warmup);
   let cpuAtSampling = NaN;
   let cpuAtEnd = NaN;
+  const cpuAtStart = cpuSeconds();
   const run = await runLatentGp({ X: ds.X, y }, spec, {
     inProcess: true, progressInterval: burnIn, onWarning: () => undefined,
     onProgress: (p) => {
@@ -121,16 +122,21 @@ async function gpmcmcRun(data: string, n: number, seed: number, sampler: string)
   const chain = run.results[0];
   const csv = join(out, `${sampler}_n${n}_s${seed}_f.csv`);
   writeLatent(chain.samples, n, csv);
-  // One gradient per leapfrog step for the HMC and NUTS samplers this bench runs.
+  // One gradient per leapfrog step for the HMC and NUTS samplers; mgrad takes one per transition
+  // (and has no leapfrog steps); exact-hmc takes none, and its n_leapfrog__ counts the pieces of
+  // its trajectories (walls hit + 1), the unit its cost is reported in.
   let samplingGradients = 0;
   for (const l of chain.stats.nLeapfrog) samplingGradients += l;
+  if (name === "mgrad") samplingGradients = Number(draws);
+  const unit = name === "exact-hmc" ? "segment" : "gradient";
+  const perIteration = name === "exact-hmc" ? "segments/iteration" : "leapfrog/iteration";
   let divergences = 0;
   for (const d of chain.stats.divergent) divergences += d;
   const seconds = cpuAtEnd - cpuAtSampling;
   const ess = minBulkEss(csv);
   const perGradient = seconds / samplingGradients;
   return { n, seed, tool: sampler, seconds, ess, perSecond: ess / seconds, divergences,
-    note: `step ${chain.tunedValue!.toFixed(3)}, ${(samplingGradients / Number(draws)).toFixed(1)} leapfrog/iteration, ${(perGradient * 1e6).toFixed(1)} us/gradient, ESS/gradient ${(ess / samplingGradients).toFixed(3)}, wall ${chain.seconds.sampling.toFixed(2)} s` };
+    note: `step ${chain.tunedValue?.toFixed(3) ?? "-"}, ${(samplingGradients / Number(draws)).toFixed(1)} ${perIteration}, ${(perGradient * 1e6).toFixed(1)} us/${unit}, ESS/${unit} ${(ess / samplingGradients).toFixed(3)}, wall ${chain.seconds.sampling.toFixed(2)} s, before sampling (set-up and warm-up) ${(cpuAtSampling - cpuAtStart).toFixed(2)} CPU s` };
 }
 
 // One BLAS thread for the in-process chains too, as Stan runs single-threaded.

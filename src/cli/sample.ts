@@ -117,8 +117,8 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
   const o = inputs.options;
   const sampler = o.sampler as LatentSamplerName;
   const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
-  // Elliptical slice sampling has nothing to adapt.
-  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" ? { method: "dual-averaging", targetAcceptance } : undefined;
+  // Elliptical slice sampling and exact HMC have nothing to adapt.
+  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" && sampler !== "exact-hmc" ? { method: "dual-averaging", targetAcceptance } : undefined;
   // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSamplerOptions.
   const given = {
     sampler,
@@ -317,7 +317,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
     .option("--shared-lengthscale", "with sampled hyperparameters: one lengthscale for every input column instead of one per column (ARD)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")
-    .option("--step-size <e>", `laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala: step size (default ${D("laplace-hmc").stepSize} for laplace-hmc and laplace-nuts, ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala; the initial value when adapting)`)
+    .option("--step-size <e>", `laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, mgrad: step size (default ${D("laplace-hmc").stepSize} for laplace-hmc and laplace-nuts, ${d.stepSize} for rmhmc and hmc, ${D("smmala").stepSize} for smmala, ${D("mgrad").stepSize} for mgrad's delta; the initial value when adapting)`)
     .option("--leapfrog-steps <n>", `laplace-hmc, rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps}; for laplace-hmc drawn from 1..n, default ${D("laplace-hmc").leapfrogSteps})`)
     .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
     .option("--max-tree-depth <n>", `laplace-nuts: the largest tree depth, at most 2^n - 1 leapfrog steps per transition (default ${D("laplace-nuts").maxTreeDepth})`)

@@ -140,6 +140,8 @@ export interface SampleChoices {
 export function parseSampleOptions(raw: RawSampleOptions, choices: SampleChoices = {}): SampleOptions {
   const model = parseModelOptions(raw, { likelihoods: choices.likelihoods ?? MODEL_LIKELIHOODS });
   const sampler = parseChoice("--sampler", raw.sampler ?? SAMPLE_DEFAULTS.sampler, choices.samplers ?? SAMPLERS, "sampler");
+  // Exact HMC samples the probit model's truncated-Gaussian form (samplers/exactHmc.ts).
+  if (sampler === "exact-hmc" && model.likelihood !== "probit") throw new OptionError("--sampler", `exact-hmc applies only to --likelihood probit, not ${model.likelihood}`);
   const { fixedPoint, reversibilityTolerance } = parseLeapfrogSolveOptions(raw, sampler, "--sampler");
   const opt = <T>(v: string | undefined, f: (o: string, r: string) => T, name: string): T | undefined => (v === undefined ? undefined : f(name, v));
   return {
@@ -201,7 +203,7 @@ const OPTION_FIELDS = {
 } as const;
 
 /** The order messages list samplers in: the leapfrog and Langevin samplers, then the MH ones. */
-const MESSAGE_ORDER = ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mh", "mh-v1", "mh-v2", "ess"] as const;
+const MESSAGE_ORDER = ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "hmc-v1", "hmc-v2", "smmala", "mgrad", "mh", "mh-v1", "mh-v2", "ess", "exact-hmc"] as const;
 
 /** Which samplers each sampler-specific option applies to: those whose registry spec has its field. */
 export const SAMPLER_OPTION_SCOPE: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
@@ -219,7 +221,7 @@ function checkScope(option: string, given: unknown, sampler: string): void {
   const scope = SAMPLER_OPTION_SCOPE[option];
   if (scope.includes(sampler)) return;
   const instead = INSTEAD[`${option} ${sampler}`];
-  const why = instead ? ` (use ${instead})` : sampler === "ess" ? " (elliptical slice sampling has no tunable)" : "";
+  const why = instead ? ` (use ${instead})` : sampler === "ess" ? " (elliptical slice sampling has no tunable)" : sampler === "exact-hmc" ? " (exact HMC has no tunable)" : "";
   throw new OptionError(option, `applies only to --sampler ${scope.join(", ")}, not ${sampler}${why}`);
 }
 

@@ -18,12 +18,14 @@
  */
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { ellipticalSlice } from "./ellipticalSlice.js";
+import { exactHmc } from "./exactHmc.js";
 import { hmc } from "./hmc.js";
 import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmcGp.js";
 import { laplaceHmc } from "./laplaceHmc.js";
 import { laplaceNuts } from "./laplaceNuts.js";
 import { identityMass, massFromInverseCholesky, type MassMatrix } from "./massMatrix.js";
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
+import { MGRAD_TARGET_ACCEPTANCE, mgrad } from "./mgrad.js";
 import { mhV1, mhV2 } from "./mhNeal.js";
 import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "./rmhmc.js";
 import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./nuts.js";
@@ -31,7 +33,7 @@ import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order `gpmcmc sample --help` lists them. */
-export const LATENT_SAMPLER_NAMES = ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"] as const;
+export const LATENT_SAMPLER_NAMES = ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala", "exact-hmc", "mgrad"] as const;
 export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
 
 /**
@@ -129,8 +131,19 @@ export interface EssSpec {
   sampler: "ess";
 }
 
+/** Exact HMC on the probit model's truncated-Gaussian form (exactHmc.ts): nothing to tune. */
+export interface ExactHmcSpec {
+  sampler: "exact-hmc";
+}
+
+/** The marginal auxiliary gradient sampler of Titsias & Papaspiliopoulos (mgrad.ts); stepSize is its delta. */
+export interface MgradSpec extends Adapted {
+  sampler: "mgrad";
+  stepSize: number;
+}
+
 /** A sampler, as plain data. */
-export type LatentSamplerSpec = LaplaceHmcSpec | LaplaceNutsSpec | RmhmcSpec | HmcSpec | HmcGpSpec<"hmc-v1"> | HmcGpSpec<"hmc-v2"> | SmmalaSpec | MhSpec | MhNealSpec<"mh-v1"> | MhNealSpec<"mh-v2"> | EssSpec;
+export type LatentSamplerSpec = LaplaceHmcSpec | LaplaceNutsSpec | RmhmcSpec | HmcSpec | HmcGpSpec<"hmc-v1"> | HmcGpSpec<"hmc-v2"> | SmmalaSpec | MhSpec | MhNealSpec<"mh-v1"> | MhNealSpec<"mh-v2"> | EssSpec | ExactHmcSpec | MgradSpec;
 export type LatentSamplerSpecOf<N extends LatentSamplerName> = Extract<LatentSamplerSpec, { sampler: N }>;
 /** A spec with any field but the name left out: `latentSamplerSpec` fills in the sampler's defaults. */
 export type LatentSamplerSpecInput = { [N in LatentSamplerName]: { sampler: N } & Partial<Omit<LatentSamplerSpecOf<N>, "sampler">> }[LatentSamplerName];
@@ -182,6 +195,10 @@ export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSampl
     "HMC v2, M^-1 = K, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
   "smmala": entry({ sampler: "smmala", stepSize: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE }, "stepSize",
     "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)"),
+  "exact-hmc": entry({ sampler: "exact-hmc" }, undefined,
+    "probit only: exact HMC on z = f + e truncated to y_i z_i > 0 (Pakman & Paninski 2014), then f | z; no step size, no rejections"),
+  "mgrad": entry({ sampler: "mgrad", stepSize: 1, targetAcceptance: MGRAD_TARGET_ACCEPTANCE }, "stepSize",
+    "marginal auxiliary gradient MH (Titsias & Papaspiliopoulos 2018), O(n^2) per step on one eigendecomposition of K"),
 };
 
 /**
@@ -233,18 +250,18 @@ export function latentSamplerSpec(input: LatentSamplerName | LatentSamplerSpecIn
   return spec as unknown as LatentSamplerSpec;
 }
 
-/** The acceptance rate burn-in adaptation aims for by default (undefined for ess, which has nothing to adapt). */
+/** The acceptance rate burn-in adaptation aims for by default (undefined for ess and exact-hmc, which have nothing to adapt). */
 export function defaultTargetAcceptance(name: LatentSamplerName): number | undefined {
   const defaults: LatentSamplerSpec = latentSamplerInfo[name].defaults;
-  return defaults.sampler === "ess" ? undefined : defaults.targetAcceptance;
+  return defaults.sampler === "ess" || defaults.sampler === "exact-hmc" ? undefined : defaults.targetAcceptance;
 }
 
-/** The initial value of the spec's tunable (alpha, proposal sd or step size); undefined for ess. */
+/** The initial value of the spec's tunable (alpha, proposal sd or step size); undefined for ess and exact-hmc. */
 export function tunableValue(spec: LatentSamplerSpec): number | undefined {
   switch (spec.sampler) {
     case "mh": return spec.proposalSd;
     case "mh-v1": case "mh-v2": return spec.alpha;
-    case "ess": return undefined;
+    case "ess": case "exact-hmc": return undefined;
     default: return spec.stepSize;
   }
 }
@@ -274,7 +291,7 @@ export function describeLeapfrogSolve(spec: Pick<RmhmcSpec, "fixedPoint" | "reve
 /** Builds the kernel a spec (or a name: its defaults) describes on a latent GP target; unset fields take the sampler's defaults. */
 export function latentSampler(target: AnnealedLatentTarget, input: LatentSamplerName | LatentSamplerSpecInput): Kernel {
   const spec = latentSamplerSpec(input);
-  const targetAcceptance = spec.sampler === "ess" ? undefined : spec.targetAcceptance;
+  const targetAcceptance = spec.sampler === "ess" || spec.sampler === "exact-hmc" ? undefined : spec.targetAcceptance;
   switch (spec.sampler) {
     case "rmhmc": {
       const fp = spec.fixedPoint;
@@ -303,5 +320,7 @@ export function latentSampler(target: AnnealedLatentTarget, input: LatentSampler
     case "mh-v1": return mhV1(target, { alpha: spec.alpha, targetAcceptance });
     case "mh-v2": return mhV2(target, { alpha: spec.alpha, targetAcceptance });
     case "ess": return ellipticalSlice(target);
+    case "exact-hmc": return exactHmc(target);
+    case "mgrad": return mgrad(target, { stepSize: spec.stepSize, targetAcceptance });
   }
 }

@@ -86,7 +86,7 @@ const TABLE: Row[] = [
   { name: "negative burn-in", options: () => ({ burnIn: "-5" }), message: () => '--burn-in: must be a whole number >= 0, got "-5"' },
   { name: "a fractional seed", options: () => ({ seed: "1.5" }), message: () => '--seed: must be a whole number >= 0, got "1.5"' },
   { name: "a non-positive step size", options: () => ({ stepSize: "0" }), message: () => '--step-size: must be a positive number, got "0"' },
-  { name: "unknown sampler", options: () => ({ sampler: "nuts" }), message: () => '--sampler: unknown sampler "nuts" (known: laplace-hmc, laplace-nuts, rmhmc, hmc, mh, mh-v1, mh-v2, ess, hmc-v1, hmc-v2, smmala)' },
+  { name: "unknown sampler", options: () => ({ sampler: "nuts" }), message: () => '--sampler: unknown sampler "nuts" (known: laplace-hmc, laplace-nuts, rmhmc, hmc, mh, mh-v1, mh-v2, ess, hmc-v1, hmc-v2, smmala, exact-hmc, mgrad)' },
   { name: "unknown likelihood", options: () => ({ likelihood: "gaussian" }), message: () => '--likelihood: unknown likelihood "gaussian" (known: probit, poisson)' },
   {
     name: "output directory exists and is not ours",

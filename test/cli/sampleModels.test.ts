@@ -67,6 +67,7 @@ const SAMPLERS: { sampler: string; extra: RawSampleCommandOptions; setting?: [st
   { sampler: "hmc-v1", extra: { maxLeapfrogSteps: "7", stepSize: "0.2" }, setting: ["leapfrog_steps", "7"] },
   { sampler: "hmc-v2", extra: { maxLeapfrogSteps: "7", stepSize: "0.2" }, setting: ["randomise_steps", "1"] },
   { sampler: "smmala", extra: { stepSize: "0.4" } },
+  { sampler: "mgrad", extra: { stepSize: "0.4" } },
 ];
 
 for (const { sampler, extra, setting } of SAMPLERS) {
@@ -189,14 +190,16 @@ interface BadRow {
 }
 
 const BAD: BadRow[] = [
-  { name: "--step-size with ess", likelihood: "poisson", options: { sampler: "ess", stepSize: "0.1" }, message: "--step-size: applies only to --sampler laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, not ess (elliptical slice sampling has no tunable)" },
-  { name: "--step-size with mh-v1", likelihood: "poisson", options: { sampler: "mh-v1", stepSize: "0.1" }, message: "--step-size: applies only to --sampler laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, not mh-v1 (use --alpha)" },
+  { name: "--step-size with ess", likelihood: "poisson", options: { sampler: "ess", stepSize: "0.1" }, message: "--step-size: applies only to --sampler laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, mgrad, not ess (elliptical slice sampling has no tunable)" },
+  { name: "--step-size with mh-v1", likelihood: "poisson", options: { sampler: "mh-v1", stepSize: "0.1" }, message: "--step-size: applies only to --sampler laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, mgrad, not mh-v1 (use --alpha)" },
   { name: "--leapfrog-steps with hmc-v2", likelihood: "poisson", options: { sampler: "hmc-v2", leapfrogSteps: "5" }, message: "--leapfrog-steps: applies only to --sampler laplace-hmc, rmhmc, hmc, not hmc-v2 (use --max-leapfrog-steps)" },
   { name: "--max-leapfrog-steps with hmc", likelihood: "poisson", options: { sampler: "hmc", maxLeapfrogSteps: "5" }, message: "--max-leapfrog-steps: applies only to --sampler hmc-v1, hmc-v2, not hmc" },
   { name: "--alpha with smmala", likelihood: "poisson", options: { sampler: "smmala", alpha: "0.1" }, message: "--alpha: applies only to --sampler mh-v1, mh-v2, not smmala" },
   { name: "--alpha above 1", likelihood: "poisson", options: { sampler: "mh-v2", alpha: "1.5" }, message: '--alpha: must be in (0, 1], got "1.5"' },
   { name: "--scale with mh-v2", likelihood: "poisson", options: { sampler: "mh-v2", scale: "0.1" }, message: "--scale: applies only to --sampler mh, not mh-v2" },
-  { name: "--target-acceptance with ess", likelihood: "poisson", options: { sampler: "ess", targetAcceptance: "0.5" }, message: "--target-acceptance: applies only to --sampler laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, mh, mh-v1, mh-v2, not ess (elliptical slice sampling has no tunable)" },
+  { name: "--target-acceptance with ess", likelihood: "poisson", options: { sampler: "ess", targetAcceptance: "0.5" }, message: "--target-acceptance: applies only to --sampler laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, mgrad, mh, mh-v1, mh-v2, not ess (elliptical slice sampling has no tunable)" },
+  { name: "exact-hmc with a Poisson likelihood", likelihood: "poisson", options: { sampler: "exact-hmc" }, message: "--sampler: exact-hmc applies only to --likelihood probit, not poisson" },
+  { name: "--step-size with exact-hmc", likelihood: "probit", options: { sampler: "exact-hmc", stepSize: "0.1" }, message: "--step-size: applies only to --sampler laplace-hmc, laplace-nuts, rmhmc, hmc, hmc-v1, hmc-v2, smmala, mgrad, not exact-hmc (exact HMC has no tunable)" },
   { name: "--max-leapfrog-steps 0", likelihood: "poisson", options: { sampler: "hmc-v1", maxLeapfrogSteps: "0" }, message: '--max-leapfrog-steps: must be a whole number >= 1, got "0"' },
   { name: "--thresholds with logistic", likelihood: "logistic", options: { thresholds: "0" }, message: "--thresholds: applies only to --likelihood ordinal, not logistic" },
   { name: "--noise-sd with poisson", likelihood: "poisson", options: { noiseSd: "1" }, message: "--noise-sd: applies only to --likelihood ordinal, not poisson" },

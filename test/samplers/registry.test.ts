@@ -37,7 +37,7 @@ function path(kernel: Kernel, seed: number, count: number): number[] {
 }
 
 test("the registry's names and the defaults the README and `gpmcmc sample --help` document", () => {
-  assert.deepEqual([...LATENT_SAMPLER_NAMES], ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala"]);
+  assert.deepEqual([...LATENT_SAMPLER_NAMES], ["laplace-hmc", "laplace-nuts", "rmhmc", "hmc", "mh", "mh-v1", "mh-v2", "ess", "hmc-v1", "hmc-v2", "smmala", "exact-hmc", "mgrad"]);
   assert.equal(DEFAULT_LATENT_SAMPLER, "laplace-nuts");
   assert.deepEqual(latentSamplerSpec("laplace-hmc"), { sampler: "laplace-hmc", stepSize: 0.5, leapfrogSteps: 8, randomiseSteps: true, targetAcceptance: 0.65 });
   assert.deepEqual(leapfrogSteps(latentSamplerSpec("laplace-hmc")), { steps: 8, randomised: true });
@@ -49,6 +49,9 @@ test("the registry's names and the defaults the README and `gpmcmc sample --help
   assert.deepEqual(latentSamplerSpec("mh"), { sampler: "mh", proposalSd: 0.1, targetAcceptance: 0.25 });
   assert.deepEqual(latentSamplerSpec("mh-v2"), { sampler: "mh-v2", alpha: 0.1, targetAcceptance: 0.25 });
   assert.deepEqual(latentSamplerSpec("ess"), { sampler: "ess" });
+  assert.deepEqual(latentSamplerSpec("exact-hmc"), { sampler: "exact-hmc" });
+  assert.deepEqual(latentSamplerSpec("mgrad"), { sampler: "mgrad", stepSize: 1, targetAcceptance: 0.55 });
+  assert.equal(tunableValue(latentSamplerSpec("exact-hmc")), undefined);
   // a field given overrides its default and nothing else; one given as undefined is unset
   assert.deepEqual(latentSamplerSpec({ sampler: "rmhmc", leapfrogSteps: 5, stepSize: undefined }), { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 5, targetAcceptance: 0.9 });
   assert.equal(tunableValue(latentSamplerSpec({ sampler: "mh-v1", alpha: 0.3 })), 0.3);
