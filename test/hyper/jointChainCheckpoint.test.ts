@@ -13,7 +13,9 @@ import { Rng } from "../../src/random/rng.js";
 import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
 import { hyperChain, type HyperChainResult, type HyperRunSpec } from "../../src/run/hyperRun.js";
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR } from "../../src/hyper/jointKernel.js";
-import { unpackJointState } from "../../src/hyper/jointChainState.js";
+import { packJointState, unpackJointState } from "../../src/hyper/jointChainState.js";
+import type { KernelAt } from "../../src/hyper/covariance.js";
+import type { LaplaceAt } from "../../src/hyper/jointMoves.js";
 import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
 import { latentSamplerSpec } from "../../src/samplers/registry.js";
 import type { SchemeName } from "../../src/hyper/schemes.js";
@@ -112,3 +114,21 @@ for (const [scheme, thetaSampler] of [["sa", "mh"], ["khr", "mh"]] as const) {
     }
   });
 }
+
+test("a joint state with n x n factors of a few hundred cases packs and unpacks (no argument spread of large arrays)", () => {
+  const big = 300; // 90000 numbers per factor: more than a call's arguments may hold
+  const m = 3;
+  const fill = (k: number, seed: number) => Float64Array.from({ length: k }, (_, i) => seed + i / k);
+  const matrix = (seed: number) => new Matrix(big, big, fill(big * big, seed));
+  const kernelAt = { t: fill(m, 1), K: matrix(2), chol: { factor: matrix(3) } } as unknown as KernelAt;
+  const laplace = { mode: fill(big, 4), chol: { factor: matrix(5) } } as unknown as LaplaceAt;
+  const packed = packJointState({ t: fill(m, 6), f: fill(big, 7), latent: [0.5, 3], theta: [0.25], cache: [kernelAt], laplace });
+  const back = unpackJointState(packed, m, big);
+  assert.deepEqual(back.t, fill(m, 6));
+  assert.deepEqual(back.f, fill(big, 7));
+  assert.deepEqual(back.latent, [0.5, 3]);
+  assert.deepEqual(back.theta, [0.25]);
+  assert.deepEqual(back.cache[0].K, matrix(2).data);
+  assert.deepEqual(back.cache[0].L, matrix(3).data);
+  assert.deepEqual(back.laplace?.L, matrix(5).data);
+});
