@@ -67,7 +67,7 @@ export interface AisProgress {
 }
 
 export interface AisHooks {
-  /** Called after each temperature of a run. */
+  /** Called after each temperature of a run (from runs on worker threads, at most every 200 ms and after the last). */
   onProgress?: (p: AisProgress) => void;
   /** Called with each run's result as it finishes. */
   onRun?: (r: AisRunResult) => void;

@@ -28,6 +28,9 @@ export interface AisRunInput {
   resume?: AisRunCheckpoint;
 }
 
+/** Milliseconds between a worker's progress messages (the command line shows one a second). */
+const PROGRESS_MS = 200;
+
 let cached: { runKey: string; target: AnnealedLatentTarget } | undefined;
 
 /** Runs one AIS run; its progress messages are AisProgress objects. */
@@ -38,8 +41,17 @@ export function aisRunTask(input: AisRunInput, context: TaskContext): AisRunResu
     const target = aisTarget({ X: fromPlainMatrix(input.X), y: input.y }, input.spec, () => {});
     cached = { runKey: input.runKey, target };
   }
+  // At most a few progress messages a second: a run of thousands of quick temperatures would
+  // otherwise queue messages faster than the starting thread reads them, and that thread's
+  // SIGINT and SIGTERM handlers (which stop the runs) would wait behind them.
+  let lastSent = -Infinity;
   return aisRunOn(cached.target, input.spec, input.run, {
-    onProgress: (p: AisProgress) => context.progress(p),
+    onProgress: (p: AisProgress) => {
+      const now = performance.now();
+      if (now - lastSent < PROGRESS_MS && p.temperature !== p.temperatures) return;
+      lastSent = now;
+      context.progress(p);
+    },
     shouldStop: () => context.stopRequested(),
     // The thread that started the computation writes them (parallel/checkpointMessage.ts).
     checkpoint: input.checkpointEvery !== undefined ? { every: input.checkpointEvery, save: (checkpoint) => context.progress({ checkpoint }) } : undefined,
