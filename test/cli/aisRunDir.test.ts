@@ -7,11 +7,10 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixture, scratchDir } from "../fixtures.js";
-import { gpmcmc, MAIN, writeData } from "./resumeFixtures.js";
+import { gpmcmc, terminateOnceRunning, writeData } from "./resumeFixtures.js";
 
 const SMALL = fixture("data", "approx_small.csv"); // n = 20, d = 2
 
@@ -25,26 +24,14 @@ test("ais: a directory in use is refused naming the process; SIGTERM checkpoints
   try {
     const out = join(s.dir, "run");
     const long = runArgs(20000);
-    const child = spawn(process.execPath, [MAIN, ...long.filter((a) => a !== "--quiet"), "--progress", "--out", out, "--checkpoint-every", "50"]);
-    let stderr = "";
-    let stdout = "";
-    child.stdout.on("data", (b: Buffer) => void (stdout += b.toString()));
     let second: ReturnType<typeof gpmcmc> | undefined;
-    const code = await new Promise<number | null>((resolve) => {
-      child.stderr.on("data", (b: Buffer) => {
-        const first = !stderr.includes("ais: run ");
-        stderr += b.toString();
-        if (first && stderr.includes("ais: run ")) {
-          second = gpmcmc([...long, "--out", out, "--overwrite"]);
-          child.kill("SIGTERM");
-        }
-      });
-      child.on("exit", (c) => resolve(c));
+    const { code, pid, stdout, stderr } = await terminateOnceRunning([...long.filter((a) => a !== "--quiet"), "--progress", "--out", out, "--checkpoint-every", "50"], "ais: run ", () => {
+      second = gpmcmc([...long, "--out", out, "--overwrite"]);
     });
     assert.equal(code, 130, stderr);
     assert.ok(second);
     assert.equal(second.status, 2);
-    assert.match(second.stderr, new RegExp(`^gpmcmc: output ".*": is in use by gpmcmc ais, process ${child.pid}, since .*; wait for it to end, or choose another directory\\n$`));
+    assert.match(second.stderr, new RegExp(`^gpmcmc: output ".*": is in use by gpmcmc ais, process ${pid}, since .*; wait for it to end, or choose another directory\\n$`));
     assert.match(stderr, /^gpmcmc: terminating: the runs so far are checkpointed$/m);
     assert.match(stdout, /^STOPPED EARLY: the runs had done \d+, \d+, \d+ of 20000 temperatures; log Z needs every run at beta = 1 \(continue with --resume .*\)$/m);
     assert.deepEqual(readdirSync(out).filter((f) => f.startsWith("checkpoint_")).sort(), ["checkpoint_1.json", "checkpoint_2.json", "checkpoint_3.json"]);

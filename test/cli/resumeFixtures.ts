@@ -99,3 +99,26 @@ export async function killedRunResumesToReference(args: string[], dir: string, s
   resumeMatches(args, out, ref, same);
   return out;
 }
+
+/**
+ * Runs the command in a child process until its stderr first shows `marker` (its progress), then
+ * calls `whileRunning` (e.g. a second command on the same directory) and sends SIGTERM; resolves
+ * with the exit code, the child's pid and what it printed.
+ */
+export function terminateOnceRunning(args: string[], marker: string, whileRunning: () => void): Promise<{ code: number | null; pid: number | undefined; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN, ...args]);
+  let stderr = "";
+  let stdout = "";
+  child.stdout.on("data", (b: Buffer) => void (stdout += b.toString()));
+  return new Promise((resolve) => {
+    child.stderr.on("data", (b: Buffer) => {
+      const first = !stderr.includes(marker);
+      stderr += b.toString();
+      if (first && stderr.includes(marker)) {
+        whileRunning();
+        child.kill("SIGTERM");
+      }
+    });
+    child.on("exit", (code) => resolve({ code, pid: child.pid, stdout, stderr }));
+  });
+}
