@@ -21,7 +21,7 @@ import type { Kernel, SamplerState } from "../samplers/types.js";
 import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData, type LatentGpModelSpec } from "../targets/latentGpModel.js";
 import { aisEstimate, type AisEstimate } from "./estimate.js";
-import { checkAisResume, type AisPoint, type AisRunCheckpoint } from "./aisCheckpoint.js";
+import { checkAisResume, TRACE_COLUMNS, type AisPoint, type AisRunCheckpoint } from "./aisCheckpoint.js";
 import { temperatureSchedule, type ScheduleSpec } from "./schedule.js";
 
 /** Where the annealing starts: the prior N(0, K), or a Gaussian q = N(mu, Sigma) with Sigma^-1 = K^-1 + diag(sitePrecisions). */
@@ -147,13 +147,17 @@ export function anneal(target: AnnealedLatentTarget, rng: RandomSource, options:
   if (resume) rng = Rng.restore(resume.rng);
   let x = resume ? Float64Array.from(resume.position) : drawFromStart(target, rng);
   let logWeight = resume?.logWeight ?? 0;
-  const points: AisPoint[] = resume ? resume.points.map((p) => ({ ...p })) : [{ seconds: 0, temperature: 0, logWeight: 0 }];
+  // The trace as columns (a checkpoint copies them: a typed array is cloned to another thread and encoded whole, an array of objects one by one).
+  const trace = { seconds: new Float64Array(B + 1), temperature: new Float64Array(B + 1), logWeight: new Float64Array(B + 1) };
+  let last = resume?.done ?? 0; // the trace's last point
+  if (resume) for (const c of TRACE_COLUMNS) trace[c].set(resume.trace[c]);
   let { accepted, transitions, divergences } = resume?.tallies ?? { accepted: 0, transitions: 0, divergences: 0 };
   const checkpoint = options.checkpoint;
   if (checkpoint && !(rng instanceof Rng)) throw new RangeError("anneal: checkpoints need an Rng generator");
   const save = (done: number) => checkpoint!.save({
     run, dim: target.dim, temperatures: B, done, position: Float64Array.from(x), logWeight, rng: (rng as Rng).snapshot(),
-    tallies: { transitions, accepted, divergences }, points: points.map((p) => ({ ...p })), seconds: seconds(),
+    tallies: { transitions, accepted, divergences }, seconds: seconds(),
+    trace: { seconds: trace.seconds.slice(0, done + 1), temperature: trace.temperature.slice(0, done + 1), logWeight: trace.logWeight.slice(0, done + 1) },
   });
   const every = checkpoint?.every ?? 0;
   let stopped = false;
@@ -179,10 +183,14 @@ export function anneal(target: AnnealedLatentTarget, rng: RandomSource, options:
       x = Float64Array.from(state.position);
       releaseState(state);
     }
-    points.push({ seconds: seconds(), temperature: betas[k], logWeight });
+    last = k;
+    trace.seconds[k] = seconds();
+    trace.temperature[k] = betas[k];
+    trace.logWeight[k] = logWeight;
     options.onProgress?.({ run, temperature: k, temperatures: B, beta: betas[k], seconds: seconds() });
     if (checkpoint && (k === B || (every > 0 && k % every === 0))) save(k);
   }
+  const points: AisPoint[] = Array.from({ length: last + 1 }, (_, k) => ({ seconds: trace.seconds[k], temperature: trace.temperature[k], logWeight: trace.logWeight[k] }));
   const result: AisRunResult = { run, logWeight, points, acceptanceRate: transitions > 0 ? accepted / transitions : NaN, transitions, divergences, seconds: seconds() };
   if (stopped) result.stopped = true;
   return result;

@@ -77,6 +77,7 @@ export interface AisReport {
   /** Delta-method standard error of log Z (null with one run). */
   standardError: number | null;
   effectiveSampleSize: number;
+  /** Per run (of a stopped computation: so far). */
   logWeights: number[];
   acceptanceRate: number;
   divergences: number;
@@ -101,6 +102,11 @@ export interface AisControl {
   stop?: StopFlag;
   handleSigint?: boolean;
 }
+
+/** What the first Ctrl-C and SIGTERM say they keep (with --out, or without). */
+const aisInterruptWords = (checkpointed: boolean) => checkpointed
+  ? { sigint: "each run ends at its next temperature and is checkpointed", sigterm: "the runs so far are checkpointed" }
+  : { sigint: "each run ends at its next temperature (without --out nothing is kept)", sigterm: "the runs end at their next temperature (without --out nothing is kept)" };
 
 /** Runs `gpmcmc ais`. Throws OptionError, DataError, OutputError on bad input (before any work). */
 export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isTTY = process.stderr.isTTY === true, control: AisControl = {}): Promise<AisReport> {
@@ -203,7 +209,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   const tRuns = performance.now();
   let out: OutputDir | undefined;
   const stop = control.stop ?? new StopFlag();
-  const stopHandling = control.handleSigint ? lastingRunInterrupts(stop, io.stderr, outPath, "the runs so far are checkpointed") : undefined;
+  const stopHandling = control.handleSigint ? lastingRunInterrupts(stop, io.stderr, outPath, aisInterruptWords(outPath !== undefined)) : undefined;
   const checkpoints = outPath !== undefined ? latestCheckpointWriter((cp: AisRunCheckpoint) => writeCheckpointFile(join(outPath, checkpointFileName(cp.run)), cp), (cp) => cp.run) : undefined;
   let result;
   try {
@@ -236,7 +242,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     standardError: Number.isFinite(result.standardError) ? result.standardError : null,
     effectiveSampleSize: result.effectiveSampleSize,
     logWeights: result.logWeights,
-    acceptanceRate: transitions > 0 ? result.runs.reduce((s, r) => s + r.acceptanceRate * r.transitions, 0) / transitions : NaN,
+    acceptanceRate: transitions > 0 ? result.runs.reduce((s, r) => s + (r.transitions > 0 ? r.acceptanceRate * r.transitions : 0), 0) / transitions : NaN,
     divergences: result.runs.reduce((s, r) => s + r.divergences, 0),
     jitter,
     ...(jitterRelative !== undefined ? { jitterRelative } : {}),
@@ -274,7 +280,7 @@ export function formatAisReport(r: AisReport): string {
   const lines = [
     ...(r.complete !== false ? [] : [`STOPPED EARLY: the runs had done ${(r.temperaturesDone ?? []).join(", ")} of ${r.temperatures} temperatures; log Z needs every run at beta = 1${r.out === null ? "" : ` (continue with --resume ${r.out})`}`]),
     `AIS${r.from === "ep" ? "q (from EP's q)" : " (from the prior)"} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.likelihood === "probit" ? "" : `${r.likelihood} likelihood, `}${r.schedule} schedule, B = ${r.temperatures}, ${r.runs} runs, ${how}, seed ${r.seed}`,
-    `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${r.effectiveSampleSize.toFixed(1)} of ${r.runs})`,
+    `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${num(r.effectiveSampleSize, 1)} of ${r.runs})`,
     ...(r.epLogZ === null ? [] : [`EP log Z         ${num(r.epLogZ)}`, `corrected EP     ${num(r.epCorrectedLogZ)}`]),
     `acceptance rate  ${num(r.acceptanceRate, 3)}, divergences ${r.divergences}`,
     `model            ${r.jitter === "auto" ? "jitter auto" : jitterWords(r.jitter, r.jitterRelative)} on K's diagonal`,

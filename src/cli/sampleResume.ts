@@ -190,13 +190,15 @@ export function takeRunDir<S>(resumed: ResumableRun<S> | undefined, outDir: stri
 
 /**
  * Ctrl-C and SIGTERM for a run that checkpoints into `outPath` (sampleReport.ts's handleInterrupts);
- * `kept` says what SIGTERM keeps (default: a sample run's draws).
+ * `kept` says what the first Ctrl-C and SIGTERM keep (default: a sample run's draws; the
+ * default message of the first Ctrl-C is sampleReport.ts's).
  */
-export function lastingRunInterrupts(stop: StopFlag, stderr: (s: string) => void, outPath: string | undefined, kept = "the draws so far are kept and checkpointed"): () => void {
+export function lastingRunInterrupts(stop: StopFlag, stderr: (s: string) => void, outPath: string | undefined, kept?: { sigint: string; sigterm: string }): () => void {
   return handleInterrupts(stop, stderr, {
     onAbort: () => {
       if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
     },
-    sigterm: `gpmcmc: terminating: ${kept}\n`,
+    sigterm: `gpmcmc: terminating: ${kept?.sigterm ?? "the draws so far are kept and checkpointed"}\n`,
+    ...(kept ? { sigint: `gpmcmc: stopping: ${kept.sigint} (Ctrl-C again to abort)\n` } : {}),
   });
 }
