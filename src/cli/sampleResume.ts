@@ -13,6 +13,7 @@ import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
 import type { StopFlag } from "../parallel/pool.js";
 import { handleInterrupts } from "./sampleReport.js";
 import { OutputError } from "../io/errors.js";
+import { checkRunLock } from "../io/runLock.js";
 import { drawsFileName } from "../io/cmdstan.js";
 import { checkpointFileName, readCheckpoint } from "../run/checkpoint.js";
 import type { LatentGpRunSpec } from "../run/runSpec.js";
@@ -46,6 +47,7 @@ export interface ResumableRun<S = LatentGpRunSpec> {
 export function readResumableRun<S = LatentGpRunSpec>(dir: string, command: LastingCommand = "sample"): ResumableRun<S> {
   const marker = readOutputMarker(dir);
   if (marker === undefined) throw new OutputError(dir, `is not a gpmcmc output directory; --resume takes the --out directory of an earlier ${command} run`);
+  checkRunLock(dir); // in use: refused before any work (the lock is taken when the run starts)
   let record: RunRecord<S>;
   try {
     record = JSON.parse(readFileSync(join(dir, RUN_RECORD), "utf8")) as RunRecord<S>;

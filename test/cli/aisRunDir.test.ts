@@ -25,13 +25,17 @@ test("ais: a directory in use is refused naming the process; SIGTERM checkpoints
     const out = join(s.dir, "run");
     const long = runArgs(20000);
     let second: ReturnType<typeof gpmcmc> | undefined;
+    let resumedMeanwhile: ReturnType<typeof gpmcmc> | undefined;
     const { code, pid, stdout, stderr } = await terminateOnceRunning([...long.filter((a) => a !== "--quiet"), "--progress", "--out", out, "--checkpoint-every", "50"], "ais: run ", () => {
       second = gpmcmc([...long, "--out", out, "--overwrite"]);
+      resumedMeanwhile = gpmcmc([...long, "--resume", out]);
     });
     assert.equal(code, 130, stderr);
-    assert.ok(second);
-    assert.equal(second.status, 2);
-    assert.match(second.stderr, new RegExp(`^gpmcmc: output ".*": is in use by gpmcmc ais, process ${pid}, since .*; wait for it to end, or choose another directory\\n$`));
+    for (const r of [second, resumedMeanwhile]) {
+      assert.ok(r);
+      assert.equal(r.status, 2);
+      assert.match(r.stderr, new RegExp(`^gpmcmc: output ".*": is in use by gpmcmc ais, process ${pid}, since .*; wait for it to end, or choose another directory\\n$`));
+    }
     assert.match(stderr, /^gpmcmc: terminating: the runs so far are checkpointed$/m);
     assert.match(stdout, /^STOPPED EARLY: the runs had done \d+, \d+, \d+ of 20000 temperatures; log Z needs every run at beta = 1 \(continue with --resume .*\)$/m);
     assert.deepEqual(readdirSync(out).filter((f) => f.startsWith("checkpoint_")).sort(), ["checkpoint_1.json", "checkpoint_2.json", "checkpoint_3.json"]);

@@ -41,15 +41,17 @@ function runAndKill(args: string[], ms: number): Promise<boolean> {
 }
 
 /**
- * Runs `args` into `out` up to four times, each killed with SIGKILL after a random fraction
- * (0.3 to 0.9, from `seed`) of `fullMs`, resuming when a run record is there, then checks that
- * some kill landed while chains ran and that each draws file present at every moment parsed with
- * complete rows only.
+ * Runs `args` into `out`, each time killed with SIGKILL after a random fraction (0.3 to 0.9, from
+ * `seed`) of `fullMs`, resuming when a run record is there, until four kills have landed while
+ * the chains (or annealing runs) ran, the run ends before its kill, or eight kills were sent (on
+ * a loaded machine a start can take longer than the whole reference run did, so a kill may land
+ * before any chain starts); then checks that some kill landed while chains ran and that each
+ * draws file present at every moment parsed with complete rows only.
  */
 async function killRepeatedly(args: string[], out: string, fullMs: number, seed: number, checkpointEvery: string): Promise<void> {
   const rng = new Rng(seed);
   let killedMidRun = 0;
-  for (let attempt = 0; attempt < 4; attempt++) {
+  for (let attempt = 0; attempt < 8 && killedMidRun < 4; attempt++) {
     const how = existsSync(join(out, "run.json")) ? ["--resume", out] : existsSync(out) ? ["--out", out, "--overwrite"] : ["--out", out];
     const killed = await runAndKill([...args, ...how, "--checkpoint-every", checkpointEvery], fullMs * (0.3 + 0.6 * rng.uniform()));
     if (!killed) break;
