@@ -21,6 +21,7 @@ import type { Kernel, SamplerState } from "../samplers/types.js";
 import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData, type LatentGpModelSpec } from "../targets/latentGpModel.js";
 import { aisEstimate, type AisEstimate } from "./estimate.js";
+import { checkAisResume, TRACE_COLUMNS, type AisPoint, type AisRunCheckpoint } from "./aisCheckpoint.js";
 import { temperatureSchedule, type ScheduleSpec } from "./schedule.js";
 
 /** Where the annealing starts: the prior N(0, K), or a Gaussian q = N(mu, Sigma) with Sigma^-1 = K^-1 + diag(sitePrecisions). */
@@ -39,13 +40,7 @@ export interface AisSpec {
   seed: number;
 }
 
-/** Where one run stood after a temperature. */
-export interface AisPoint {
-  /** Seconds of this run's computing so far. */
-  seconds: number;
-  temperature: number;
-  logWeight: number;
-}
+export type { AisPoint } from "./aisCheckpoint.js";
 
 export interface AisRunResult {
   /** 0-based run index (the Rng stream). */
@@ -58,6 +53,8 @@ export interface AisRunResult {
   transitions: number;
   divergences: number;
   seconds: number;
+  /** True when the run was stopped (AnnealOptions.shouldStop) before beta = 1: logWeight and points are those so far. */
+  stopped?: boolean;
 }
 
 export interface AisProgress {
@@ -70,7 +67,7 @@ export interface AisProgress {
 }
 
 export interface AisHooks {
-  /** Called after each temperature of a run. */
+  /** Called after each temperature of a run (from runs on worker threads, at most every 200 ms and after the last). */
   onProgress?: (p: AisProgress) => void;
   /** Called with each run's result as it finishes. */
   onRun?: (r: AisRunResult) => void;
@@ -94,6 +91,15 @@ export interface AnnealOptions {
   transitionsPerTemperature?: number;
   run?: number;
   onProgress?: (p: AisProgress) => void;
+  /** Polled before each temperature; once it returns true the run ends there (`stopped: true`). */
+  shouldStop?: () => boolean;
+  /**
+   * Checkpoints of the run (the generator must then be an Rng): `save` is called after every
+   * `every`-th temperature (0: none but these two), on a stop, and once at beta = 1.
+   */
+  checkpoint?: { every: number; save: (checkpoint: AisRunCheckpoint) => void };
+  /** Continue the run from this checkpoint (of run `run` with the same target, temperatures and transitions). */
+  resume?: AisRunCheckpoint;
   /** @internal */
   brokenWeight?: BrokenWeight;
 }
@@ -132,15 +138,35 @@ export function anneal(target: AnnealedLatentTarget, rng: RandomSource, options:
   const per = options.transitionsPerTemperature ?? 1;
   if (!Number.isInteger(per) || per < 1) throw new RangeError(`transitionsPerTemperature must be a whole number >= 1, got ${per}`);
   const run = options.run ?? 0;
+  const resume = options.resume;
+  if (resume) checkAisResume(resume, { run, dim: target.dim, temperatures: B });
   const t0 = performance.now();
-  const seconds = () => (performance.now() - t0) / 1000;
-  let x = drawFromStart(target, rng);
-  let logWeight = 0;
-  const points: AisPoint[] = [{ seconds: 0, temperature: 0, logWeight: 0 }];
-  let accepted = 0;
-  let transitions = 0;
-  let divergences = 0;
-  for (let k = 1; k <= B; k++) {
+  const before = resume?.seconds ?? 0;
+  const seconds = () => before + (performance.now() - t0) / 1000;
+  // Where the run starts: a draw from q, or where the checkpoint left it (the generator as it was there).
+  if (resume) rng = Rng.restore(resume.rng);
+  let x = resume ? Float64Array.from(resume.position) : drawFromStart(target, rng);
+  let logWeight = resume?.logWeight ?? 0;
+  // The trace as columns (a checkpoint copies them: a typed array is cloned to another thread and encoded whole, an array of objects one by one).
+  const trace = { seconds: new Float64Array(B + 1), temperature: new Float64Array(B + 1), logWeight: new Float64Array(B + 1) };
+  let last = resume?.done ?? 0; // the trace's last point
+  if (resume) for (const c of TRACE_COLUMNS) trace[c].set(resume.trace[c]);
+  let { accepted, transitions, divergences } = resume?.tallies ?? { accepted: 0, transitions: 0, divergences: 0 };
+  const checkpoint = options.checkpoint;
+  if (checkpoint && !(rng instanceof Rng)) throw new RangeError("anneal: checkpoints need an Rng generator");
+  const save = (done: number) => checkpoint!.save({
+    run, dim: target.dim, temperatures: B, done, position: Float64Array.from(x), logWeight, rng: (rng as Rng).snapshot(),
+    tallies: { transitions, accepted, divergences }, seconds: seconds(),
+    trace: { seconds: trace.seconds.slice(0, done + 1), temperature: trace.temperature.slice(0, done + 1), logWeight: trace.logWeight.slice(0, done + 1) },
+  });
+  const every = checkpoint?.every ?? 0;
+  let stopped = false;
+  for (let k = (resume?.done ?? 0) + 1; k <= B; k++) {
+    if (options.shouldStop?.()) {
+      stopped = true;
+      if (checkpoint) save(k - 1);
+      break;
+    }
     const dBeta = options.brokenWeight === "skip-first-increment" && k === 1 ? 0 : betas[k] - betas[k - 1];
     logWeight += dBeta * annealingIncrement(target, x, options.brokenWeight);
     if (k < B) {
@@ -157,10 +183,17 @@ export function anneal(target: AnnealedLatentTarget, rng: RandomSource, options:
       x = Float64Array.from(state.position);
       releaseState(state);
     }
-    points.push({ seconds: seconds(), temperature: betas[k], logWeight });
+    last = k;
+    trace.seconds[k] = seconds();
+    trace.temperature[k] = betas[k];
+    trace.logWeight[k] = logWeight;
     options.onProgress?.({ run, temperature: k, temperatures: B, beta: betas[k], seconds: seconds() });
+    if (checkpoint && (k === B || (every > 0 && k % every === 0))) save(k);
   }
-  return { run, logWeight, points, acceptanceRate: transitions > 0 ? accepted / transitions : NaN, transitions, divergences, seconds: seconds() };
+  const points: AisPoint[] = Array.from({ length: last + 1 }, (_, k) => ({ seconds: trace.seconds[k], temperature: trace.temperature[k], logWeight: trace.logWeight[k] }));
+  const result: AisRunResult = { run, logWeight, points, acceptanceRate: transitions > 0 ? accepted / transitions : NaN, transitions, divergences, seconds: seconds() };
+  if (stopped) result.stopped = true;
+  return result;
 }
 
 /** A state's geometry (RMHMC) holds an n x n workspace of the target: give it back. */
@@ -174,14 +207,20 @@ export function aisTarget(data: LatentGpData, spec: AisSpec, onWarning?: (messag
   return latentGpTarget(data.X, data.y, spec.model, onWarning, q);
 }
 
+/** What a caller may add to run `run` of a spec: progress, a stop, checkpoints, a checkpoint to continue from. */
+export type AisRunHooks = Pick<AnnealOptions, "onProgress" | "shouldStop" | "checkpoint" | "resume">;
+
 /** Run `run` (0-based) of `spec` on an already built target (see aisRun for the plain-data form). */
-export function aisRunOn(target: AnnealedLatentTarget, spec: AisSpec, run: number, hooks: Pick<AisHooks, "onProgress"> = {}): AisRunResult {
+export function aisRunOn(target: AnnealedLatentTarget, spec: AisSpec, run: number, hooks: AisRunHooks = {}): AisRunResult {
   return anneal(target, new Rng(spec.seed, run), {
     betas: temperatureSchedule(spec.schedule),
     kernelAt: (t) => latentSampler(t, spec.transition),
     transitionsPerTemperature: spec.transitionsPerTemperature,
     run,
     onProgress: hooks.onProgress,
+    shouldStop: hooks.shouldStop,
+    checkpoint: hooks.checkpoint,
+    resume: hooks.resume,
   });
 }
 

@@ -8,15 +8,22 @@
  * summary.json atomically.
  *
  * Every option, the output directory and the data are checked before any work (one line and
- * exit code 2 on bad input, nothing written).
+ * exit code 2 on bad input, nothing written). With --out the runs checkpoint as `sample`'s chains
+ * do (sampleResume.ts, aisResume.ts): every --checkpoint-every temperatures, on Ctrl-C and
+ * SIGTERM, and at each run's end; `--resume DIR` continues them to the weights of the computation
+ * never stopped; a directory in use or holding a run is refused (--resume, --overwrite).
  */
 import { randomInt } from "node:crypto";
+import { join } from "node:path";
 import type { Command } from "commander";
-import { runAis, SCHEDULES, type AisProgress, type AisSpec, type ScheduleName } from "../annealing/index.js";
+import { runAis, SCHEDULES, type AisProgress, type AisRunCheckpoint, type AisSpec, type ScheduleName } from "../annealing/index.js";
 import { epApproximation, epCorrectedLogZ, expectationPropagation, probitSites } from "../approx/index.js";
 import { seKernel } from "../gp/index.js";
 import { AIS_TRACE_FILE, checkAisTrace, type AisTrace } from "../io/ais.js";
-import { checkOutputDir, prepareOutputDir, type OutputDir } from "../io/atomic.js";
+import { checkOutputDir, type OutputDir } from "../io/atomic.js";
+import { fileSha256 } from "../approx/approximationFile.js";
+import { StopFlag } from "../parallel/pool.js";
+import { checkpointFileName, latestCheckpointWriter, writeCheckpointFile } from "../run/checkpoint.js";
 import { getBackend } from "../linalg/backend.js";
 import { describeLeapfrogSolve, HMC_MASSES, latentSamplerInfo, type HmcMassName, type LatentSamplerSpec } from "../samplers/registry.js";
 import { VERSION } from "../version.js";
@@ -26,6 +33,10 @@ import { jitterWords } from "./jitterText.js";
 import { addModelOptions, latentGpModelSpec, MODEL_LIKELIHOODS, parseModelOptions, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 import { parseLeapfrogSolveOptions, type RawSampleOptions } from "./sampleOptions.js";
+import { parseLastingRunOptions } from "./lastingRunOptions.js";
+import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
+import { publishReport } from "./sampleReport.js";
+import { AIS_RESUME_FIELDS, aisRecordSpec, aisRunFileNames, type AisRecordSpec } from "./aisResume.js";
 
 export const AIS_STARTS = ["prior", "ep"] as const;
 export const AIS_TRANSITIONS = ["rmhmc", "hmc", "ess"] as const;
@@ -41,6 +52,9 @@ export interface RawAisOptions
   runs?: string;
   schedule?: string;
   betaMin?: string;
+  checkpointEvery?: string;
+  resume?: string;
+  overwrite?: boolean;
 }
 
 /** What `gpmcmc ais --json` prints and summary.json holds. */
@@ -63,6 +77,7 @@ export interface AisReport {
   /** Delta-method standard error of log Z (null with one run). */
   standardError: number | null;
   effectiveSampleSize: number;
+  /** Per run (of a stopped computation: so far). */
   logWeights: number[];
   acceptanceRate: number;
   divergences: number;
@@ -76,11 +91,27 @@ export interface AisReport {
   seconds: number;
   totalSeconds: number;
   out: string | null;
+  /** False when the computation was stopped (Ctrl-C, SIGTERM) before every run reached beta = 1: log Z is then NaN (null in JSON). */
+  complete: boolean;
+  /** Of a stopped computation: the temperatures each run had done. */
+  temperaturesDone?: number[];
 }
 
+/** Stopping a computation (what Ctrl-C sets), and whether the command installs its SIGINT and SIGTERM handlers. */
+export interface AisControl {
+  stop?: StopFlag;
+  handleSigint?: boolean;
+}
+
+/** What the first Ctrl-C and SIGTERM say they keep (with --out, or without). */
+const aisInterruptWords = (checkpointed: boolean) => checkpointed
+  ? { sigint: "each run ends at its next temperature and is checkpointed", sigterm: "the runs so far are checkpointed" }
+  : { sigint: "each run ends at its next temperature (without --out nothing is kept)", sigterm: "the runs end at their next temperature (without --out nothing is kept)" };
+
 /** Runs `gpmcmc ais`. Throws OptionError, DataError, OutputError on bad input (before any work). */
-export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isTTY = process.stderr.isTTY === true): Promise<AisReport> {
+export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processIO, isTTY = process.stderr.isTTY === true, control: AisControl = {}): Promise<AisReport> {
   const tStart = performance.now();
+  const lasting = parseLastingRunOptions(raw);
   // The annealed target takes any likelihood; starting from EP's q needs EP, which has probit sites only.
   const model = parseModelOptions(raw, { likelihoods: MODEL_LIKELIHOODS });
   const dataPath = model.data;
@@ -125,9 +156,11 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
       ? { sampler: "rmhmc", stepSize, leapfrogSteps, ...solve }
       : { sampler: "hmc", stepSize, leapfrogSteps, ...(mass !== undefined ? { mass } : {}) };
   }
-  const seed = raw.seed === undefined ? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
-  const outPath = raw.out === undefined ? undefined : parsePath("--out", raw.out);
-  if (outPath !== undefined) checkOutputDir(outPath, { force: raw.force === true });
+  const resumed = lasting.resume !== undefined ? readResumableRun<AisRecordSpec>(lasting.resume, "ais") : undefined;
+  const seed = raw.seed === undefined ? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
+  const newOut = raw.out === undefined ? undefined : parsePath("--out", raw.out);
+  if (newOut !== undefined) checkOutputDir(newOut, { force: raw.force === true, existingRuns: "refuse", overwrite: lasting.overwrite });
+  const outPath = newOut ?? lasting.resume;
   const read = readModelData(model);
   const data = read.data;
   const kernel = read.kernel;
@@ -154,6 +187,12 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     runs,
     seed,
   };
+  const dataSha256 = fileSha256(dataPath);
+  const recordSpec = aisRecordSpec(from, spec);
+  const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery : lasting.checkpointEvery;
+  const done = checkResume<AisRecordSpec, AisReport>(resumed, undefined, recordSpec, dataSha256, { json: raw.json === true, format: formatAisReport, stdout: io.stdout, stderr: io.stderr }, AIS_RESUME_FIELDS);
+  if (done) return done;
+  const resume = resumed ? runCheckpoints<AisRunCheckpoint>(resumed.dir, runs) : undefined;
   const showProgress = raw.quiet !== true && (raw.progress === true || isTTY);
   let lastShown = 0;
   const progress = (p: AisProgress) => {
@@ -166,9 +205,30 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     const left = p.seconds > 0 ? ((now - tRuns) / 1000 / done) * (runs * p.temperatures - done) : NaN;
     io.stderr(`ais: run ${p.run + 1}/${runs}, temperature ${p.temperature}/${p.temperatures} (beta ${p.beta.toPrecision(3)}), about ${Number.isFinite(left) ? left.toFixed(0) : "?"} s left\n`);
   };
-  const reached = new Array<number>(runs).fill(0);
+  const reached = Array.from({ length: runs }, (_, r) => resume?.[r]?.done ?? 0);
   const tRuns = performance.now();
-  const result = await runAis({ X: data.X, y: data.y }, spec, { parallel, onWarning: warn, onProgress: showProgress ? progress : undefined });
+  let out: OutputDir | undefined;
+  const stop = control.stop ?? new StopFlag();
+  const stopHandling = control.handleSigint ? lastingRunInterrupts(stop, io.stderr, outPath, aisInterruptWords(outPath !== undefined)) : undefined;
+  const checkpoints = outPath !== undefined ? latestCheckpointWriter((cp: AisRunCheckpoint) => writeCheckpointFile(join(outPath, checkpointFileName(cp.run)), cp), (cp) => cp.run) : undefined;
+  let result;
+  try {
+    result = await runAis({ X: data.X, y: data.y }, spec, {
+      parallel, onWarning: warn, onProgress: showProgress ? progress : undefined, stop, resume,
+      checkpoint: checkpoints && { every: checkpointEvery, onCheckpoint: checkpoints.save },
+      // K is built and factorised before the directory is taken: a K that fails writes nothing.
+      onTargetReady: () => {
+        out = takeRunDir(resumed, newOut, { force: raw.force === true, overwrite: lasting.overwrite, command: "ais", files: aisRunFileNames(runs) }, { spec: recordSpec, data: { file: dataPath, sha256: dataSha256 }, checkpointEvery });
+      },
+    });
+    checkpoints?.flush();
+  } catch (e) {
+    out?.finish(false);
+    throw e;
+  } finally {
+    stopHandling?.();
+  }
+  if (out) settleCheckpoints(out, runs, result.complete);
   const transitions = result.runs.reduce((s, r) => s + r.transitions, 0);
   const b = getBackend().describe();
   const report: AisReport = {
@@ -182,7 +242,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     standardError: Number.isFinite(result.standardError) ? result.standardError : null,
     effectiveSampleSize: result.effectiveSampleSize,
     logWeights: result.logWeights,
-    acceptanceRate: transitions > 0 ? result.runs.reduce((s, r) => s + r.acceptanceRate * r.transitions, 0) / transitions : NaN,
+    acceptanceRate: transitions > 0 ? result.runs.reduce((s, r) => s + (r.transitions > 0 ? r.acceptanceRate * r.transitions : 0), 0) / transitions : NaN,
     divergences: result.runs.reduce((s, r) => s + r.divergences, 0),
     jitter,
     ...(jitterRelative !== undefined ? { jitterRelative } : {}),
@@ -191,9 +251,10 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
     seconds: result.seconds,
     totalSeconds: (performance.now() - tStart) / 1000,
     out: outPath ?? null,
+    complete: result.complete,
+    ...(result.complete ? {} : { temperaturesDone: result.runs.map((r) => r.points.length - 1) }),
   };
-  if (outPath !== undefined) {
-    const out: OutputDir = prepareOutputDir(outPath, { force: raw.force === true });
+  if (out && result.complete) {
     const trace: AisTrace = {
       logZ: result.logZ,
       standardError: report.standardError ?? 0,
@@ -201,11 +262,8 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
       references: ep ? [{ label: "EP", logZ: ep.logZ }, { label: "EP, corrected", logZ: ep.corrected }] : [],
     };
     out.writeJson(AIS_TRACE_FILE, checkAisTrace(trace, out.file(AIS_TRACE_FILE)));
-    out.writeJson("summary.json", report);
-    out.finish(true);
   }
-  io.stdout(raw.json === true ? JSON.stringify(report) + "\n" : formatAisReport(report));
-  return report;
+  return publishReport(report, out, raw.json === true, formatAisReport, io.stdout);
 }
 
 function num(x: number | null, digits = 4): string {
@@ -220,14 +278,15 @@ export function formatAisReport(r: AisReport): string {
     ? `rmhmc (step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps, ${describeLeapfrogSolve(t)}${per})`
     : t.sampler === "hmc" ? `hmc (${t.mass === "identity" ? "identity mass" : "M^-1 = K"}, step ${t.stepSize}, ${t.leapfrogSteps} leapfrog steps${per})` : `elliptical slice sampling${per}`;
   const lines = [
+    ...(r.complete !== false ? [] : [`STOPPED EARLY: the runs had done ${(r.temperaturesDone ?? []).join(", ")} of ${r.temperatures} temperatures; log Z needs every run at beta = 1${r.out === null ? "" : ` (continue with --resume ${r.out})`}`]),
     `AIS${r.from === "ep" ? "q (from EP's q)" : " (from the prior)"} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.likelihood === "probit" ? "" : `${r.likelihood} likelihood, `}${r.schedule} schedule, B = ${r.temperatures}, ${r.runs} runs, ${how}, seed ${r.seed}`,
-    `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${r.effectiveSampleSize.toFixed(1)} of ${r.runs})`,
+    `log Z            ${num(r.logZ)} +- ${num(r.standardError)} (delta-method standard error; weights' ESS ${num(r.effectiveSampleSize, 1)} of ${r.runs})`,
     ...(r.epLogZ === null ? [] : [`EP log Z         ${num(r.epLogZ)}`, `corrected EP     ${num(r.epCorrectedLogZ)}`]),
     `acceptance rate  ${num(r.acceptanceRate, 3)}, divergences ${r.divergences}`,
     `model            ${r.jitter === "auto" ? "jitter auto" : jitterWords(r.jitter, r.jitterRelative)} on K's diagonal`,
     `time             ${r.seconds.toFixed(2)} s annealing, ${r.totalSeconds.toFixed(2)} s in all`,
   ];
-  if (r.out !== null) lines.push(`wrote ${r.out}/${AIS_TRACE_FILE}, ${r.out}/summary.json`);
+  if (r.out !== null) lines.push(r.complete !== false ? `wrote ${r.out}/${AIS_TRACE_FILE}, ${r.out}/summary.json` : `wrote ${r.out}/summary.json and the runs' checkpoints`);
   return lines.join("\n") + "\n";
 }
 
@@ -254,10 +313,15 @@ export function registerAisCommand(program: Command): Command {
     .option("--parallel <p>", "runs at once, on worker threads with one BLAS thread each (default: the number of cores, at most --runs); the weights do not depend on it")
     .option("--out <dir>", "output directory for ais.json (the trace gpmcmc report draws) and summary.json")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
+    .option("--overwrite", "replace the run an existing --out directory holds (without it, such a directory is refused)")
+    .option("--checkpoint-every <n>", "with --out: checkpoint each run every n temperatures (and on Ctrl-C or SIGTERM, and at each run's end), so that --resume continues it; the resumed computation's weights are those of one never stopped")
+    .option("--resume <dir>", "continue the interrupted computation in <dir> from its runs' checkpoints; give the options it was started with (--seed may be left out); a finished one is left as it is")
     .option("--json", "print one JSON object instead of text")
     .option("--progress", "progress on stderr even when it is not a terminal")
     .option("--quiet", "no progress")
     .action(async (opts: RawAisOptions) => {
-      await runAisCommand(opts);
+      const report = await runAisCommand(opts, processIO, process.stderr.isTTY === true, { handleSigint: true });
+      // Ctrl-C or SIGTERM: the runs were checkpointed; exit as an interrupted command does.
+      if (!report.complete) process.exitCode = 130;
     });
 }

@@ -27,9 +27,10 @@ export function publishReport<R extends { complete: boolean }>(report: R, out: O
  * Ctrl-C for a run: the first SIGINT sets `stop` (each chain ends at its next transition and its
  * draws so far are written, marked incomplete), the second runs `onAbort` and exits at once with
  * 130 (the output directory stays marked incomplete). With `sigterm` (the message to print),
- * SIGTERM stops the run as the first SIGINT does. Returns what removes the handlers.
+ * SIGTERM stops the run as the first SIGINT does; `sigint` is the first SIGINT's message (default:
+ * a sample run's). Returns what removes the handlers.
  */
-export function handleInterrupts(stop: StopFlag, stderr: (text: string) => void, options: { onAbort?: () => void; sigterm?: string } = {}): () => void {
+export function handleInterrupts(stop: StopFlag, stderr: (text: string) => void, options: { onAbort?: () => void; sigterm?: string; sigint?: string } = {}): () => void {
   const onSigint = () => {
     if (stop.requested) {
       stderr("gpmcmc: aborted; the output directory is marked incomplete\n");
@@ -37,7 +38,7 @@ export function handleInterrupts(stop: StopFlag, stderr: (text: string) => void,
       process.exit(130);
     }
     stop.request();
-    stderr("gpmcmc: stopping: the draws so far will be kept (Ctrl-C again to abort)\n");
+    stderr(options.sigint ?? "gpmcmc: stopping: the draws so far will be kept (Ctrl-C again to abort)\n");
   };
   const onTerm = () => {
     stop.request();

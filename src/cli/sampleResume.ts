@@ -1,9 +1,10 @@
 /**
- * Checkpoint and resume for `gpmcmc sample` (fixed or sampled hyperparameters): the run record `run.json`
- * (the run's plain-data spec and its data file's SHA-256, written before the first chain
- * starts), the per-chain checkpoints of run/checkpoint.ts, and the checks of `--resume DIR`:
- * the directory holds an interrupted run, and the options given now ask for the same run (an
- * option that differs is named). A finished run is left as it is.
+ * Checkpoint and resume for `gpmcmc sample` (fixed or sampled hyperparameters) and `gpmcmc ais`:
+ * the run record `run.json` (the command, the run's plain-data spec and its data file's SHA-256,
+ * written before the first chain or annealing run starts), the per-chain (per-run) checkpoints
+ * of run/checkpoint.ts, and the checks of `--resume DIR`: the directory holds an interrupted run
+ * of this command, and the options given now ask for the same run (an option that differs is
+ * named, from the command's table of spec fields and options). A finished run is left as it is.
  */
 import { existsSync, readFileSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { removeOrphanTempFiles, resumeOutputDir } from "../io/resumeDir.js";
 import type { StopFlag } from "../parallel/pool.js";
 import { handleInterrupts } from "./sampleReport.js";
 import { OutputError } from "../io/errors.js";
+import { checkRunLock } from "../io/runLock.js";
 import { drawsFileName } from "../io/cmdstan.js";
 import { checkpointFileName, readCheckpoint } from "../run/checkpoint.js";
 import type { LatentGpRunSpec } from "../run/runSpec.js";
@@ -20,8 +22,13 @@ import { OptionError } from "./options.js";
 
 export const RUN_RECORD = "run.json";
 
-/** What a run directory records for a resume (the spec of a run with fixed or with sampled hyperparameters). */
+/** The commands whose runs checkpoint and resume. */
+export type LastingCommand = "sample" | "ais";
+
+/** What a run directory records for a resume (the spec of a run with fixed or with sampled hyperparameters, or of an AIS computation). */
 export interface RunRecord<S = LatentGpRunSpec> {
+  /** The command that started the run (absent: sample, whose records came first). */
+  command?: LastingCommand;
   spec: S;
   data: { file: string; sha256: string };
   /** --checkpoint-every of the run (a resume keeps it unless given anew). */
@@ -36,26 +43,45 @@ export interface ResumableRun<S = LatentGpRunSpec> {
   finished: boolean;
 }
 
-/** Reads and checks the run in `dir` for a resume (OutputError when there is none to resume). */
-export function readResumableRun<S = LatentGpRunSpec>(dir: string): ResumableRun<S> {
+/** Reads and checks the run in `dir` for a resume by `command` (OutputError when there is none to resume). */
+export function readResumableRun<S = LatentGpRunSpec>(dir: string, command: LastingCommand = "sample"): ResumableRun<S> {
   const marker = readOutputMarker(dir);
-  if (marker === undefined) throw new OutputError(dir, "is not a gpmcmc output directory; --resume takes the --out directory of an earlier sample run");
+  if (marker === undefined) throw new OutputError(dir, `is not a gpmcmc output directory; --resume takes the --out directory of an earlier ${command} run`);
+  checkRunLock(dir); // in use: refused before any work (the lock is taken when the run starts)
   let record: RunRecord<S>;
   try {
     record = JSON.parse(readFileSync(join(dir, RUN_RECORD), "utf8")) as RunRecord<S>;
   } catch {
-    throw new OutputError(dir, `cannot be resumed: it has no readable ${RUN_RECORD} (the run stopped before its chains started, or is not a sample run); start it again with --out ${dir} --overwrite`);
+    throw new OutputError(dir, `cannot be resumed: it has no readable ${RUN_RECORD} (the run stopped before its ${command === "ais" ? "annealing runs" : "chains"} started, or is not a ${command} run); start it again with --out ${dir} --overwrite`);
   }
+  const started = record.command ?? "sample";
+  if (started !== command) throw new OutputError(dir, `holds a gpmcmc ${started} run; continue it with gpmcmc ${started} --resume ${dir}`);
   return { dir, record, finished: marker.complete && existsSync(join(dir, "summary.json")) };
 }
 
-/** The option that sets each field of the spec (a field not listed is named as it is). */
-const FIELD_OPTIONS: Record<string, string> = {
-  draws: "--draws", burnIn: "--burn-in", thin: "--thin", chains: "--chains", seed: "--seed", init: "--init",
-  adapt: "--adapt/--no-adapt or --target-acceptance",
+/**
+ * How a command's spec fields are named in a resume's message: the option that sets each field
+ * (a field not listed is named as it is), and the fields whose own fields are compared one by one
+ * (the others are compared whole).
+ */
+export interface ResumeFields {
+  options: Record<string, string>;
+  nested: string[];
+}
+
+/** The fields of a run of the latent model's own options, which `sample` and `ais` share. */
+export const MODEL_FIELD_OPTIONS: Record<string, string> = {
   "model.likelihood": "--likelihood", "model.logLengthscale": "--lengthscale (or --log-lengthscale)",
   "model.logSignalSd": "--signal-sd (or --log-signal-sd)", "model.jitter": "--jitter",
-  "model.likelihoodOptions": "--thresholds, --noise-sd or --exposure", "sampler.sampler": "--sampler",
+  "model.likelihoodOptions": "--thresholds, --noise-sd or --exposure",
+};
+
+/** The option that sets each field of `sample`'s spec. */
+const FIELD_OPTIONS: Record<string, string> = {
+  ...MODEL_FIELD_OPTIONS,
+  draws: "--draws", burnIn: "--burn-in", thin: "--thin", chains: "--chains", seed: "--seed", init: "--init",
+  adapt: "--adapt/--no-adapt or --target-acceptance",
+  "sampler.sampler": "--sampler",
   "sampler.stepSize": "--step-size", "sampler.leapfrogSteps": "--leapfrog-steps", "sampler.maxLeapfrogSteps": "--max-leapfrog-steps",
   "sampler.alpha": "--alpha", "sampler.proposalSd": "--scale", "sampler.targetAcceptance": "--target-acceptance",
   "sampler.fixedPoint": "--fixed-point-tolerance or --fixed-point-iterations", "sampler.reversibilityTolerance": "--reversibility-tolerance",
@@ -71,11 +97,13 @@ const FIELD_OPTIONS: Record<string, string> = {
   "model.sigma2": "--sigma2", "model.beta": "--beta", "model.mu": "--mu",
 };
 
-function differences(a: unknown, b: unknown, path: string, out: string[]): void {
+const SAMPLE_FIELDS: ResumeFields = { options: FIELD_OPTIONS, nested: ["model", "sampler"] };
+
+function differences(a: unknown, b: unknown, path: string, nestedFields: string[], out: string[]): void {
   const nested = (v: unknown) => v !== null && typeof v === "object" && !Array.isArray(v);
-  if (nested(a) && nested(b) && (path === "" || path === "model" || path === "sampler")) {
+  if (nested(a) && nested(b) && (path === "" || nestedFields.includes(path))) {
     const keys = new Set([...Object.keys(a as object), ...Object.keys(b as object)]);
-    for (const k of keys) differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path === "" ? k : `${path}.${k}`, out);
+    for (const k of keys) differences((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path === "" ? k : `${path}.${k}`, nestedFields, out);
   } else if (JSON.stringify(a) !== JSON.stringify(b)) {
     out.push(path);
   }
@@ -96,21 +124,21 @@ export function checkSameKind(run: ResumableRun<object>, sampled: boolean): void
 }
 
 /** Throws OptionError naming the first option whose value differs from the run being resumed. */
-export function checkSameRun<S extends object>(run: ResumableRun<S>, spec: S, dataSha256: string): void {
+export function checkSameRun<S extends object>(run: ResumableRun<S>, spec: S, dataSha256: string, fields: ResumeFields = SAMPLE_FIELDS): void {
   if (run.record.data.sha256 !== dataSha256) {
     throw new OptionError("--data", `is not the data the run in ${run.dir} was started on (${run.record.data.file}, SHA-256 ${run.record.data.sha256.slice(0, 12)}...); resume with the same data`);
   }
   const diff: string[] = [];
-  differences(run.record.spec, spec, "", diff);
+  differences(run.record.spec, spec, "", fields.nested, diff);
   if (diff.length === 0) return;
   const field = diff[0];
   const at = (s: S) => JSON.stringify(field.split(".").reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], s) ?? null);
-  throw new OptionError(FIELD_OPTIONS[field] ?? field, `differs from the run being resumed in ${run.dir} (it has ${at(run.record.spec)}, the options given ask for ${at(spec)}); resume with the options the run was started with`);
+  throw new OptionError(fields.options[field] ?? field, `differs from the run being resumed in ${run.dir} (it has ${at(run.record.spec)}, the options given ask for ${at(spec)}); resume with the options the run was started with`);
 }
 
-/** Each chain's checkpoint in the run's directory (undefined: that chain starts afresh). */
-export function runCheckpoints(dir: string, chains: number): (ChainCheckpoint | undefined)[] {
-  return Array.from({ length: chains }, (_, c) => readCheckpoint(dir, c));
+/** Each chain's (or annealing run's) checkpoint in the run's directory (undefined: that one starts afresh). */
+export function runCheckpoints<C = ChainCheckpoint>(dir: string, chains: number): (C | undefined)[] {
+  return Array.from({ length: chains }, (_, c) => readCheckpoint<C>(dir, c));
 }
 
 /** The files a run of `chains` chains may leave in its directory, so that --overwrite can remove them whenever it was stopped. */
@@ -132,15 +160,16 @@ export function settleCheckpoints(out: OutputDir, chains: number, complete: bool
 }
 
 /**
- * The checks of a resume before anything runs: the run's kind (fixed or sampled
- * hyperparameters; `sampled` undefined: a --model run, whose model the caller checked), its data
- * and options. A finished run's report is printed as it was and returned (the command ends
- * there); undefined: the run goes on.
+ * The checks of a resume before anything runs: the run's kind (`sample`: fixed or sampled
+ * hyperparameters; undefined for a command with one kind of run, and for a --model run, whose
+ * model the caller checked), its data and options (named
+ * from `fields`, by default `sample`'s). A finished run's report is printed as it was and
+ * returned (the command ends there); undefined: the run goes on.
  */
-export function checkResume<S extends object, R>(resumed: ResumableRun<S> | undefined, sampled: boolean | undefined, spec: S, dataSha256: string, print: { json: boolean; format: (r: R) => string; stdout: (s: string) => void; stderr: (s: string) => void }): R | undefined {
+export function checkResume<S extends object, R>(resumed: ResumableRun<S> | undefined, sampled: boolean | undefined, spec: S, dataSha256: string, print: { json: boolean; format: (r: R) => string; stdout: (s: string) => void; stderr: (s: string) => void }, fields?: ResumeFields): R | undefined {
   if (!resumed) return undefined;
   if (sampled !== undefined) checkSameKind(resumed, sampled);
-  checkSameRun(resumed, spec, dataSha256);
+  checkSameRun(resumed, spec, dataSha256, fields);
   if (!resumed.finished) return undefined;
   print.stderr(`gpmcmc: ${resumed.dir} holds a finished run; nothing to do\n`);
   const done = JSON.parse(readFileSync(join(resumed.dir, "summary.json"), "utf8")) as R;
@@ -150,27 +179,35 @@ export function checkResume<S extends object, R>(resumed: ResumableRun<S> | unde
 
 /**
  * The run's directory: the resumed run's, taken up again, or a new --out (refused when it holds a
- * run, unless `overwrite`), with the run record written before the first chain starts.
+ * run, unless `overwrite`), with the run record written before the first chain starts. `command`
+ * (default sample) names the run in the lock and the record; `files` are those the run may write
+ * (default: those of a sample run of `record.spec.chains` chains).
  */
-export function takeRunDir<S>(resumed: ResumableRun<S> | undefined, outDir: string | undefined, options: { force?: boolean; overwrite: boolean }, record: RunRecord<S> & { spec: { chains: number } }): OutputDir | undefined {
+export function takeRunDir<S>(resumed: ResumableRun<S> | undefined, outDir: string | undefined, options: { force?: boolean; overwrite: boolean; command?: LastingCommand; files?: string[] }, record: RunRecord<S>): OutputDir | undefined {
+  const command = options.command ?? "sample";
   if (resumed) {
-    const out = resumeOutputDir(resumed.dir, "sample");
+    const out = resumeOutputDir(resumed.dir, command);
     out.adopt(RUN_RECORD);
     return out;
   }
   if (outDir === undefined) return undefined;
-  const out = prepareOutputDir(outDir, { force: options.force, existingRuns: "refuse", overwrite: options.overwrite, command: "sample" });
-  out.plan(runFileNames(record.spec.chains));
-  out.writeJson(RUN_RECORD, record);
+  const out = prepareOutputDir(outDir, { force: options.force, existingRuns: "refuse", overwrite: options.overwrite, command });
+  out.plan(options.files ?? runFileNames((record.spec as { chains: number }).chains));
+  out.writeJson(RUN_RECORD, { command, ...record });
   return out;
 }
 
-/** Ctrl-C and SIGTERM for a run that checkpoints into `outPath` (sampleReport.ts's handleInterrupts). */
-export function lastingRunInterrupts(stop: StopFlag, stderr: (s: string) => void, outPath: string | undefined): () => void {
+/**
+ * Ctrl-C and SIGTERM for a run that checkpoints into `outPath` (sampleReport.ts's handleInterrupts);
+ * `kept` says what the first Ctrl-C and SIGTERM keep (default: a sample run's draws; the
+ * default message of the first Ctrl-C is sampleReport.ts's).
+ */
+export function lastingRunInterrupts(stop: StopFlag, stderr: (s: string) => void, outPath: string | undefined, kept?: { sigint: string; sigterm: string }): () => void {
   return handleInterrupts(stop, stderr, {
     onAbort: () => {
       if (outPath !== undefined) removeOrphanTempFiles(outPath, true);
     },
-    sigterm: "gpmcmc: terminating: the draws so far are kept and checkpointed\n",
+    sigterm: `gpmcmc: terminating: ${kept?.sigterm ?? "the draws so far are kept and checkpointed"}\n`,
+    ...(kept ? { sigint: `gpmcmc: stopping: ${kept.sigint} (Ctrl-C again to abort)\n` } : {}),
   });
 }

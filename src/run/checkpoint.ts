@@ -1,6 +1,6 @@
 /**
  * Checkpoints of a run on disk: one file per chain (`checkpoint_1.json`, ...) holding the
- * driver's ChainCheckpoint, written atomically (temporary file, fsync, rename), so that a
+ * driver's ChainCheckpoint (or per AIS run, holding annealing/aisCheckpoint.ts's AisRunCheckpoint), written atomically (temporary file, fsync, rename), so that a
  * process killed at any moment leaves the last complete checkpoint of each chain, never a part
  * of one. Typed arrays are stored as the base64 of their bytes and non-finite numbers by name,
  * so a checkpoint read back is bit for bit the one written (JSON's decimal numbers round-trip
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic.js";
 import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 
-/** The name of chain `chain`'s (0-based) checkpoint file. */
+/** The name of chain `chain`'s (0-based; or AIS run's) checkpoint file. */
 export function checkpointFileName(chain: number): string {
   return `checkpoint_${chain + 1}.json`;
 }
@@ -54,18 +54,18 @@ export function writeCheckpoint(dir: string, cp: ChainCheckpoint): void {
   writeCheckpointFile(join(dir, checkpointFileName(cp.chain)), cp);
 }
 
-/** Chain `chain`'s checkpoint in `dir`, or undefined when there is none (the chain starts afresh). */
-export function readCheckpoint(dir: string, chain: number): ChainCheckpoint | undefined {
-  return readCheckpointFile(join(dir, checkpointFileName(chain)));
+/** Chain `chain`'s (or AIS run's) checkpoint in `dir`, or undefined when there is none (the chain starts afresh). */
+export function readCheckpoint<C = ChainCheckpoint>(dir: string, chain: number): C | undefined {
+  return readCheckpointFile<C>(join(dir, checkpointFileName(chain)));
 }
 
-/** Writes a checkpoint to `path`, atomically. */
-export function writeCheckpointFile(path: string, cp: ChainCheckpoint): void {
+/** Writes a checkpoint (a chain's, an AIS run's) to `path`, atomically. */
+export function writeCheckpointFile(path: string, cp: object): void {
   writeFileAtomic(path, encodeExact(cp) + "\n");
 }
 
 /** The checkpoint at `path`, or undefined when there is none. */
-export function readCheckpointFile(path: string): ChainCheckpoint | undefined {
+export function readCheckpointFile<C = ChainCheckpoint>(path: string): C | undefined {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -73,10 +73,49 @@ export function readCheckpointFile(path: string): ChainCheckpoint | undefined {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
   }
-  return decodeExact<ChainCheckpoint>(text);
+  return decodeExact<C>(text);
 }
 
 /** Whether a checkpoint is of a chain that ran to its end. */
 export function checkpointComplete(cp: ChainCheckpoint): boolean {
   return cp.done === cp.burnIn + cp.draws * cp.thin;
+}
+
+/**
+ * Writes checkpoints as they arrive from tasks on worker threads, keeping up however often they
+ * come: each is written in a later turn of the event loop, and one superseded by a newer
+ * checkpoint of the same chain (or run) before then is skipped. Written synchronously one by
+ * one (each with its fsync), frequent checkpoints queue up faster than they are written, and the
+ * thread's SIGINT and SIGTERM handlers wait behind them; skipping one loses nothing, as the file
+ * on disk always holds a complete, earlier state of its chain. `flush` writes what is left (call
+ * it once the tasks are done) and throws the first error a write met.
+ */
+export function latestCheckpointWriter<C>(write: (checkpoint: C) => void, keyOf: (checkpoint: C) => number): { save: (checkpoint: C) => void; flush: () => void } {
+  const pending = new Map<number, C>();
+  let scheduled = false;
+  let failed: { error: unknown } | undefined;
+  const writePending = () => {
+    scheduled = false;
+    for (const cp of pending.values()) {
+      try {
+        if (failed === undefined) write(cp);
+      } catch (e) {
+        failed = { error: e };
+      }
+    }
+    pending.clear();
+  };
+  return {
+    save: (cp) => {
+      pending.set(keyOf(cp), cp);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(writePending);
+      }
+    },
+    flush: () => {
+      writePending();
+      if (failed !== undefined) throw failed.error;
+    },
+  };
 }

@@ -21,14 +21,8 @@ export interface ChainCheckpointTarget {
   dataSha256?: string;
 }
 
-/** The message a chain task sends with each checkpoint. */
-export interface CheckpointMessage {
-  checkpoint: ChainCheckpoint;
-}
-
-export function isCheckpointMessage(m: unknown): m is CheckpointMessage {
-  return typeof m === "object" && m !== null && "checkpoint" in m;
-}
+/** A chain task sends each checkpoint as a message `{ checkpoint }` (parallel/checkpointMessage.ts). */
+export { isCheckpointMessage } from "../parallel/checkpointMessage.js";
 
 /**
  * Saves checkpoints into target.dir; a chain's draws so far go through `writeDraws` (default: the

@@ -1,7 +1,7 @@
 /**
- * What the resume tests of `gpmcmc sample` share: a small data file, the executable in a child
- * process, a draws file's data rows, and a run killed with SIGKILL at random moments and resumed
- * each time.
+ * What the resume tests of `gpmcmc sample` and `gpmcmc ais` share: a small data file, the
+ * executable in a child process, a draws file's data rows, and a run killed with SIGKILL at
+ * random moments and resumed each time.
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
@@ -48,18 +48,21 @@ function runAndKill(args: string[], ms: number): Promise<boolean> {
 }
 
 /**
- * Runs `args` into `out` up to four times, each killed with SIGKILL after a random fraction
- * (0.3 to 0.9, from `seed`) of `fullMs`, resuming when a run record is there, then checks that
- * some kill landed while chains ran and that each draws file present at every moment parsed with
- * complete rows only.
+ * Runs `args` into `out`, each time killed with SIGKILL after a random fraction (0.3 to 0.9, from
+ * `seed`) of `fullMs`, resuming when a run record is there, until four kills have landed while
+ * the chains (or annealing runs) ran, the run ends before its kill, or eight kills were sent (on
+ * a loaded machine a start can take longer than the whole reference run did, so a kill may land
+ * before any chain starts); then checks that some kill landed while chains ran and that each
+ * draws file present at every moment parsed with complete rows only.
  */
 async function killRepeatedly(args: string[], out: string, fullMs: number, seed: number, checkpointEvery: string): Promise<void> {
   const rng = new Rng(seed);
   let killedMidRun = 0;
-  for (let attempt = 0; attempt < 4; attempt++) {
+  for (let attempt = 0; attempt < 8 && killedMidRun < 4; attempt++) {
     const how = existsSync(join(out, "run.json")) ? ["--resume", out] : existsSync(out) ? ["--out", out, "--overwrite"] : ["--out", out];
     const killed = await runAndKill([...args, ...how, "--checkpoint-every", checkpointEvery], fullMs * (0.3 + 0.6 * rng.uniform()));
     if (!killed) break;
+    if (!existsSync(out)) continue; // killed before the directory was made
     if (readdirSync(out).some((f) => f.startsWith("checkpoint_"))) killedMidRun++;
     for (const f of readdirSync(out).filter((f) => /^draws_\d\.csv$/.test(f))) {
       const csv = readCmdStanCsv(join(out, f));
@@ -69,11 +72,18 @@ async function killRepeatedly(args: string[], out: string, fullMs: number, seed:
   assert.ok(killedMidRun >= 1, "no kill landed while chains were running: the test did not test resuming");
 }
 
-/** The end of a killed run's test: resumed to its end, it has the reference's draws and keeps no checkpoints; resumed again, nothing changes (exit 0). */
-function resumeMatches(args: string[], out: string, ref: string): void {
+/** That a resumed run's outputs in `out` are the reference's in `ref` (default: a sample run's two draws files, row for row). */
+export type SameOutputs = (out: string, ref: string) => void;
+
+const sameDraws: SameOutputs = (out, ref) => {
+  for (const f of ["draws_1.csv", "draws_2.csv"]) assert.equal(rows(join(out, f)), rows(join(ref, f)), f);
+};
+
+/** The end of a killed run's test: resumed to its end, it has the reference's outputs and keeps no checkpoints; resumed again, nothing changes (exit 0). */
+function resumeMatches(args: string[], out: string, ref: string, same: SameOutputs): void {
   const last = gpmcmc([...args, "--resume", out]);
   assert.equal(last.status, 0, last.stderr);
-  for (const f of ["draws_1.csv", "draws_2.csv"]) assert.equal(rows(join(out, f)), rows(join(ref, f)), f);
+  same(out, ref);
   assert.equal(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).complete, true);
   assert.deepEqual(readdirSync(out).filter((f) => f.startsWith("checkpoint_")), [], "a finished run keeps no checkpoints");
   const before = readdirSync(out).map((f) => [f, readFileSync(join(out, f), "utf8")]);
@@ -84,10 +94,10 @@ function resumeMatches(args: string[], out: string, ref: string): void {
 }
 
 /**
- * The whole check: a reference run of `args` into DIR/ref, the same run killed repeatedly into
+ * The whole check: a reference run of `args` (sample or ais) into DIR/ref, the same run killed repeatedly into
  * DIR/run (killRepeatedly) and resumed to its end (resumeMatches); returns DIR/run.
  */
-export async function killedRunResumesToReference(args: string[], dir: string, seed: number, checkpointEvery: string): Promise<string> {
+export async function killedRunResumesToReference(args: string[], dir: string, seed: number, checkpointEvery: string, same: SameOutputs = sameDraws): Promise<string> {
   const ref = join(dir, "ref");
   const t0 = performance.now();
   const r = gpmcmc([...args, "--out", ref]);
@@ -95,6 +105,29 @@ export async function killedRunResumesToReference(args: string[], dir: string, s
   assert.equal(r.status, 0, r.stderr);
   const out = join(dir, "run");
   await killRepeatedly(args, out, full, seed, checkpointEvery);
-  resumeMatches(args, out, ref);
+  resumeMatches(args, out, ref, same);
   return out;
+}
+
+/**
+ * Runs the command in a child process until its stderr first shows `marker` (its progress), then
+ * calls `whileRunning` (e.g. a second command on the same directory) and sends SIGTERM; resolves
+ * with the exit code, the child's pid and what it printed.
+ */
+export function terminateOnceRunning(args: string[], marker: string, whileRunning: () => void): Promise<{ code: number | null; pid: number | undefined; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN, ...args]);
+  let stderr = "";
+  let stdout = "";
+  child.stdout.on("data", (b: Buffer) => void (stdout += b.toString()));
+  return new Promise((resolve) => {
+    child.stderr.on("data", (b: Buffer) => {
+      const first = !stderr.includes(marker);
+      stderr += b.toString();
+      if (first && stderr.includes(marker)) {
+        whileRunning();
+        child.kill("SIGTERM");
+      }
+    });
+    child.on("exit", (code) => resolve({ code, pid: child.pid, stdout, stderr }));
+  });
 }
