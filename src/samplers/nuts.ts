@@ -63,6 +63,8 @@ export interface NutsDynamics<P extends PhasePoint, S extends SamplerState> {
   readonly dim: number;
   newPoint(): P;
   copy(from: P, to: P): void;
+  /** Copies what `state` and `energy` read (default: `copy`): for the sampled points, which no leapfrog starts from. */
+  copyState?(from: P, to: P): void;
   /** The state as a point of phase space, with a momentum drawn from N(0, M). */
   start(state: S, rng: RandomSource, to: P): void;
   /** One leapfrog step of `eps` (negative: backwards in time), in place; numerical failures throw. */
@@ -168,6 +170,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
   const lastState = options.broken === "last-state";
   const potentialWeights = options.broken === "weights-potential";
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
+  const copyState = (dyn.copyState ?? dyn.copy).bind(dyn);
   const newEnd = (): End => ({ m: new Float64Array(n), s: new Float64Array(n) });
   function setEnd(end: End, pt: P): void {
     end.m.set(dyn.momentum(pt));
@@ -220,7 +223,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       }
       const w = run.h0 - h;
       run.sumMetropolis += w > 0 ? 1 : Math.exp(w);
-      dyn.copy(z, propose);
+      copyState(z, propose);
       setEnd(beg, z);
       copyEnd(beg, end);
       const m = beg.m;
@@ -236,7 +239,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     if (Number.isNaN(lswFinal)) return NaN;
     // Uniform progressive sampling within the subtree (multinomial over its states).
     const lswSubtree = logSumExp(lswInit, lswFinal);
-    if (lswFinal > lswSubtree || run.rng.uniform() < Math.exp(lswFinal - lswSubtree)) dyn.copy(lv.proposeFinal, propose);
+    if (lswFinal > lswSubtree || run.rng.uniform() < Math.exp(lswFinal - lswSubtree)) copyState(lv.proposeFinal, propose);
     const { rhoInit, rhoFinal, initEnd, finalBeg } = lv;
     for (let i = 0; i < n; i++) rhoOut[i] += rhoInit[i] + rhoFinal[i];
     // The criterion over the merged subtree, and across its join (Stan's extra checks).
@@ -252,7 +255,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     dyn.start(state, rng, z);
     dyn.copy(z, zFwd);
     dyn.copy(z, zBck);
-    dyn.copy(z, zSample);
+    copyState(z, zSample);
     for (const e of [fwdFwd, fwdBck, bckFwd, bckBck]) setEnd(e, z);
     rho.set(dyn.momentum(z));
     Object.assign(run, { h0: energy(z), leapfrogs: 0, sumMetropolis: 0, divergent: false, failure: undefined, rng });
@@ -284,7 +287,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       // Biased progressive sampling: the new subtree's draw replaces the current one with
       // probability min(1, w(subtree) / w(old trajectory)).
       if (lswSubtree > logSumWeight || rng.uniform() < Math.exp(lswSubtree - logSumWeight)) {
-        dyn.copy(zPropose, zSample);
+        copyState(zPropose, zSample);
         moved = true;
       }
       logSumWeight = logSumExp(logSumWeight, lswSubtree);
@@ -295,7 +298,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       if (!persist) break;
     }
     if (lastState && depth > 0) {
-      dyn.copy(z, zSample);
+      copyState(z, zSample);
       moved = true;
     }
     const acceptStat = run.leapfrogs > 0 ? run.sumMetropolis / run.leapfrogs : 0;
