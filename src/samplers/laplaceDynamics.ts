@@ -90,7 +90,12 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
   }
 
   function stateAt(f: Float64Array, lik: number, lp: number, a: Float64Array, gv: Float64Array): LaplaceState {
-    return { position: f.slice(), logDensity: lp + offset, lik, a: a.slice(), gv: gv.slice() };
+    // One backing store for the three arrays (one allocation per transition, not three).
+    const buf = new Float64Array(3 * n);
+    buf.set(f);
+    buf.set(a, n);
+    buf.set(gv, 2 * n);
+    return { position: buf.subarray(0, n), logDensity: lp + offset, lik, a: buf.subarray(n, 2 * n), gv: buf.subarray(2 * n) };
   }
 
   return {

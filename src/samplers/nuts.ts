@@ -181,9 +181,10 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     to.s.set(from.s);
   }
 
-  // The current point (Stan's z_), the trajectory's ends, the state sampled so far and the
-  // proposal of the subtree being built.
-  const z = dyn.newPoint(), zFwd = dyn.newPoint(), zBck = dyn.newPoint(), zSample = dyn.newPoint(), zPropose = dyn.newPoint();
+  // The trajectory's ends, the state sampled so far and the proposal of the subtree being built.
+  // Stan's current point z_ is the end being extended itself (no copies in and out per doubling).
+  const zFwd = dyn.newPoint(), zBck = dyn.newPoint(), zSample = dyn.newPoint(), zPropose = dyn.newPoint();
+  let z = zFwd;
   // The ends of the forward and backward parts, and the summed momenta rho.
   const [fwdFwd, fwdBck, bckFwd, bckBck] = [newEnd(), newEnd(), newEnd(), newEnd()];
   const [rho, rhoFwd, rhoBck] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
@@ -252,13 +253,20 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
   function step(state: S, rng: RandomSource): { state: S; info: StepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
-    dyn.start(state, rng, z);
-    dyn.copy(z, zFwd);
-    dyn.copy(z, zBck);
-    copyState(z, zSample);
-    for (const e of [fwdFwd, fwdBck, bckFwd, bckBck]) setEnd(e, z);
-    rho.set(dyn.momentum(z));
-    Object.assign(run, { h0: energy(z), leapfrogs: 0, sumMetropolis: 0, divergent: false, failure: undefined, rng });
+    dyn.start(state, rng, zFwd);
+    dyn.copy(zFwd, zBck);
+    copyState(zFwd, zSample);
+    setEnd(fwdFwd, zFwd);
+    copyEnd(fwdFwd, fwdBck);
+    copyEnd(fwdFwd, bckFwd);
+    copyEnd(fwdFwd, bckBck);
+    rho.set(dyn.momentum(zFwd));
+    run.h0 = energy(zFwd);
+    run.leapfrogs = 0;
+    run.sumMetropolis = 0;
+    run.divergent = false;
+    run.failure = undefined;
+    run.rng = rng;
     let logSumWeight = 0; // log exp(H0 - H0)
     let depth = 0;
     let moved = false;
@@ -268,19 +276,17 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       let lswSubtree: number;
       if (rng.uniform() > 0.5) {
         // Extend forward: the trajectory so far becomes the backward part.
-        dyn.copy(zFwd, z);
+        z = zFwd;
         rhoBck.set(rho);
         copyEnd(fwdFwd, bckFwd);
         run.eps = eps;
         lswSubtree = buildTree(depth, zPropose, fwdBck, fwdFwd, rhoFwd);
-        dyn.copy(z, zFwd);
       } else {
-        dyn.copy(zBck, z);
+        z = zBck;
         rhoFwd.set(rho);
         copyEnd(bckBck, fwdBck);
         run.eps = -eps;
         lswSubtree = buildTree(depth, zPropose, bckFwd, bckBck, rhoBck);
-        dyn.copy(z, zBck);
       }
       if (Number.isNaN(lswSubtree)) break;
       depth++;
