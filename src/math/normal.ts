@@ -118,6 +118,23 @@ export function millsRatio(x: number): number {
   return 1 / normalPdf(x) - millsUpper(-x);
 }
 
+/**
+ * out[i] = R(|y_i f_i|) for every i: the one Mills ratio both tails of Phi(y_i f_i) need
+ * (Phi(z) = phi(z) R(-z) for z <= 0, 1 - phi(z) R(z) above). A loop over arrays, so that the
+ * evaluation is inlined into it and no number is boxed per point, as a call returning a number
+ * from a function too large to inline is (the probit likelihood's inner loop).
+ */
+export function millsRatiosOfAbs(y: Float64Array, f: Float64Array, out: Float64Array): void {
+  for (let i = 0; i < f.length; i++) {
+    // millsUpper's two branches, each stored on its own: merged into one value, the result of the
+    // rarely taken (so not inlined) continued fraction would make the optimising compiler box
+    // every result of the other. No NaN test: NaN goes to the continued fraction, which returns NaN.
+    const x = Math.abs(y[i] * f[i]);
+    if (x <= NODE_LAST) out[i] = millsTaylor(x);
+    else out[i] = millsContinuedFraction(x);
+  }
+}
+
 /** Standard normal distribution function Phi(z). */
 export function normalCdf(z: number): number {
   if (Number.isNaN(z)) return NaN;
