@@ -78,19 +78,10 @@ function millsTaylor(x: number): number {
   const j = Math.round((x - MILLS_NODE_FIRST) * INV_SPACING);
   const h = x - (MILLS_NODE_FIRST + j * MILLS_NODE_SPACING); // exact
   const o = j * TAYLOR_TERMS;
-  // Horner, unrolled (TAYLOR_TERMS = 12)
-  let s = TAYLOR[o + 11];
-  s = s * h + TAYLOR[o + 10];
-  s = s * h + TAYLOR[o + 9];
-  s = s * h + TAYLOR[o + 8];
-  s = s * h + TAYLOR[o + 7];
-  s = s * h + TAYLOR[o + 6];
-  s = s * h + TAYLOR[o + 5];
-  s = s * h + TAYLOR[o + 4];
-  s = s * h + TAYLOR[o + 3];
-  s = s * h + TAYLOR[o + 2];
-  s = s * h + TAYLOR[o + 1];
-  return s * h + TAYLOR[o];
+  // Horner (millsRatiosOfAbs repeats these lines).
+  let s = TAYLOR[o + TAYLOR_TERMS - 1];
+  for (let k = TAYLOR_TERMS - 2; k >= 0; k--) s = s * h + TAYLOR[o + k];
+  return s;
 }
 
 /** R(x) for x >= 8 by the continued fraction, evaluated backwards from a fixed depth. */
@@ -120,18 +111,25 @@ export function millsRatio(x: number): number {
 
 /**
  * out[i] = R(|y_i f_i|) for every i: the one Mills ratio both tails of Phi(y_i f_i) need
- * (Phi(z) = phi(z) R(-z) for z <= 0, 1 - phi(z) R(z) above). A loop over arrays, so that the
- * evaluation is inlined into it and no number is boxed per point, as a call returning a number
- * from a function too large to inline is (the probit likelihood's inner loop).
+ * (Phi(z) = phi(z) R(-z) for z <= 0, 1 - phi(z) R(z) above); the numbers of millsRatio(|y_i f_i|)
+ * bit for bit. millsTaylor's lines are repeated in the loop, with no call: the optimising compiler
+ * boxes a number passed to or returned from a function it has not inlined, and inside the
+ * leapfrog step that calls the probit likelihood its inlining budget runs out before millsTaylor
+ * (one allocation per point, then about a tenth of a laplace-nuts chain's time in the collector).
  */
 export function millsRatiosOfAbs(y: Float64Array, f: Float64Array, out: Float64Array): void {
   for (let i = 0; i < f.length; i++) {
-    // millsUpper's two branches, each stored on its own: merged into one value, the result of the
-    // rarely taken (so not inlined) continued fraction would make the optimising compiler box
-    // every result of the other. No NaN test: NaN goes to the continued fraction, which returns NaN.
     const x = Math.abs(y[i] * f[i]);
-    if (x <= NODE_LAST) out[i] = millsTaylor(x);
-    else out[i] = millsContinuedFraction(x);
+    if (x <= NODE_LAST) {
+      const j = Math.round((x - MILLS_NODE_FIRST) * INV_SPACING);
+      const h = x - (MILLS_NODE_FIRST + j * MILLS_NODE_SPACING);
+      const o = j * TAYLOR_TERMS;
+      let s = TAYLOR[o + TAYLOR_TERMS - 1];
+      for (let k = TAYLOR_TERMS - 2; k >= 0; k--) s = s * h + TAYLOR[o + k];
+      out[i] = s;
+    } else {
+      out[i] = millsContinuedFraction(x); // also NaN, for NaN
+    }
   }
 }
 
