@@ -98,29 +98,26 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
     return { position: buf.subarray(0, n), logDensity: lp + offset, lik, a: buf.subarray(n, 2 * n), gv: buf.subarray(2 * n) };
   }
 
+  // What `state` and `energy` read: a sampled point is never moved on from.
+  function copyState(from: LaplacePoint, to: LaplacePoint): void {
+    to.f.set(from.f);
+    to.a.set(from.a);
+    to.gv.set(from.gv);
+    to.lp = from.lp;
+    to.lik = from.lik;
+    to.kinetic = from.kinetic;
+  }
+
   return {
     dim: n,
     newPoint,
     copy(from, to) {
-      to.f.set(from.f);
+      copyState(from, to);
       to.q.set(from.q);
       to.v.set(from.v);
       to.s.set(from.s);
-      to.a.set(from.a);
-      to.gv.set(from.gv);
-      to.lp = from.lp;
-      to.lik = from.lik;
-      to.kinetic = from.kinetic;
     },
-    // What `state` and `energy` read: a sampled point is never moved on from.
-    copyState(from, to) {
-      to.f.set(from.f);
-      to.a.set(from.a);
-      to.gv.set(from.gv);
-      to.lp = from.lp;
-      to.lik = from.lik;
-      to.kinetic = from.kinetic;
-    },
+    copyState,
     start(state: LaplaceState, rng: RandomSource, pt) {
       const { f, q, v, s } = pt;
       f.set(state.position);
