@@ -6,14 +6,20 @@
 // the probit posterior). --log-signal-sd 2 or 3 gives harder posteriors (the data were drawn with
 // 1). One chain per cell, 1000 warm-up transitions, seeds from the cell's name; ESS is
 // rank-normalised bulk ESS (diagnostics/ess.ts), min over f; CPU time of the sampling phase.
+// --u-covariance also prints, per chain, the range of the eigenvalues and of the diagonal of the
+// draws' sample covariance in the whitened coordinates u = R^-1 f, next to the range a standard
+// normal's would have (Marchenko-Pastur: (1 -+ sqrt(n / draws))^2), to judge a mass adaptation.
 //   npm run bench -- laplaceNutsEss [--peers DIR] [--n 100] [--draws 2000] [--chains 2]
-//        [--targets 0.65,0.8] [--jitters 0] [--whitening laplace,ep] [--log-signal-sd 1]
+//        [--targets 0.65,0.8] [--jitters 0] [--whitening laplace,ep] [--log-signal-sd 1] [--u-covariance]
 import { join, resolve } from "node:path";
 import { expectationPropagation } from "../src/approx/ep.js";
 import { probitSites } from "../src/approx/sites.js";
 import { essBulk } from "../src/diagnostics/ess.js";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
+import { Matrix } from "../src/linalg/matrix.js";
+import { symmetricEigen } from "../src/linalg/symmetricEigen.js";
+import type { LaplaceNutsKernel } from "../src/samplers/laplaceNuts.js";
 import { Rng } from "../src/random/rng.js";
 import { withLaplaceMass } from "../src/run/laplaceMass.js";
 import { runChain } from "../src/samplers/driver.js";
@@ -29,7 +35,23 @@ const targets = arg("--targets", "0.65,0.8").split(",").map(Number);
 const jitters = arg("--jitters", "0").split(",").map(Number);
 const whitenings = arg("--whitening", "laplace").split(",");
 const logSignalSd = Number(arg("--log-signal-sd", "1"));
+const uCovariance = process.argv.includes("--u-covariance");
 const burnIn = 1000;
+
+/** Eigenvalue and diagonal ranges of the sample covariance of u = R^-1 f over the draws. */
+function whitenedCovariance(kernel: LaplaceNutsKernel, samples: Float64Array, n: number, m: number): string {
+  const us = Array.from({ length: m }, (_, i) => kernel.factor.solveLowerInPlace(samples.slice(i * n, (i + 1) * n)));
+  const mean = new Float64Array(n);
+  for (const u of us) for (let j = 0; j < n; j++) mean[j] += u[j] / m;
+  const c = new Matrix(n, n);
+  for (const u of us) {
+    for (let b = 0; b < n; b++) for (let a = 0; a < n; a++) c.data[a + b * n] += ((u[a] - mean[a]) * (u[b] - mean[b])) / (m - 1);
+  }
+  const values = symmetricEigen(c).values;
+  const diagonal = Array.from({ length: n }, (_, j) => c.data[j + j * n]);
+  const mp = Math.sqrt(n / m);
+  return `eigenvalues ${values[0].toFixed(2)}-${values[n - 1].toFixed(2)}, diagonal ${Math.min(...diagonal).toFixed(2)}-${Math.max(...diagonal).toFixed(2)}; a standard normal's eigenvalues ${((1 - mp) ** 2).toFixed(2)}-${((1 + mp) ** 2).toFixed(2)}`;
+}
 getBackend().setThreads(1);
 
 function cpu(): number {
@@ -79,6 +101,7 @@ for (const n of sizes) {
             minEss = Math.min(minEss, essBulk([column]));
           }
           const stepSize = Number.isNaN(adapted) ? res.tunedValue! : adapted;
+          if (uCovariance) console.log(`# ${cell}: covariance of u: ${whitenedCovariance(kernel as LaplaceNutsKernel, res.samples, n, draws)}`);
           console.log(`${n}\t${whitening}\t${ta}\t${jitter}\t${c}\t${stepSize.toFixed(3)}\t${(gradients / draws).toFixed(2)}\t${res.summary.divergences} (${res.summary.burnInDivergences})\t${minEss.toFixed(0)}\t${(minEss / gradients).toFixed(3)}\t${((seconds / gradients) * 1e6).toFixed(1)}`);
         }
       }
