@@ -20,7 +20,7 @@ import { opCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
 import type { LaplaceWhitening } from "./laplaceWhitening.js";
 import type { LatentGpTarget } from "./latentTarget.js";
-import type { NutsDynamics, PhasePoint } from "./nuts.js";
+import { dot, type NutsDynamics, type PhasePoint } from "./nuts.js";
 import type { SamplerState } from "./types.js";
 
 /** A chain state in f, with what a transition from it reuses. */
@@ -44,12 +44,6 @@ interface LaplacePoint extends PhasePoint {
   lik: number;
   /** |p|^2 / 2 = v' s / 2, summed where v and s are last written. */
   kinetic: number;
-}
-
-function dot(x: Float64Array, y: Float64Array): number {
-  let t = 0;
-  for (let i = 0; i < x.length; i++) t += x[i] * y[i];
-  return t;
 }
 
 /** The dynamics of the module comment on `whitening` of `target`, for nuts.ts's `nutsOn`. */

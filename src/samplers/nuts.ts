@@ -86,7 +86,8 @@ interface Point extends PhasePoint {
   g: Float64Array;
 }
 
-function dot(a: Float64Array, b: Float64Array): number {
+/** a' b. */
+export function dot(a: Float64Array, b: Float64Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
