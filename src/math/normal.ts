@@ -109,8 +109,8 @@ function millsContinuedFraction(x: number): number {
   return 1 / t;
 }
 
-/** R(x) for x >= MILLS_NODE_FIRST (= -1), the domain every caller below stays in. */
 const TAYLOR_SCRATCH = new Float64Array(1);
+/** R(x) for x >= MILLS_NODE_FIRST (= -1), the domain every caller below stays in. */
 function millsUpper(x: number): number {
   if (!(x <= NODE_LAST)) return millsContinuedFraction(x);
   TAYLOR_SCRATCH[0] = x;
