@@ -1,10 +1,14 @@
 // Where the time of one gradient of the Laplace-whitened samplers goes (laplace-hmc: two gemv
 // with R and the likelihood's derivatives with or without its logarithms; laplace-nuts: one symv
-// with Sigma), against the time per gradient of whole chains, on the peer's probit sets:
+// with Sigma, also timed on the pure TypeScript backend, whose crossover with the native one
+// sets SMALL_ORDER in linalg/cholesky.ts), against the time per gradient of whole chains, on the
+// peer's probit sets (any n > 0 for the pieces alone: --n 16,32,64 times sizes with no data set too):
 //   node dist/bench/laplaceGradient.js [--peers DIR] [--n 100,400] [--reps 5]
 // All in CPU seconds of this process (process.cpuUsage), fastest of --reps, one BLAS thread.
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
+import { jsBackend } from "../src/linalg/js.js";
+import { existsSync } from "node:fs";
 import { probit } from "../src/likelihoods/probit.js";
 import { Rng } from "../src/random/rng.js";
 import { withLaplaceMass } from "../src/run/laplaceMass.js";
@@ -41,12 +45,10 @@ function perCall(fn: () => void, calls: number): number {
 }
 
 console.log(`backend ${be.name}; CPU microseconds, fastest of ${reps}`);
-console.log("n\tgemv N\tgemv T\tsymv\tprobit gradient\tprobit score\tsampler\tus/gradient (chain)\tleapfrog/iteration");
+console.log("n\tgemv N\tgemv T\tsymv\tsymv (js)\tprobit gradient\tprobit score\tsampler\tus/gradient (chain)\tleapfrog/iteration");
 for (const n of sizes) {
-  const ds = readDataset(join(peers, "data", `gpc_synth_n${n}.csv`));
-  const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
-  const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [-2], logSignalSd: 1, jitter: 1e-6 * Math.exp(2) }, () => undefined);
   const rng = new Rng(3);
+  const y = Float64Array.from({ length: n }, () => (rng.uniform() < 0.5 ? 1 : -1));
   const a = Float64Array.from({ length: n * n }, () => rng.normal());
   const x = Float64Array.from({ length: n }, () => 2 * rng.normal());
   const out = new Float64Array(n);
@@ -54,8 +56,18 @@ for (const n of sizes) {
   const gN = perCall(() => be.gemv("N", n, n, 1, a, n, x, 0, out), calls);
   const gT = perCall(() => be.gemv("T", n, n, 1, a, n, x, 0, out), calls);
   const sy = perCall(() => be.symv("L", n, 1, a, n, x, 0, out), calls);
+  const syJs = perCall(() => jsBackend.symv("L", n, 1, a, n, x, 0, out), calls);
   const lg = perCall(() => probit.gradient!(y, x, out), calls);
   const ls = perCall(() => probit.score!(y, x, out), calls);
+  const pieces = `${n}\t${gN.toFixed(2)}\t${gT.toFixed(2)}\t${sy.toFixed(2)}\t${syJs.toFixed(2)}\t${lg.toFixed(2)}\t${ls.toFixed(2)}`;
+  const csv = join(peers, "data", `gpc_synth_n${n}.csv`);
+  if (!existsSync(csv)) {
+    console.log(`${pieces}\t-\t-\t-`);
+    continue;
+  }
+  const ds = readDataset(csv);
+  const labels = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
+  const target = latentGpTarget(ds.X, labels, { likelihood: "probit", logLengthscale: [-2], logSignalSd: 1, jitter: 1e-6 * Math.exp(2) }, () => undefined);
   for (const name of ["laplace-hmc", "laplace-nuts"] as const) {
     const spec = withLaplaceMass(target, latentSamplerSpec(name));
     let best = Infinity;
@@ -73,6 +85,6 @@ for (const n of sizes) {
       leap = res.stats.nLeapfrog.reduce((s, v) => s + v, 0);
       best = Math.min(best, (seconds / leap) * 1e6);
     }
-    console.log(`${n}\t${gN.toFixed(2)}\t${gT.toFixed(2)}\t${sy.toFixed(2)}\t${lg.toFixed(2)}\t${ls.toFixed(2)}\t${name}\t${best.toFixed(1)}\t${(leap / 1000).toFixed(1)}`);
+    console.log(`${pieces}\t${name}\t${best.toFixed(1)}\t${(leap / 1000).toFixed(1)}`);
   }
 }

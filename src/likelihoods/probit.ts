@@ -22,7 +22,7 @@
  * (lines 6-8, -z - 1/z + 2/z^3 below z = -15), which is only the leading terms of the same
  * expansion and would leave a jump at the switch.
  */
-import { logPhi, millsRatio, normalLogPdf, normalPdf, normalPdfCdfRatio } from "../math/normal.js";
+import { logPhi, millsRatiosOfAbs, normalLogPdf, normalPdf, normalPdfCdfRatio } from "../math/normal.js";
 import type { RandomSource } from "../random/types.js";
 import { LikelihoodDataError, type Likelihood } from "./types.js";
 
@@ -86,17 +86,18 @@ export const probit: Likelihood = {
   // and normalPdfCdfRatio compute them (z <= 0: Phi(z) = N(z) R(-z); z > 0: Phi(z) = 1 - N(z) R(z)),
   // without the continued fraction of logPhiDerivatives, whose depth only d2 and d3 need.
   gradient(y: Float64Array, f: Float64Array, d1: Float64Array): number {
+    millsRatiosOfAbs(y, f, d1); // d1[i] = R(|z|) until overwritten
     let s = 0;
     for (let i = 0; i < f.length; i++) {
       const yi = y[i];
       const z = yi * f[i];
+      const r = d1[i];
       if (z <= 0) {
-        const r = millsRatio(-z);
         s += normalLogPdf(z) + Math.log(r);
         d1[i] = yi / r;
       } else {
         const pdf = normalPdf(z);
-        const q = pdf * millsRatio(z);
+        const q = pdf * r;
         s += Math.log1p(-q);
         d1[i] = (yi * pdf) / (1 - q);
       }
@@ -106,14 +107,15 @@ export const probit: Likelihood = {
 
   // d1 of `gradient` without its logarithms: N(z)/Phi(z) = 1/R(-z) for z <= 0, N(z)/(1 - N(z) R(z)) above.
   score(y: Float64Array, f: Float64Array, d1: Float64Array): void {
+    millsRatiosOfAbs(y, f, d1);
     for (let i = 0; i < f.length; i++) {
       const yi = y[i];
       const z = yi * f[i];
       if (z <= 0) {
-        d1[i] = yi / millsRatio(-z);
+        d1[i] = yi / d1[i];
       } else {
         const pdf = normalPdf(z);
-        d1[i] = (yi * pdf) / (1 - pdf * millsRatio(z));
+        d1[i] = (yi * pdf) / (1 - pdf * d1[i]);
       }
     }
   },

@@ -73,12 +73,20 @@ for (let j = 0; j < NODE_COUNT; j++) {
   for (let k = 1; k < TAYLOR_TERMS - 1; k++) TAYLOR[o + k + 1] = (x0 * TAYLOR[o + k] + TAYLOR[o + k - 1]) / (k + 1);
 }
 
-/** R(x) for MILLS_NODE_FIRST - 1/16 <= x <= NODE_LAST + 1/16, from the nearest node. */
-function millsTaylor(x: number): number {
+/**
+ * xs[i] <- R(xs[i]) for MILLS_NODE_FIRST - 1/16 <= xs[i] <= NODE_LAST + 1/16, from the nearest
+ * node. In place on an array, not a number in and a number out: the optimising compiler boxes
+ * numbers passed to and returned from a function it has not inlined, and the probit
+ * likelihood's loop (millsRatiosOfAbs), inlined into a leapfrog step, runs out of its inlining
+ * budget before this function (then one allocation per point, and about a tenth of a
+ * laplace-nuts chain's time in the collector); an array and an index are passed unboxed.
+ */
+function millsTaylorAt(xs: Float64Array, i: number): void {
+  const x = xs[i];
   const j = Math.round((x - MILLS_NODE_FIRST) * INV_SPACING);
   const h = x - (MILLS_NODE_FIRST + j * MILLS_NODE_SPACING); // exact
   const o = j * TAYLOR_TERMS;
-  // Horner, unrolled (TAYLOR_TERMS = 12)
+  // Horner, unrolled (TAYLOR_TERMS = 12; as a loop it takes twice as long)
   let s = TAYLOR[o + 11];
   s = s * h + TAYLOR[o + 10];
   s = s * h + TAYLOR[o + 9];
@@ -90,7 +98,7 @@ function millsTaylor(x: number): number {
   s = s * h + TAYLOR[o + 3];
   s = s * h + TAYLOR[o + 2];
   s = s * h + TAYLOR[o + 1];
-  return s * h + TAYLOR[o];
+  xs[i] = s * h + TAYLOR[o];
 }
 
 /** R(x) for x >= 8 by the continued fraction, evaluated backwards from a fixed depth. */
@@ -101,9 +109,13 @@ function millsContinuedFraction(x: number): number {
   return 1 / t;
 }
 
+const TAYLOR_SCRATCH = new Float64Array(1);
 /** R(x) for x >= MILLS_NODE_FIRST (= -1), the domain every caller below stays in. */
 function millsUpper(x: number): number {
-  return x <= NODE_LAST ? millsTaylor(x) : millsContinuedFraction(x);
+  if (!(x <= NODE_LAST)) return millsContinuedFraction(x);
+  TAYLOR_SCRATCH[0] = x;
+  millsTaylorAt(TAYLOR_SCRATCH, 0);
+  return TAYLOR_SCRATCH[0];
 }
 
 /**
@@ -116,6 +128,22 @@ export function millsRatio(x: number): number {
   // Phi(-x)/phi(x) = (1 - Phi(x))/phi(x) = 1/phi(x) - R(-x), with -x > 1: no cancellation
   // (R(-x) < 1 < 1/phi(x)).
   return 1 / normalPdf(x) - millsUpper(-x);
+}
+
+/**
+ * out[i] = R(|y_i f_i|) for every i: the one Mills ratio both tails of Phi(y_i f_i) need
+ * (Phi(z) = phi(z) R(-z) for z <= 0, 1 - phi(z) R(z) above); the numbers of millsRatio(|y_i f_i|)
+ * bit for bit, with no number boxed per point (millsTaylorAt says why that matters).
+ */
+export function millsRatiosOfAbs(y: Float64Array, f: Float64Array, out: Float64Array): void {
+  for (let i = 0; i < f.length; i++) {
+    const x = Math.abs(y[i] * f[i]);
+    out[i] = x;
+    // millsUpper's two branches, each storing its own result: merged into one value, the result of
+    // the rarely taken (so not inlined) continued fraction would be boxed, and with it the other.
+    if (x <= NODE_LAST) millsTaylorAt(out, i);
+    else out[i] = millsContinuedFraction(x); // also NaN, for NaN
+  }
 }
 
 /** Standard normal distribution function Phi(z). */

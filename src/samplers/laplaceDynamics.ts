@@ -20,7 +20,7 @@ import { opCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
 import type { LaplaceWhitening } from "./laplaceWhitening.js";
 import type { LatentGpTarget } from "./latentTarget.js";
-import type { NutsDynamics, PhasePoint } from "./nuts.js";
+import { dot, type NutsDynamics, type PhasePoint } from "./nuts.js";
 import type { SamplerState } from "./types.js";
 
 /** A chain state in f, with what a transition from it reuses. */
@@ -41,16 +41,9 @@ interface LaplacePoint extends PhasePoint {
   s: Float64Array;
   a: Float64Array;
   gv: Float64Array;
-  gs: Float64Array;
   lik: number;
-}
-
-const FIELDS = ["f", "q", "v", "s", "a", "gv", "gs"] as const;
-
-function dot(x: Float64Array, y: Float64Array): number {
-  let t = 0;
-  for (let i = 0; i < x.length; i++) t += x[i] * y[i];
-  return t;
+  /** |p|^2 / 2 = v' s / 2, summed where v and s are last written. */
+  kinetic: number;
 }
 
 /** The dynamics of the module comment on `whitening` of `target`, for nuts.ts's `nutsOn`. */
@@ -70,11 +63,10 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
   be.syrk("L", "N", n, n, 1, r, n, 0, sigma, n);
   let offset = NaN; // log p(f) - log p(u), a constant (laplaceWhitening.ts)
 
-  /** gv <- Sigma a - f. */
-  function sigmaGradient(a: Float64Array, f: Float64Array, gv: Float64Array): void {
+  /** gv <- Sigma a (the caller subtracts f). */
+  function sigmaProduct(a: Float64Array, gv: Float64Array): void {
     opCounts.flops += 2 * n * n;
     be.symv("L", n, 1, sigma, n, a, 0, gv);
-    for (let i = 0; i < n; i++) gv[i] -= f[i];
   }
 
   /** q <- Sigma^-1 f = R^-T R^-1 f. */
@@ -85,57 +77,89 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
     be.trsv("L", "T", "N", n, r, n, q);
   }
 
+  // One literal, so that every point has the same hidden class (the leapfrog's loops stay monomorphic).
   function newPoint(): LaplacePoint {
-    const pt = { lp: NaN, lik: NaN } as LaplacePoint;
-    for (const k of FIELDS) pt[k] = new Float64Array(n);
-    return pt;
+    const z = () => new Float64Array(n);
+    return { lp: NaN, lik: NaN, kinetic: NaN, f: z(), q: z(), v: z(), s: z(), a: z(), gv: z() };
   }
 
   function stateAt(f: Float64Array, lik: number, lp: number, a: Float64Array, gv: Float64Array): LaplaceState {
-    return { position: f.slice(), logDensity: lp + offset, lik, a: a.slice(), gv: gv.slice() };
+    // One backing store for the three arrays (one allocation per transition, not three).
+    const buf = new Float64Array(3 * n);
+    buf.set(f);
+    buf.set(a, n);
+    buf.set(gv, 2 * n);
+    return { position: buf.subarray(0, n), logDensity: lp + offset, lik, a: buf.subarray(n, 2 * n), gv: buf.subarray(2 * n) };
+  }
+
+  // What `state` and `energy` read: a sampled point is never moved on from.
+  function copyState(from: LaplacePoint, to: LaplacePoint): void {
+    to.f.set(from.f);
+    to.a.set(from.a);
+    to.gv.set(from.gv);
+    to.lp = from.lp;
+    to.lik = from.lik;
+    to.kinetic = from.kinetic;
   }
 
   return {
     dim: n,
     newPoint,
     copy(from, to) {
-      for (const k of FIELDS) to[k].set(from[k]);
-      to.lp = from.lp;
-      to.lik = from.lik;
+      copyState(from, to);
+      to.q.set(from.q);
+      to.v.set(from.v);
+      to.s.set(from.s);
     },
+    copyState,
     start(state: LaplaceState, rng: RandomSource, pt) {
-      pt.f.set(state.position);
-      exactQ(pt.f, pt.q);
+      const { f, q, v, s } = pt;
+      f.set(state.position);
+      exactQ(f, q);
       pt.a.set(state.a);
       pt.gv.set(state.gv);
-      for (let i = 0; i < n; i++) pt.gs[i] = pt.a[i] - pt.q[i];
       pt.lik = state.lik;
-      pt.lp = state.lik - 0.5 * dot(pt.f, pt.q);
+      pt.lp = state.lik - 0.5 * dot(f, q);
       // p = z ~ N(0, I): v = R z, s = R^-T z.
-      for (let i = 0; i < n; i++) pt.s[i] = rng.normal();
+      for (let i = 0; i < n; i++) s[i] = rng.normal();
       opCounts.flops += 2 * n * n;
-      be.gemv("N", n, n, 1, r, n, pt.s, 0, pt.v);
-      be.trsv("L", "T", "N", n, r, n, pt.s);
+      be.gemv("N", n, n, 1, r, n, s, 0, v);
+      be.trsv("L", "T", "N", n, r, n, s);
+      pt.kinetic = 0.5 * dot(v, s);
     },
+    // The loops are fused (one pass over the arrays per half step); every sum runs over i in
+    // order, so the numbers are those of separate loops.
     leapfrog(pt, eps) {
-      const { f, q, v, s, a, gv, gs } = pt;
+      const { f, q, v, s, a, gv } = pt;
       const h = 0.5 * eps;
+      let fq = 0;
       for (let i = 0; i < n; i++) {
-        v[i] += h * gv[i];
-        s[i] += h * gs[i];
-        f[i] += eps * v[i];
-        q[i] += eps * s[i];
+        const vi = v[i] + h * gv[i];
+        const si = s[i] + h * (a[i] - q[i]);
+        const fi = f[i] + eps * vi;
+        const qi = q[i] + eps * si;
+        v[i] = vi;
+        s[i] = si;
+        f[i] = fi;
+        q[i] = qi;
+        fq += fi * qi;
       }
       pt.lik = whitening.likelihoodTerms(f, a);
-      pt.lp = pt.lik - 0.5 * dot(f, q);
-      sigmaGradient(a, f, gv);
+      pt.lp = pt.lik - 0.5 * fq;
+      sigmaProduct(a, gv);
+      let vs = 0;
       for (let i = 0; i < n; i++) {
-        gs[i] = a[i] - q[i];
-        v[i] += h * gv[i];
-        s[i] += h * gs[i];
+        const gi = gv[i] - f[i];
+        gv[i] = gi;
+        const vi = v[i] + h * gi;
+        const si = s[i] + h * (a[i] - q[i]);
+        v[i] = vi;
+        s[i] = si;
+        vs += vi * si;
       }
+      pt.kinetic = 0.5 * vs;
     },
-    energy: (pt) => -pt.lp + 0.5 * dot(pt.v, pt.s),
+    energy: (pt) => -pt.lp + pt.kinetic,
     momentum: (pt) => pt.v,
     sharp: (pt) => pt.s,
     state: (pt) => stateAt(pt.f, pt.lik, pt.lp, pt.a, pt.gv),
@@ -147,7 +171,8 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
       const lik = whitening.likelihoodTerms(pt.f, pt.a);
       const lp = lik - 0.5 * dot(pt.f, pt.q);
       if (!Number.isFinite(lp)) throw new RangeError(`laplace-nuts: the log density at the initial point is ${lp}`);
-      sigmaGradient(pt.a, pt.f, pt.gv);
+      sigmaProduct(pt.a, pt.gv);
+      for (let i = 0; i < n; i++) pt.gv[i] -= pt.f[i];
       offset = target.logDensity(pt.f) - lp;
       return stateAt(pt.f, lik, lp, pt.a, pt.gv);
     },

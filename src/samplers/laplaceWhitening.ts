@@ -108,14 +108,6 @@ export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal:
     for (let i = 0; i < n; i++) grad[i] -= u[i];
   }
 
-  /** beta log p(y | x) + x' W x / 2, leaving d log p(y | x) / dx in `out`. */
-  function likelihoodPart(x: Float64Array, out: Float64Array): number {
-    const ll = gradientOnly ? gradientOnly(y, x, out) : likelihood.derivatives(y, x, out, d2);
-    let s = beta === 0 ? 0 : beta * ll;
-    if (!dropW) for (let i = 0; i < n; i++) s += 0.5 * w[i] * x[i] * x[i];
-    return s;
-  }
-
   /** beta log p(y | f) - |u|^2/2 + f' W f / 2, leaving d log p(y | f) / df in d1. */
   function density(u: Float64Array): number {
     const ll = gradientOnly ? gradientOnly(y, f, d1) : likelihood.derivatives(y, f, d1, d2);
@@ -124,9 +116,20 @@ export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal:
     return s;
   }
 
+  // beta log p(y | x) + x' W x / 2, and a = beta d log p(y | x)/dx + W x in one pass after the likelihood's.
   function likelihoodTerms(x: Float64Array, a: Float64Array): number {
-    const s = likelihoodPart(x, a);
-    for (let i = 0; i < n; i++) a[i] = beta * a[i] + (dropW ? 0 : w[i] * x[i]);
+    const ll = gradientOnly ? gradientOnly(y, x, a) : likelihood.derivatives(y, x, a, d2);
+    let s = beta === 0 ? 0 : beta * ll;
+    if (dropW) {
+      for (let i = 0; i < n; i++) a[i] = beta * a[i];
+      return s;
+    }
+    for (let i = 0; i < n; i++) {
+      const xi = x[i];
+      const wx = w[i] * xi;
+      s += 0.5 * w[i] * xi * xi;
+      a[i] = beta * a[i] + wx;
+    }
     return s;
   }
 

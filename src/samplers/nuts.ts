@@ -63,6 +63,8 @@ export interface NutsDynamics<P extends PhasePoint, S extends SamplerState> {
   readonly dim: number;
   newPoint(): P;
   copy(from: P, to: P): void;
+  /** Copies what `state` and `energy` read (default: `copy`): for the sampled points, which no leapfrog starts from. */
+  copyState?(from: P, to: P): void;
   /** The state as a point of phase space, with a momentum drawn from N(0, M). */
   start(state: S, rng: RandomSource, to: P): void;
   /** One leapfrog step of `eps` (negative: backwards in time), in place; numerical failures throw. */
@@ -84,7 +86,8 @@ interface Point extends PhasePoint {
   g: Float64Array;
 }
 
-function dot(a: Float64Array, b: Float64Array): number {
+/** a' b. */
+export function dot(a: Float64Array, b: Float64Array): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += a[i] * b[i];
   return s;
@@ -168,6 +171,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
   const lastState = options.broken === "last-state";
   const potentialWeights = options.broken === "weights-potential";
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
+  const copyState = (dyn.copyState ?? dyn.copy).bind(dyn);
   const newEnd = (): End => ({ m: new Float64Array(n), s: new Float64Array(n) });
   function setEnd(end: End, pt: P): void {
     end.m.set(dyn.momentum(pt));
@@ -178,9 +182,10 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     to.s.set(from.s);
   }
 
-  // The current point (Stan's z_), the trajectory's ends, the state sampled so far and the
-  // proposal of the subtree being built.
-  const z = dyn.newPoint(), zFwd = dyn.newPoint(), zBck = dyn.newPoint(), zSample = dyn.newPoint(), zPropose = dyn.newPoint();
+  // The trajectory's ends, the state sampled so far and the proposal of the subtree being built.
+  // Stan's current point z_ is the end being extended itself (no copies in and out per doubling).
+  const zFwd = dyn.newPoint(), zBck = dyn.newPoint(), zSample = dyn.newPoint(), zPropose = dyn.newPoint();
+  let z = zFwd;
   // The ends of the forward and backward parts, and the summed momenta rho.
   const [fwdFwd, fwdBck, bckFwd, bckBck] = [newEnd(), newEnd(), newEnd(), newEnd()];
   const [rho, rhoFwd, rhoBck] = [new Float64Array(n), new Float64Array(n), new Float64Array(n)];
@@ -220,7 +225,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       }
       const w = run.h0 - h;
       run.sumMetropolis += w > 0 ? 1 : Math.exp(w);
-      dyn.copy(z, propose);
+      copyState(z, propose);
       setEnd(beg, z);
       copyEnd(beg, end);
       const m = beg.m;
@@ -236,7 +241,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     if (Number.isNaN(lswFinal)) return NaN;
     // Uniform progressive sampling within the subtree (multinomial over its states).
     const lswSubtree = logSumExp(lswInit, lswFinal);
-    if (lswFinal > lswSubtree || run.rng.uniform() < Math.exp(lswFinal - lswSubtree)) dyn.copy(lv.proposeFinal, propose);
+    if (lswFinal > lswSubtree || run.rng.uniform() < Math.exp(lswFinal - lswSubtree)) copyState(lv.proposeFinal, propose);
     const { rhoInit, rhoFinal, initEnd, finalBeg } = lv;
     for (let i = 0; i < n; i++) rhoOut[i] += rhoInit[i] + rhoFinal[i];
     // The criterion over the merged subtree, and across its join (Stan's extra checks).
@@ -249,13 +254,20 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
   function step(state: S, rng: RandomSource): { state: S; info: StepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
-    dyn.start(state, rng, z);
-    dyn.copy(z, zFwd);
-    dyn.copy(z, zBck);
-    dyn.copy(z, zSample);
-    for (const e of [fwdFwd, fwdBck, bckFwd, bckBck]) setEnd(e, z);
-    rho.set(dyn.momentum(z));
-    Object.assign(run, { h0: energy(z), leapfrogs: 0, sumMetropolis: 0, divergent: false, failure: undefined, rng });
+    dyn.start(state, rng, zFwd);
+    dyn.copy(zFwd, zBck);
+    copyState(zFwd, zSample);
+    setEnd(fwdFwd, zFwd);
+    copyEnd(fwdFwd, fwdBck);
+    copyEnd(fwdFwd, bckFwd);
+    copyEnd(fwdFwd, bckBck);
+    rho.set(dyn.momentum(zFwd));
+    run.h0 = energy(zFwd);
+    run.leapfrogs = 0;
+    run.sumMetropolis = 0;
+    run.divergent = false;
+    run.failure = undefined;
+    run.rng = rng;
     let logSumWeight = 0; // log exp(H0 - H0)
     let depth = 0;
     let moved = false;
@@ -265,26 +277,24 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       let lswSubtree: number;
       if (rng.uniform() > 0.5) {
         // Extend forward: the trajectory so far becomes the backward part.
-        dyn.copy(zFwd, z);
+        z = zFwd;
         rhoBck.set(rho);
         copyEnd(fwdFwd, bckFwd);
         run.eps = eps;
         lswSubtree = buildTree(depth, zPropose, fwdBck, fwdFwd, rhoFwd);
-        dyn.copy(z, zFwd);
       } else {
-        dyn.copy(zBck, z);
+        z = zBck;
         rhoFwd.set(rho);
         copyEnd(bckBck, fwdBck);
         run.eps = -eps;
         lswSubtree = buildTree(depth, zPropose, bckFwd, bckBck, rhoBck);
-        dyn.copy(z, zBck);
       }
       if (Number.isNaN(lswSubtree)) break;
       depth++;
       // Biased progressive sampling: the new subtree's draw replaces the current one with
       // probability min(1, w(subtree) / w(old trajectory)).
       if (lswSubtree > logSumWeight || rng.uniform() < Math.exp(lswSubtree - logSumWeight)) {
-        dyn.copy(zPropose, zSample);
+        copyState(zPropose, zSample);
         moved = true;
       }
       logSumWeight = logSumExp(logSumWeight, lswSubtree);
@@ -295,7 +305,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       if (!persist) break;
     }
     if (lastState && depth > 0) {
-      dyn.copy(z, zSample);
+      copyState(z, zSample);
       moved = true;
     }
     const acceptStat = run.leapfrogs > 0 ? run.sumMetropolis / run.leapfrogs : 0;
