@@ -232,7 +232,8 @@ export function hyperGridOptions(args: string[]): HyperTablesRunOptions {
   if (queue !== undefined && !queue.startsWith("redis://")) throw new Error(`--queue: ${JSON.stringify(queue)} is not a redis:// URL (expected redis://HOST:PORT)`);
   const parallel = intArg(args, "--parallel", 1);
   if (queue !== undefined && parallel !== undefined) throw new Error("--parallel applies to a local run; with --queue each `gpmcmc worker` sets its own --concurrency");
-  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel, queue, checkpointEvery: intArg(args, "--checkpoint-every", 0) };
+  const checkpointEvery = intArg(args, "--checkpoint-every", 0);
+  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel, queue, ...(checkpointEvery !== undefined ? { checkpointEvery } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {

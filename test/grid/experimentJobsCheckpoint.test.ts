@@ -10,25 +10,23 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lgcpRunJob } from "../../src/grid/coxProcessRunJob.js";
 import { fitzhughNagumoRunJob } from "../../src/grid/fitzhughNagumoRunJob.js";
 import type { JobChainCheckpoint } from "../../src/grid/jobChain.js";
 import { runGridLocally } from "../../src/grid/localRunner.js";
 import { parametricChainJob, type FiguresJobResult } from "../../src/grid/parametricChainJob.js";
-import { gridJobs, type GridJob, type GridSpec } from "../../src/grid/spec.js";
+import type { GridJob, GridSpec } from "../../src/grid/spec.js";
 import { jobCheckpointPath, readJobResults } from "../../src/grid/store.js";
 import { volatilityRunJob } from "../../src/grid/volatilityRunJob.js";
 import { getBackend } from "../../src/linalg/backend.js";
 import type { TaskContext } from "../../src/parallel/tasks.js";
 import { Rng } from "../../src/random/rng.js";
 import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
-import { REPO_ROOT, scratchDir } from "../fixtures.js";
-
-const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
+import { scratchDir } from "../fixtures.js";
+import { jobsOf, runGridKilledOnce, stopAfter } from "./gridJobRuns.js";
 
 getBackend().setThreads(1);
 
@@ -44,16 +42,6 @@ const CASES: { name: string; run: Run; spec: Omit<GridSpec, "out" | "checkpointE
 ];
 
 const TIMINGS = new Set(["seconds", "burnInSeconds", "setupSeconds", "cpuSeconds", "secondsPerMinEss", "cpuSecondsPerMinEss"]);
-
-function jobsOf(s: GridSpec, dir: string): GridJob[] {
-  return gridJobs({ spec: s, path: join(dir, "spec.json"), outDir: join(dir, s.out) });
-}
-
-/** A context that asks the job to stop before its `after`-th transition of this attempt. */
-function stopAfter(after: number): TaskContext {
-  let calls = 0;
-  return { index: 0, progress: () => {}, stopRequested: () => ++calls === after };
-}
 
 /** What must not depend on interruptions: the draws file and every figure but the timings. */
 function figures(job: GridJob, r: AnyResult) {
@@ -134,21 +122,7 @@ test("gpmcmc grid run killed (SIGKILL) in the middle of a parametric-chain job, 
     const killed: GridSpec = { ...base, out: "killed", checkpointEvery: 10 };
     const whole: GridSpec = { ...base, out: "whole", checkpointEvery: 0 };
     await runGridLocally(join(s.dir, "whole"), jobsOf(whole, s.dir), { parallel: 1 });
-    const path = join(s.dir, "killed.json");
-    writeFileSync(path, JSON.stringify(killed));
-    const child = spawn(process.execPath, [MAIN, "grid", "run", path, "--parallel", "1", "--quiet"], { stdio: "ignore" });
-    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-    const checkpoints = join(s.dir, "killed", "checkpoints");
-    let seen = false;
-    for (let i = 0; i < 2400 && !seen; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      seen = existsSync(checkpoints) && readdirSync(checkpoints).some((f) => f.endsWith(".json"));
-    }
-    assert.ok(seen, "no checkpoint appeared");
-    child.kill("SIGKILL");
-    await exited;
-    const again = spawn(process.execPath, [MAIN, "grid", "run", path, "--parallel", "1", "--quiet"], { stdio: "ignore" });
-    assert.equal(await new Promise((resolve) => again.on("exit", resolve)), 0);
+    await runGridKilledOnce(s.dir, killed, 60_000);
     const read = (sp: GridSpec) => {
       const jobs = jobsOf(sp, s.dir);
       return readJobResults<AnyResult>(join(s.dir, sp.out), jobs).map((r, i) => ({ ...figures(jobs[i]!, r!), resumed: r!.resumed }));
