@@ -98,6 +98,8 @@ export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, b
   const r = job
     ? runJobChain(job.job, job.context, resumedCounts(kernel, solves), seed, options, { save: () => ({ solves: [...solves] }), restore: (t) => void (restored.saved = t.solves as number[]) })
     : { ...runChain(kernel, new Rng(seed), options), resumed: false };
+  // (a checkpoint at the chain's end resumes into no transition: its counts are the run's)
+  if (restored.saved) solves.splice(0, 3, ...restored.saved);
   const ess: number[] = [];
   const means: number[] = [];
   const sds: number[] = [];

@@ -1,7 +1,8 @@
 /**
  * The job kinds of Girolami & Calderhead's experiments checkpoint and resume: a parametric-chain,
  * fitzhugh-nagumo-run, volatility-run or lgcp-run job stopped three times (in burn-in, across
- * burn-in's end, in sampling) and run again each time gives the draws file and every figure but
+ * burn-in's end, in sampling) and once more after its last transition (its draws not yet
+ * written), run again each time, gives the draws file and every figure but
  * the timings (ESS, means, step sizes, acceptance, counts of ODE solves, the field's posterior
  * mean and variance) of the job never stopped. A `gpmcmc grid run` of parametric-chain jobs
  * killed with SIGKILL once a checkpoint is on disk and run again gives the uninterrupted grid's
@@ -11,7 +12,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lgcpRunJob } from "../../src/grid/coxProcessRunJob.js";
 import { fitzhughNagumoRunJob } from "../../src/grid/fitzhughNagumoRunJob.js";
@@ -62,10 +63,21 @@ for (const c of CASES) {
         const j = cut[i]!;
         const expected = figures(wj, c.run(wj));
         assert.equal(existsSync(jobCheckpointPath(wj)), false, "no checkpoint without checkpointEvery");
-        // stops after transitions 2 (burn-in), 5 (sampling, past burn-in's end) and 7
+        // stops after transitions 2 (burn-in), 5 (sampling, past burn-in's end) and 7, and (but for
+        // lgcp-run, which keeps no draws file) after the last one
         for (const [after, done] of [[3, 2], [4, 5], [3, 7]] as const) {
           assert.throws(() => c.run(j, stopAfter(after)), /stopped before its end/);
           assert.equal(checkpointOf(j).chain.done, done);
+        }
+        if (c.name !== "lgcp-run") {
+          // killed after its last transition, before its draws were written: the checkpoint at the chain's end
+          const held = `${j.drawsDir}.held`;
+          if (existsSync(j.drawsDir)) renameSync(j.drawsDir, held);
+          writeFileSync(j.drawsDir, "");
+          assert.throws(() => c.run(j));
+          assert.equal(checkpointOf(j).chain.done, 10);
+          rmSync(j.drawsDir);
+          if (existsSync(held)) renameSync(held, j.drawsDir);
         }
         const r = c.run(j);
         assert.equal(r.resumed, true);
