@@ -21,7 +21,7 @@
  *   node dist/experiments/hyperTables.js --table 3|4|5|6 [--quick] [--groups a,b] [--methods a,b]
  *     [--n 100,400] [--d 2,10] [--data-sets S] [--chains C] [--draws D] [--burn-in B]
  *     [--checkpoints c1,...] [--latent-updates U] [--seed S] [--json FILE]
- *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT] [--checkpoint-every K]
  *   node dist/experiments/hyperTables.js --check FILE [--groups ...] [--methods ...] [--n ...] [--d ...]
  *   node dist/experiments/hyperTables.js --show FILE...
  *
@@ -36,7 +36,10 @@
  * The chains run as the jobs of a grid (src/grid, job kind "hyper-chain"; hyperGridSpec in
  * ./hyperTablesRun.ts), as Table 2's do: on a pool of worker threads here (--parallel), or on a
  * BullMQ queue (--queue, run by `gpmcmc worker` processes sharing --grid-dir); --grid-dir keeps
- * the jobs' results and draws, so a run stopped and started again runs only the chains it lacks.
+ * the jobs' results, draws and checkpoints, so a run stopped and started again runs only the
+ * chains it lacks, and a chain cut short resumes from its checkpoint (every --checkpoint-every K
+ * iterations, default HYPER_CHECKPOINT_EVERY; 0: none), drawing what it would have drawn
+ * uninterrupted; its seconds are then the sums over its attempts of those of the iterations it kept.
  * The table is computed from the chains' draws afterwards, the same whichever way they ran.
  */
 import { readFileSync } from "node:fs";
@@ -90,7 +93,7 @@ function intArg(args: string[], name: string, min: number): number | undefined {
 
 const KNOWN = [
   "--table", "--quick", "--groups", "--methods", "--n", "--d", "--data-sets", "--chains", "--draws", "--burn-in",
-  "--checkpoints", "--latent-updates", "--seed", "--json", "--check", "--show", "--grid-dir", "--parallel", "--queue",
+  "--checkpoints", "--latent-updates", "--seed", "--json", "--check", "--show", "--grid-dir", "--parallel", "--queue", "--checkpoint-every",
 ];
 
 /** The configuration the command-line arguments ask for. */
@@ -222,14 +225,15 @@ export function mergeHyperResults(results: HyperTablesResult[]): HyperTablesResu
   return out;
 }
 
-/** --grid-dir, --parallel and --queue: where and how the experiment's grid runs. */
+/** --grid-dir, --parallel, --queue and --checkpoint-every: where and how the experiment's grid runs. */
 export function hyperGridOptions(args: string[]): HyperTablesRunOptions {
   for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
   const queue = listArg(args, "--queue")?.join(",");
   if (queue !== undefined && !queue.startsWith("redis://")) throw new Error(`--queue: ${JSON.stringify(queue)} is not a redis:// URL (expected redis://HOST:PORT)`);
   const parallel = intArg(args, "--parallel", 1);
   if (queue !== undefined && parallel !== undefined) throw new Error("--parallel applies to a local run; with --queue each `gpmcmc worker` sets its own --concurrency");
-  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel, queue };
+  const checkpointEvery = intArg(args, "--checkpoint-every", 0);
+  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel, queue, ...(checkpointEvery !== undefined ? { checkpointEvery } : {}) };
 }
 
 async function main(argv: string[]): Promise<number> {

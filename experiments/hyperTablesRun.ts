@@ -110,11 +110,18 @@ export function runHyperTablesDirect(cfg: HyperTablesConfig, onCell?: (cell: Hyp
 }
 
 /**
+ * Iterations between a chain's checkpoints by default: a checkpoint holds the hyperparameters'
+ * draws so far and the chain's state (the latent f, a factor of K), small beside the iterations'
+ * O(n^3) work, so a killed worker loses at most this many.
+ */
+export const HYPER_CHECKPOINT_EVERY = 500;
+
+/**
  * The grid of one block (group, n, d): one "hyper-chain" job per chain (data set x method x
  * chain), named so that each job's identity is the one its chain's seed is the hash of
  * (hyperChainSeed).
  */
-export function hyperGridSpec(cfg: HyperTablesConfig, block: { group: string; n: number; d: number }, out: string): GridSpec {
+export function hyperGridSpec(cfg: HyperTablesConfig, block: { group: string; n: number; d: number }, out: string, checkpointEvery = HYPER_CHECKPOINT_EVERY): GridSpec {
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
   return {
     grid: `hyperTables table=${cfg.table} seed=${cfg.seed}`,
@@ -122,12 +129,15 @@ export function hyperGridSpec(cfg: HyperTablesConfig, block: { group: string; n:
     fixed: { table: cfg.table, seed: cfg.seed, draws: cfg.draws, burnIn: cfg.burnIn, latentUpdates: cfg.latentUpdates, ...(cfg.table === 6 ? { dataFile: table6File(block.group) } : {}) },
     axes: { group: [block.group], n: [block.n], d: [block.d], "data-set": range(cfg.table === 6 ? 1 : cfg.dataSets), method: [...cfg.methods], chain: range(cfg.chains) },
     out,
+    checkpointEvery,
   };
 }
 
 /** Where and how the experiment's grid runs (as Table 2's: experiments/table2.ts), and who hears of each finished cell. */
 export interface HyperTablesRunOptions extends GridPlace {
   onCell?: (cell: HyperCell) => void;
+  /** Iterations between a chain's checkpoints (default HYPER_CHECKPOINT_EVERY; 0: none). */
+  checkpointEvery?: number;
 }
 
 /** Runs the experiment through its grid (one spec per block), then computes each cell from its chains' draws. */
@@ -137,7 +147,7 @@ export async function runHyperTables(cfg: HyperTablesConfig, options: HyperTable
   await withGridRoot(options, "hyperTables", async (root) => {
     for (const block of blocksOf(cfg)) {
       const name = `table${cfg.table}-${block.group}-n${block.n}-d${block.d}`;
-      const g: LoadedGrid = { spec: hyperGridSpec(cfg, block, name), path: join(root, "spec.json"), outDir: join(root, name) };
+      const g: LoadedGrid = { spec: hyperGridSpec(cfg, block, name, options.checkpointEvery), path: join(root, "spec.json"), outDir: join(root, name) };
       const jobs = gridJobs(g);
       await runGridJobs(options, g.outDir, jobs);
       const results = readJobResults<HyperChainJobResult>(g.outDir, jobs);

@@ -26,7 +26,7 @@
  *   node dist/experiments/table2.js [--quick] [--data-sets S] [--chains C] [--draws D]
  *     [--burn-in B] [--n 100,400] [--d 2,10] [--likelihoods logistic,poisson,volatility,ordinal]
  *     [--samplers mh-v1,...] [--checkpoints 1000,...] [--seed S] [--json FILE]
- *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT] [--checkpoint-every K]
  *   node dist/experiments/table2.js --check FILE [--likelihoods ...] [--samplers ...] [--n ...] [--d ...]
  *
  * --check recomputes the cells of a committed run (experiments/results/table2/) that the
@@ -38,7 +38,10 @@
  * The chains run as the jobs of a grid (src/grid; table2GridSpec): on a pool of worker threads
  * here (--parallel), or on a BullMQ queue (--queue, run by `gpmcmc worker` processes sharing
  * --grid-dir); --grid-dir keeps the jobs' results, draws and checkpoints, so a run stopped and
- * started again runs only the chains it lacks. The table is computed from the chains' draws
+ * started again runs only the chains it lacks, and a chain cut short resumes from its checkpoint
+ * (every --checkpoint-every K transitions, default TABLE2_CHECKPOINT_EVERY; 0: none), drawing what
+ * it would have drawn uninterrupted. A resumed chain's seconds are the sums over its attempts of
+ * those of the transitions it kept. The table is computed from the chains' draws
  * afterwards, so it is the same whichever way and wherever the chains ran.
  *
  * Defaults are the paper's size (10 data sets, 10 chains, 20000 draws after 5000 burn-in,
@@ -118,11 +121,18 @@ export function chainSeed(base: number, likelihood: PaperModel, n: number, d: nu
 export { seedOfIdentity } from "../src/grid/identity.js";
 
 /**
+ * Transitions between a chain's checkpoints by default: each checkpoint rewrites the draws kept so
+ * far (n numbers a draw), so at the paper's size (25000 transitions, n up to 400) this keeps their
+ * writing a small part of the chain's time while a killed worker loses at most that many.
+ */
+export const TABLE2_CHECKPOINT_EVERY = 1000;
+
+/**
  * The grid of one (n, d) setting of the table: one job per chain (likelihood x data set x
  * sampler x chain), each a `simulated-latent-chain` job (src/grid/simulatedChainJob.ts: chain c
  * from the c-th prior draw of its data set, dual averaging during burn-in, seeded by chainSeed).
  */
-export function table2GridSpec(config: Table2Config, setting: { n: number; d: number }, out: string): GridSpec {
+export function table2GridSpec(config: Table2Config, setting: { n: number; d: number }, out: string, checkpointEvery = TABLE2_CHECKPOINT_EVERY): GridSpec {
   const range = (k: number) => Array.from({ length: k }, (_, i) => i);
   return {
     grid: `table2 seed=${config.seed}`,
@@ -130,12 +140,15 @@ export function table2GridSpec(config: Table2Config, setting: { n: number; d: nu
     fixed: { draws: config.draws, burnIn: config.burnIn, dataSeed: config.seed },
     axes: { likelihood: [...config.likelihoods], n: [setting.n], d: [setting.d], "data-set": range(config.dataSets), sampler: [...config.samplers], chain: range(config.chains) },
     out,
+    checkpointEvery,
   };
 }
 
 /** Where and how the table's grid runs, and who hears about each finished cell (progress). */
 export interface Table2RunOptions extends GridPlace {
   onCell?: (cell: Table2Cell) => void;
+  /** Transitions between a chain's checkpoints (default TABLE2_CHECKPOINT_EVERY; 0: none). */
+  checkpointEvery?: number;
 }
 
 /** Runs the experiment through its grid (one spec per setting), then computes the table from the chains' draws. */
@@ -146,7 +159,7 @@ export async function runTable2(config: Table2Config, options: Table2RunOptions 
   await withGridRoot(options, "table2", async (root) => {
     for (const setting of config.settings) {
       const { n, d } = setting;
-      const g: LoadedGrid = { spec: table2GridSpec(config, setting, `n${n}-d${d}`), path: join(root, "spec.json"), outDir: join(root, `n${n}-d${d}`) };
+      const g: LoadedGrid = { spec: table2GridSpec(config, setting, `n${n}-d${d}`, options.checkpointEvery), path: join(root, "spec.json"), outDir: join(root, `n${n}-d${d}`) };
       const jobs = gridJobs(g);
       await runGridJobs(options, g.outDir, jobs);
       const results = new Map(readJobResults<GridJobResult>(g.outDir, jobs).map((r, i) => [jobs[i].identity, r!]));
@@ -292,9 +305,9 @@ export function parseTable2Args(args: string[]): { config: Table2Config; json?: 
   return { config, json };
 }
 
-/** --grid-dir, --parallel and --queue: where and how the table's grid runs. */
+/** --grid-dir, --parallel, --queue and --checkpoint-every: where and how the table's grid runs. */
 function gridOptions(args: string[]): Table2RunOptions {
-  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel: intArg(args, "--parallel", 1), queue: listArg(args, "--queue")?.join(",") };
+  return { gridDir: listArg(args, "--grid-dir")?.join(","), parallel: intArg(args, "--parallel", 1), queue: listArg(args, "--queue")?.join(","), checkpointEvery: intArg(args, "--checkpoint-every", 0) };
 }
 
 async function main(argv: string[]): Promise<number> {

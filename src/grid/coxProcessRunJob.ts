@@ -6,24 +6,30 @@
  * and run; the fixed setting plan gives each sampler's burn-in and kept draws. The grid must be
  * named "lgcp table13": a run's seed is then the hash of the job's identity, `lgcp table13 grid=n
  * sampler=S run=R`, as experiments/coxProcess.ts always drew it, and the data's that of
- * `lgcp data grid=n`. A job runs start to end (no checkpoint: a retried job draws the same chain).
- * Its result holds the run's figures and, for Figure 8, the posterior mean and variance of the
+ * `lgcp data grid=n`. With the spec's checkpointEvery the job checkpoints (jobChain.ts: the chain
+ * with its adaptation's sums, and the CPU seconds so far) and a retried job resumes where its
+ * checkpoint left it, drawing the same chain. Its result holds the run's figures and, for Figure 8, the posterior mean and variance of the
  * field (the draws, N = n^2 numbers each, are not kept).
  *
  * Seconds are wall-clock and, beside them, the process's CPU seconds (BLAS on one thread), which
- * count every thread of the process: the experiment runs one job at a time by default.
+ * count every thread of the process: the experiment runs one job at a time by default. A resumed
+ * job's times are the sums over its attempts of those of the transitions it kept (setupSeconds is
+ * the last attempt's).
  */
+import { rmSync } from "node:fs";
 import { essGeyer } from "../diagnostics/ess.js";
 import { coxProcessModel, paperHyperparameters, type CoxProcessModel } from "../models/coxProcess/coxProcess.js";
 import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
-import { registerTaskKind } from "../parallel/tasks.js";
+import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../run/coxProcess.js";
 import { runChain } from "../samplers/driver.js";
 import { seedOfIdentity } from "./identity.js";
+import { cpuClock, runJobChain } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
 import { figuresResult, type FiguresJobResult } from "./parametricChainJob.js";
 import type { GridJob } from "./spec.js";
+import { jobCheckpointPath } from "./store.js";
 
 export const LGCP_RUN = "lgcp-run";
 export const LGCP_GRID = "lgcp table13";
@@ -33,8 +39,6 @@ export const lgcpDataSeed = (side: number): number => Number(seedOfIdentity(`lgc
 
 /** The seed of one chain of Table 13. */
 export const lgcpChainSeed = (side: number, sampler: string, run: number): bigint => seedOfIdentity(`${LGCP_GRID} grid=${side} sampler=${sampler} run=${run}`);
-
-const cpuSeconds = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1e6;
 
 /** One run's figures, as experiments/results/lgcp/table13.json holds them. */
 export interface LgcpCell {
@@ -73,20 +77,33 @@ export function lgcpProblem(side: number): { sim: ReturnType<typeof simulateCoxP
   return problem;
 }
 
-/** Run `run` of sampler `name` on the n x n grid: its figures, and the field's posterior mean and variance. */
-export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, burnIn: number, draws: number): { cell: LgcpCell; mean: Float64Array; variance: Float64Array } {
+/**
+ * Run `run` of sampler `name` on the n x n grid: its figures, and the field's posterior mean and
+ * variance; given a job, checkpointed into its checkpoint directory and resumed from there.
+ */
+export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }): { cell: LgcpCell; mean: Float64Array; variance: Float64Array; resumed: boolean } {
   const { sim, model } = lgcpProblem(side);
   const n = model.dim;
   const s = coxProcessSampler(model, name);
-  const cpu0 = process.cpuUsage();
+  const cpu = cpuClock();
   let cpuBurnIn = 0;
-  const r = runChain(s.kernel, new Rng(lgcpChainSeed(side, name, run)), {
+  const options = {
     draws, burnIn, init: s.init, adapt: s.adapt, progressInterval: Math.max(1, burnIn),
-    onProgress: (p) => {
-      if (p.iteration === burnIn) cpuBurnIn = cpuSeconds(process.cpuUsage(cpu0));
+    onProgress: (p: { iteration: number }) => {
+      if (p.iteration === burnIn) cpuBurnIn = cpu.seconds();
     },
-  });
-  const cpuTotal = cpuSeconds(process.cpuUsage(cpu0));
+  };
+  const seed = lgcpChainSeed(side, name, run);
+  const r = job
+    ? runJobChain(job.job, job.context, s.kernel, seed, options, {
+      save: () => ({ cpuSeconds: cpu.seconds(), cpuBurnIn }),
+      restore: (t) => {
+        cpu.restore(t.cpuSeconds as number);
+        cpuBurnIn = t.cpuBurnIn as number;
+      },
+    })
+    : { ...runChain(s.kernel, new Rng(seed), options), resumed: false };
+  const cpuTotal = cpu.seconds();
   // Figure 7, right: the stationary tuning run from x = mu 1 (Gamma = 0) instead of the mode
   const stuckFromMu = name === "mala-stationary" ? runChain(s.kernel, new Rng(lgcpChainSeed(side, name, run), 1), { draws: 200, init: new Float64Array(n), initialTunableValue: r.tunedValue }).summary.acceptanceRate : undefined;
   const x = new Float64Array(draws * n);
@@ -120,14 +137,14 @@ export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, 
     meanPosteriorVariance: variance.reduce((a, v) => a + v, 0) / n,
     lpFirst: Array.from(r.stats.lp.subarray(0, Math.min(draws, 50))),
   };
-  return { cell, mean, variance };
+  return { cell, mean, variance, resumed: r.resumed };
 }
 
 /** What an "lgcp-run" job returns: its figures, and the field's posterior mean and variance. */
 export type LgcpRunJobResult = FiguresJobResult<LgcpCell> & { mean: Float64Array; variance: Float64Array };
 
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
-export function lgcpRunJob(job: GridJob): LgcpRunJobResult {
+export function lgcpRunJob(job: GridJob, context?: TaskContext): LgcpRunJobResult {
   const t0 = performance.now();
   const { grid: side, sampler, run } = job.cell;
   if (!Number.isInteger(side) || (side as number) < 2) refuseJob(job, `grid must be an integer >= 2, got ${JSON.stringify(side)}`);
@@ -137,9 +154,11 @@ export function lgcpRunJob(job: GridJob): LgcpRunJobResult {
   const { burnIn, draws } = plan[sampler] ?? {};
   if (!Number.isInteger(burnIn) || (burnIn as number) < 0 || !Number.isInteger(draws) || (draws as number) < 2) refuseJob(job, `the fixed setting plan must give ${sampler} an integer burnIn >= 0 and draws >= 2, got ${JSON.stringify(plan[sampler])}`);
   if (job.identity !== `${LGCP_GRID} grid=${side} sampler=${sampler} run=${run}`) refuseJob(job, `the grid must be named "${LGCP_GRID}" with the axes grid, sampler, run in that order (the run's seed is the hash of its identity)`);
-  const { cell, mean, variance } = lgcpRun(side as number, sampler, run as number, burnIn as number, draws as number);
+  const { cell, mean, variance, resumed } = lgcpRun(side as number, sampler, run as number, burnIn as number, draws as number, { job, context });
+  // no draws file (the field's draws are not kept): the checkpoint goes with the result
+  rmSync(jobCheckpointPath(job), { force: true });
   return {
-    ...figuresResult(job, { dim: mean.length, draws: draws as number, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile: "", figures: cell, samplingSeconds: cell.seconds, t0 }),
+    ...figuresResult(job, { dim: mean.length, draws: draws as number, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile: "", figures: cell, samplingSeconds: cell.seconds, t0, resumed }),
     mean, variance,
   };
 }

@@ -8,18 +8,23 @@
  * of sensitivities. The cell names sampler and run; the fixed settings burnIn and draws. The grid
  * must be named "fitzhugh-nagumo": the run's seed is then the hash of the job's identity
  * (identity.ts), `fitzhugh-nagumo sampler=S run=R`, as experiments/fitzhughNagumo.ts always drew
- * it. A job runs start to end (no checkpoint: a retried job draws the same chain).
+ * it. With the spec's checkpointEvery the job checkpoints (jobChain.ts: the chain, and the counts
+ * of solves so far) and a retried job resumes where its checkpoint left it, drawing the same chain
+ * and counting the same solves; its seconds are then the sum over its attempts of those of the
+ * transitions it kept.
  */
 import { essGeyer } from "../diagnostics/ess.js";
 import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
 import { fitzhughNagumoModel, type FitzhughNagumoModel } from "../models/fitzhughNagumo/model.js";
 import { simulateFitzhughNagumo } from "../models/fitzhughNagumo/simulate.js";
-import { registerTaskKind } from "../parallel/tasks.js";
+import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/driver.js";
 import { isParametricSamplerName, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
 import { seedOfIdentity } from "./identity.js";
+import { runJobChain, withStep } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
 import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
 import type { GridJob } from "./spec.js";
@@ -73,15 +78,28 @@ export function fitzhughNagumoProblem(): { model: FitzhughNagumoModel; mode: Ret
   return problem;
 }
 
-/** Run `run` of `sampler` and its draws (draws x 3, draw-major). */
-export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, burnIn: number, draws: number): { cell: FitzhughNagumoCell; samples: Float64Array } {
+/** Run `run` of `sampler` and its draws (draws x 3, draw-major); given a job, checkpointed into its checkpoint directory and resumed from there. */
+export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }): { cell: FitzhughNagumoCell; samples: Float64Array; resumed: boolean } {
   const { model: base, mode } = fitzhughNagumoProblem();
   const seed = seedOfIdentity(`${FITZHUGH_NAGUMO_GRID} sampler=${sampler} run=${run}`);
   const { model, solves } = counted(base);
   const target = denseMetricTarget(model);
   const init = Float64Array.from(mode.theta);
   const { kernel, adapt } = parametricSampler(target, sampler, init, burnIn);
-  const r = runChain(kernel, new Rng(seed), { draws, burnIn, init, adapt });
+  // On a resume the counts become the checkpoint's at the first transition, after the solves that
+  // rebuilt the chain's state (which the chain never interrupted did not need).
+  const restored: { saved?: number[] } = {};
+  const resumedCounts = <S extends SamplerState>(k: Kernel<S>, counts: number[]) => withStep(k, (state, rng) => {
+    if (restored.saved) counts.splice(0, 3, ...restored.saved);
+    restored.saved = undefined;
+    return k.step(state, rng);
+  });
+  const options = { draws, burnIn, init, adapt };
+  const r = job
+    ? runJobChain(job.job, job.context, resumedCounts(kernel, solves), seed, options, { save: () => ({ solves: [...solves] }), restore: (t) => void (restored.saved = t.solves as number[]) })
+    : { ...runChain(kernel, new Rng(seed), options), resumed: false };
+  // (a checkpoint at the chain's end resumes into no transition: its counts are the run's)
+  if (restored.saved) solves.splice(0, 3, ...restored.saved);
   const ess: number[] = [];
   const means: number[] = [];
   const sds: number[] = [];
@@ -98,23 +116,23 @@ export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, b
     secondsPerMinEss: r.seconds.sampling / minEss, acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences,
     stepSize: r.tunedValue ?? null, means, sds, solves: { statesOnly: solves[0]!, firstOrder: solves[1]!, secondOrder: solves[2]! },
   };
-  return { cell, samples: r.samples };
+  return { cell, samples: r.samples, resumed: r.resumed };
 }
 
 /** What a job of this kind returns. */
 export type FitzhughNagumoRunJobResult = FiguresJobResult<FitzhughNagumoCell>;
 
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
-export function fitzhughNagumoRunJob(job: GridJob): FitzhughNagumoRunJobResult {
+export function fitzhughNagumoRunJob(job: GridJob, context?: TaskContext): FitzhughNagumoRunJobResult {
   const t0 = performance.now();
   const { burnIn, draws } = runLength(job);
   const { sampler, run } = job.cell;
   if (typeof sampler !== "string" || !isParametricSamplerName(sampler)) refuseJob(job, `unknown sampler ${JSON.stringify(sampler)}`);
   if (!Number.isInteger(run) || (run as number) < 0) refuseJob(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
   if (job.identity !== `${FITZHUGH_NAGUMO_GRID} sampler=${sampler} run=${run}`) refuseJob(job, `the grid must be named "${FITZHUGH_NAGUMO_GRID}" with the axes sampler, run in that order (the run's seed is the hash of its identity)`);
-  const { cell, samples } = fitzhughNagumoRun(sampler, run as number, burnIn, draws);
+  const { cell, samples, resumed } = fitzhughNagumoRun(sampler, run as number, burnIn, draws, { job, context });
   const drawsFile = writeJobDraws(job, 3, draws, samples);
-  return figuresResult(job, { dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.seconds, t0 });
+  return figuresResult(job, { dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.seconds, t0, resumed });
 }
 
 registerTaskKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob");

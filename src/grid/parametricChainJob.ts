@@ -10,13 +10,15 @@
  * settings draws, burnIn, thin, start and, when given, stepSize and leapfrogSteps. The seed is
  * experiments/logisticRegression.ts's: the FNV-1a hash of (data set, sampler, run) and the
  * settings that differ from the defaults (`parametricSeedParts`), and the grid must be named
- * after those settings (`parametricGridName`), so the name and the seed say the same. A job runs
- * start to end (no checkpoint: a retried job starts again and draws the same chain); its
- * figures are computed here, its draws go to the grid's draws directory.
+ * after those settings (`parametricGridName`), so the name and the seed say the same. With the
+ * spec's checkpointEvery the job checkpoints (jobChain.ts) and a retried job resumes where its
+ * checkpoint left it, drawing the same chain; its figures are computed here, its draws go to the
+ * grid's draws directory.
  *
  * Time is the CPU time of the sampling phase (as the paper records it; process.cpuUsage around
  * each transition after burn-in), which counts every thread of the process: with jobs on more
  * than one thread at once it counts the others' work too, so timings come from one job at a time.
+ * A resumed job's time is the sum over its attempts of the time of the transitions it kept.
  */
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
@@ -25,13 +27,14 @@ import { essGeyer } from "../diagnostics/ess.js";
 import { readDataset } from "../io/dataset.js";
 import { regressionDesign } from "../models/design.js";
 import { logisticRegression } from "../models/logisticRegression.js";
-import { registerTaskKind } from "../parallel/tasks.js";
+import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/driver.js";
 import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, fisherScoringMode, type DenseMetricTarget } from "../targets/denseMetric.js";
 import { fnvSeed } from "./identity.js";
+import { runJobChain, withStep, type JobTallies, type TallyKeeper } from "./jobChain.js";
 import { fixedInteger, refuseJob } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
 import type { GridJob } from "./spec.js";
@@ -90,10 +93,10 @@ export interface FiguresJobResult<F> extends ChainJobRecord {
 export type ParametricChainJobResult = FiguresJobResult<ParametricCell>;
 
 /** A job's result from its run's figures and tallies (t0: when the job started, performance.now()). */
-export function figuresResult<F>(job: GridJob, r: { dim: number; draws: number; minEss: number; acceptanceRate: number; drawsFile: string; figures: F; samplingSeconds: number; t0: number }): FiguresJobResult<F> {
+export function figuresResult<F>(job: GridJob, r: { dim: number; draws: number; minEss: number; acceptanceRate: number; drawsFile: string; figures: F; samplingSeconds: number; t0: number; resumed: boolean }): FiguresJobResult<F> {
   return {
     id: job.id, identity: job.identity, cell: job.cell, dim: r.dim, draws: r.draws, minEss: r.minEss, acceptanceRate: r.acceptanceRate,
-    drawsFile: r.drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: false,
+    drawsFile: r.drawsFile, worker: { host: hostname(), pid: process.pid }, resumed: r.resumed,
     figures: r.figures, seconds: { sampling: r.samplingSeconds, job: (performance.now() - r.t0) / 1000 },
   };
 }
@@ -139,8 +142,12 @@ export function logisticTarget(name: string): DenseMetricTarget {
   return cached.target;
 }
 
-/** The kernel with the CPU time of its transitions after the first `skip` (the burn-in) added up. */
-function cpuTimed<S extends SamplerState>(kernel: Kernel<S>, skip: number): { kernel: Kernel<S>; seconds: () => number } {
+/**
+ * The kernel with the CPU time of its transitions after the first `skip` (the burn-in) added up;
+ * its count of transitions and time so far go with the job's checkpoints (`tallies`), its own
+ * state with the chain's (saveState, restoreState passed through).
+ */
+function cpuTimed<S extends SamplerState>(kernel: Kernel<S>, skip: number): { kernel: Kernel<S>; seconds: () => number; tallies: TallyKeeper<JobTallies> } {
   let calls = 0;
   let micros = 0;
   const step: Kernel<S>["step"] = (state, rng) => {
@@ -151,11 +158,24 @@ function cpuTimed<S extends SamplerState>(kernel: Kernel<S>, skip: number): { ke
     micros += t.user + t.system;
     return out;
   };
-  return { kernel: { name: kernel.name, init: (x) => kernel.init(x), step, tunable: kernel.tunable }, seconds: () => micros / 1e6 };
+  return {
+    kernel: withStep(kernel, step), seconds: () => micros / 1e6,
+    tallies: {
+      save: () => ({ transitions: calls, cpuMicros: micros }),
+      restore: (t) => {
+        calls = t.transitions as number;
+        micros = t.cpuMicros as number;
+      },
+    },
+  };
 }
 
-/** Runs one run and computes its figures; `samples` are its draws (draws x coefficients, draw-major). */
-export function parametricRun(data: string, sampler: ParametricSamplerName, run: number, s: ParametricSettings): { cell: ParametricCell; samples: Float64Array } {
+/**
+ * Runs one run and computes its figures; `samples` are its draws (draws x coefficients,
+ * draw-major). Given a job, the chain checkpoints into its checkpoint directory and resumes from
+ * there (`resumed`).
+ */
+export function parametricRun(data: string, sampler: ParametricSamplerName, run: number, s: ParametricSettings, job?: { job: GridJob; context?: TaskContext }): { cell: ParametricCell; samples: Float64Array; resumed: boolean } {
   const target = logisticTarget(data);
   const d = target.dim;
   const { draws, burnIn, thin, stepSize, leapfrogSteps } = s;
@@ -164,7 +184,8 @@ export function parametricRun(data: string, sampler: ParametricSamplerName, run:
   const given = stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {};
   const { kernel: inner, adapt } = parametricSampler(target, sampler, init, burnIn, given);
   const cpu = cpuTimed(inner, burnIn);
-  const r = runChain(cpu.kernel, new Rng(seed), { draws, burnIn, thin, init, adapt });
+  const options = { draws, burnIn, thin, init, adapt };
+  const r = job ? runJobChain(job.job, job.context, cpu.kernel, seed, options, cpu.tallies) : { ...runChain(cpu.kernel, new Rng(seed), options), resumed: false };
   const ess: number[] = [];
   const means: number[] = [];
   const sds: number[] = [];
@@ -185,7 +206,7 @@ export function parametricRun(data: string, sampler: ParametricSamplerName, run:
     secondsPerMinEss: cpu.seconds() / sorted[0]!,
     acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences, means, sds,
   };
-  return { cell, samples: r.samples };
+  return { cell, samples: r.samples, resumed: r.resumed };
 }
 
 function settingsOf(job: GridJob): ParametricSettings {
@@ -206,7 +227,7 @@ function settingsOf(job: GridJob): ParametricSettings {
 }
 
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
-export function parametricChainJob(job: GridJob): ParametricChainJobResult {
+export function parametricChainJob(job: GridJob, context?: TaskContext): ParametricChainJobResult {
   const t0 = performance.now();
   const s = settingsOf(job);
   const { data, sampler, run } = job.cell;
@@ -223,9 +244,9 @@ export function parametricChainJob(job: GridJob): ParametricChainJobResult {
     refuseJob(job, (e as Error).message);
   }
   if (!parametricSamplerApplies(target, sampler)) refuseJob(job, `sampler ${sampler} does not apply to data set ${data}`);
-  const { cell, samples } = parametricRun(data, sampler, run as number, s);
+  const { cell, samples, resumed } = parametricRun(data, sampler, run as number, s, { job, context });
   const drawsFile = writeJobDraws(job, cell.coefficients, s.draws, samples);
-  return figuresResult(job, { dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0 });
+  return figuresResult(job, { dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0, resumed });
 }
 
 registerTaskKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob");

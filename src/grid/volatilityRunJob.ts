@@ -8,22 +8,26 @@
  * identity, each run's of (configuration, run), as experiments/volatility.ts always drew them;
  * the grid must be named "volatility" so that its identities say the same. One chain per run, from
  * svInitialPoint (beta the root mean square of y, sigma 0.2, phi 0.9, x = 0), step sizes adapted
- * per block in burn-in. A job runs start to end (no checkpoint: a retried job draws the same chain);
- * the draws it keeps in the grid's draws directory are those of beta, sigma and phi.
+ * per block in burn-in. With the spec's checkpointEvery the job checkpoints (jobChain.ts: the
+ * chain with each block's step size, adaptation and tallies, and the CPU seconds so far) and a
+ * retried job resumes where its checkpoint left it, drawing the same chain; the draws it keeps in
+ * the grid's draws directory are those of beta, sigma and phi.
  *
  * Time is measured twice: wall-clock seconds (the driver's) and the process's CPU seconds over the
  * run (process.cpuUsage, user + system), which count every thread of the process: run one job at a
- * time (the experiment's default) for CPU times that are the run's own.
+ * time (the experiment's default) for CPU times that are the run's own. A resumed job's times are
+ * the sums over its attempts of those of the transitions it kept.
  */
 import { essGeyer } from "../diagnostics/ess.js";
 import { SV_TRUTH } from "../models/volatility/svModel.js";
 import { simulateVolatility } from "../models/volatility/svSimulate.js";
-import { registerTaskKind } from "../parallel/tasks.js";
+import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { kernelDensities } from "../report/curves.js";
 import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../run/volatilityGibbs.js";
 import { runChain } from "../samplers/driver.js";
 import { fnvSeed } from "./identity.js";
+import { cpuClock, runJobChain } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
 import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
 import type { GridJob } from "./spec.js";
@@ -88,8 +92,8 @@ function column(samples: Float64Array, dim: number, draws: number, j: number): F
   return col;
 }
 
-/** One run of one configuration, and its draws (draws x (3 + T), draw-major). */
-export function volatilityRun(y: Float64Array, config: SvConfig, run: number, burnIn: number, draws: number): { cell: SvCell; samples: Float64Array } {
+/** One run of one configuration, and its draws (draws x (3 + T), draw-major); given a job, checkpointed into its checkpoint directory and resumed from there. */
+export function volatilityRun(y: Float64Array, config: SvConfig, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }): { cell: SvCell; samples: Float64Array; resumed: boolean } {
   const seed = fnvSeed("volatility", config.label, run);
   const kernel = svGibbsKernel(y, {
     parameters: { sampler: config.parameters, leapfrogSteps: config.parameterSteps, stepSize: config.stepSizes?.[0], adapt: !config.stepSizes },
@@ -97,9 +101,10 @@ export function volatilityRun(y: Float64Array, config: SvConfig, run: number, bu
     adaptIterations: burnIn,
   });
   const init = svInitialPoint(y);
-  const cpu0 = process.cpuUsage();
-  const r = runChain(kernel, new Rng(seed), { draws, burnIn, init });
-  const cpu = process.cpuUsage(cpu0);
+  const cpu = cpuClock();
+  const options = { draws, burnIn, init };
+  const r = job ? runJobChain(job.job, job.context, kernel, seed, options, cpu.keeper("cpuSeconds")) : { ...runChain(kernel, new Rng(seed), options), resumed: false };
+  const cpuSeconds = cpu.seconds();
   const dim = init.length;
   const cols = [0, 1, 2].map((j) => column(r.samples, dim, draws, j));
   const [eb, es, ep] = cols.map((c) => essGeyer([c])) as [number, number, number];
@@ -114,7 +119,7 @@ export function volatilityRun(y: Float64Array, config: SvConfig, run: number, bu
     return { name: names[j]!, grid: Array.from(grid), density: Array.from(d[0] ?? []) };
   });
   const cell: SvCell = {
-    config: config.label, run, seed, seconds: r.seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    config: config.label, run, seed, seconds: r.seconds, cpuSeconds,
     ess: { beta: eb, sigma: es, phi: ep },
     volatilityEss: { min: vEss[0]!, median: vEss[Math.floor(vEss.length / 2)]!, max: vEss[vEss.length - 1]! },
     blocks: kernel.summary().map(({ name, stepSize, acceptanceRate }) => ({ name, stepSize, acceptanceRate })),
@@ -122,14 +127,14 @@ export function volatilityRun(y: Float64Array, config: SvConfig, run: number, bu
     sds: { beta: stats[0]!.sd, sigma: stats[1]!.sd, phi: stats[2]!.sd },
     densities,
   };
-  return { cell, samples: r.samples };
+  return { cell, samples: r.samples, resumed: r.resumed };
 }
 
 /** What a job of this kind returns. */
 export type VolatilityRunJobResult = FiguresJobResult<SvCell>;
 
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
-export function volatilityRunJob(job: GridJob): VolatilityRunJobResult {
+export function volatilityRunJob(job: GridJob, context?: TaskContext): VolatilityRunJobResult {
   const t0 = performance.now();
   const { burnIn, draws } = runLength(job);
   const { config: label, run } = job.cell;
@@ -142,7 +147,7 @@ export function volatilityRunJob(job: GridJob): VolatilityRunJobResult {
   }
   // The run's seed hashes ("volatility", configuration, run): the identity must say just that.
   if (job.identity !== `volatility config=${label} run=${run}`) refuseJob(job, `the grid must be named "volatility" with the axes config, run in that order (the run's seed hashes the configuration and the run)`);
-  const { cell, samples } = volatilityRun(svExperimentData(), config, run as number, burnIn, draws);
+  const { cell, samples, resumed } = volatilityRun(svExperimentData(), config, run as number, burnIn, draws, { job, context });
   // The draws of beta, sigma and phi (the T volatilities' would be 16 T bytes a draw; their ESS are in the figures).
   const dim = samples.length / draws;
   const parameters = new Float64Array(draws * 3);
@@ -150,7 +155,7 @@ export function volatilityRunJob(job: GridJob): VolatilityRunJobResult {
   const drawsFile = writeJobDraws(job, 3, draws, parameters);
   return figuresResult(job, {
     dim: 3, draws, minEss: Math.min(cell.ess.beta, cell.ess.sigma, cell.ess.phi, cell.volatilityEss.min), acceptanceRate: cell.blocks[0]?.acceptanceRate ?? NaN,
-    drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0,
+    drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0, resumed,
   });
 }
 

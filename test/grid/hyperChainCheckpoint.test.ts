@@ -10,22 +10,19 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hyperChainJob, type HyperChainJobResult } from "../../src/grid/hyperChainJob.js";
 import type { HyperChainCheckpoint } from "../../src/grid/hyperChainLoop.js";
 import { runGridLocally } from "../../src/grid/localRunner.js";
-import { gridJobs, type GridJob, type GridSpec } from "../../src/grid/spec.js";
+import type { GridJob, GridSpec } from "../../src/grid/spec.js";
 import { readJobResults } from "../../src/grid/store.js";
 import { getBackend } from "../../src/linalg/backend.js";
-import type { TaskContext } from "../../src/parallel/tasks.js";
 import { Rng } from "../../src/random/rng.js";
 import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
-import { REPO_ROOT, scratchDir } from "../fixtures.js";
-
-const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
+import { scratchDir } from "../fixtures.js";
+import { jobsOf, runGridKilledOnce, stopAfter } from "./gridJobRuns.js";
 
 // One BLAS thread, as the grid's worker threads run (see test/experiments/hyperTablesGrid.test.ts).
 getBackend().setThreads(1);
@@ -35,16 +32,6 @@ function spec(table: number, group: string, methods: string[], out: string, draw
     grid: `hyperTables table=${table} seed=1`, kind: "hyper-chain", fixed: { table, seed: 1, draws, burnIn: 20, latentUpdates: 1 },
     axes: { group: [group], n: [20], d: [2], "data-set": [0], method: methods, chain: [0] }, out, checkpointEvery,
   };
-}
-
-function jobsOf(s: GridSpec, dir: string): GridJob[] {
-  return gridJobs({ spec: s, path: join(dir, "spec.json"), outDir: join(dir, s.out) });
-}
-
-/** A context that asks the job to stop after its `after`-th iteration. */
-function stopAfter(after: number): TaskContext {
-  let calls = 0;
-  return { index: 0, progress: () => {}, stopRequested: () => ++calls === after };
 }
 
 /** What must not depend on interruptions: the draws file and every figure but the timings, the worker and `resumed`. */
@@ -117,21 +104,7 @@ test("gpmcmc grid run killed (SIGKILL) in the middle of a hyper-chain job, run a
     const killed = spec(5, "logistic", ["asis", "khr"], "killed", 400, 10);
     const whole = spec(5, "logistic", ["asis", "khr"], "whole", 400, 0);
     await runGridLocally(join(s.dir, "whole"), jobsOf(whole, s.dir), { parallel: 1 });
-    const path = join(s.dir, "killed.json");
-    writeFileSync(path, JSON.stringify(killed));
-    const child = spawn(process.execPath, [MAIN, "grid", "run", path, "--parallel", "1", "--quiet"], { stdio: "ignore" });
-    const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
-    const checkpoints = join(s.dir, "killed", "checkpoints");
-    let seen = false;
-    for (let i = 0; i < 1200 && !seen; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      seen = existsSync(checkpoints) && readdirSync(checkpoints).some((f) => f.endsWith(".json"));
-    }
-    assert.ok(seen, "no checkpoint appeared");
-    child.kill("SIGKILL");
-    await exited;
-    const again = spawn(process.execPath, [MAIN, "grid", "run", path, "--parallel", "1", "--quiet"], { stdio: "ignore" });
-    assert.equal(await new Promise((resolve) => again.on("exit", resolve)), 0);
+    await runGridKilledOnce(s.dir, killed);
     const read = (out: string, sp: GridSpec) => {
       const jobs = jobsOf(sp, s.dir);
       return readJobResults<HyperChainJobResult>(join(s.dir, out), jobs).map((r, i) => ({ ...figures(jobs[i]!, r!), resumed: r!.resumed }));
