@@ -14,8 +14,10 @@
  * g_k = lambda + 1/d_k, so G^-1, G^1/2 and log|G| all cost two Kronecker rotations (O(N^1.5)).
  */
 import type { RandomSource } from "../../random/types.js";
-import type { LocalMetric, Target } from "../../targets/types.js";
+import { fieldLogLikelihood, type CoxConstantMetric, type CoxField, type CoxHyperparameters } from "./coxField.js";
 import { KroneckerGrid } from "./kroneckerGrid.js";
+
+export { constantMetricMass, coxProcessMetricTarget, type ConstantMass, type CoxHyperparameters } from "./coxField.js";
 
 /** Section 9.1's values. */
 export const PAPER_SIGMA2 = 1.91;
@@ -23,21 +25,10 @@ export const PAPER_BETA = 1 / 33;
 export const PAPER_MEAN_INTENSITY = 126;
 export const paperMu = (sigma2: number): number => Math.log(PAPER_MEAN_INTENSITY) - sigma2 / 2;
 
-export interface CoxHyperparameters {
-  readonly sigma2: number;
-  readonly beta: number;
-  readonly mu: number;
-}
-
-export interface CoxProcessModel extends Target {
-  readonly side: number;
-  readonly counts: Float64Array;
-  /** Cell area m (the Poisson mean is m exp(x)). */
-  readonly cellArea: number;
-  readonly hyper: CoxHyperparameters;
+/** The field with the separable covariance, sampled in x itself. */
+export interface CoxProcessModel extends CoxField {
+  readonly covariance: "separable";
   readonly grid: KroneckerGrid;
-  /** lambda = m exp(mu + sigma^2), the diagonal of Lambda. */
-  readonly lambda: number;
   /** Eigenvalues g_k = lambda + 1/d_k of G (in the grid's eigenbasis). */
   readonly metricEigenvalues: Float64Array;
   logDensityAndGradient(x: Float64Array, grad: Float64Array): number;
@@ -66,11 +57,8 @@ export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: 
 
   /** L(x); with `grad`, also dL/dx. Sigma^-1 r as Q (z / d) with z = Q' r. */
   function evaluate(x: Float64Array, grad: Float64Array | undefined): number {
-    let lik = 0;
-    for (let k = 0; k < n; k++) {
-      lik += y[k] * x[k] - m * Math.exp(x[k]);
-      r[k] = x[k] - mu;
-    }
+    const lik = fieldLogLikelihood(y, m, x);
+    for (let k = 0; k < n; k++) r[k] = x[k] - mu;
     grid.rotateIn(r, z);
     let quad = 0;
     for (let k = 0; k < n; k++) {
@@ -85,7 +73,9 @@ export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: 
   }
 
   return {
+    covariance: "separable",
     dim: n,
+    cells: n,
     side,
     counts: y,
     cellArea: m,
@@ -93,21 +83,23 @@ export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: 
     grid,
     lambda,
     metricEigenvalues,
+    priorMean: new Float64Array(n).fill(mu),
+    metric: new SeparableMetric(grid, metricEigenvalues),
+    toField: (theta, out) => out.set(theta),
     logDensity: (x) => evaluate(x, undefined),
     logDensityAndGradient: (x, grad) => evaluate(x, grad),
   };
 }
 
 /** What G's spectral form gives: G^-1 p, G v, draws from N(0, G), p' G^-1 p, log|G|. */
-class ConstantMetric {
+class SeparableMetric implements CoxConstantMetric {
   private readonly work: Float64Array;
   private readonly work2: Float64Array;
-  readonly inverse: Float64Array;
-  readonly root: Float64Array;
+  private readonly inverse: Float64Array;
+  private readonly root: Float64Array;
   readonly logDet: number;
 
-  constructor(private readonly model: CoxProcessModel) {
-    const g = model.metricEigenvalues;
+  constructor(private readonly grid: KroneckerGrid, private readonly g: Float64Array) {
     this.inverse = g.map((v) => 1 / v);
     this.root = g.map((v) => Math.sqrt(v));
     let s = 0;
@@ -118,16 +110,24 @@ class ConstantMetric {
   }
 
   applyInverse(p: Float64Array, out: Float64Array): void {
-    this.model.grid.applySpectral(this.inverse, p, out, this.work);
+    this.grid.applySpectral(this.inverse, p, out, this.work);
   }
 
   applyMetric(v: Float64Array, out: Float64Array): void {
-    this.model.grid.applySpectral(this.model.metricEigenvalues, v, out, this.work);
+    this.grid.applySpectral(this.g, v, out, this.work);
+  }
+
+  inverseQuadratic(p: Float64Array): number {
+    return this.quadratic(p, this.inverse);
+  }
+
+  metricQuadratic(v: Float64Array): number {
+    return this.quadratic(v, this.g);
   }
 
   /** v' G^w v for the weights w (G^-1: inverse; G: the eigenvalues). */
-  quadratic(v: Float64Array, w: Float64Array): number {
-    this.model.grid.rotateIn(v, this.work);
+  private quadratic(v: Float64Array, w: Float64Array): number {
+    this.grid.rotateIn(v, this.work);
     let s = 0;
     for (let k = 0; k < w.length; k++) s += this.work[k] * this.work[k] * w[k];
     return s;
@@ -137,59 +137,6 @@ class ConstantMetric {
   sampleMomentum(rng: RandomSource, out: Float64Array): void {
     rng.fillNormal(this.work2);
     for (let k = 0; k < this.root.length; k++) this.work2[k] *= this.root[k];
-    this.model.grid.rotateOut(this.work2, out);
+    this.grid.rotateOut(this.work2, out);
   }
-}
-
-/** A constant mass matrix as samplers/massMatrix.ts's MassMatrix has it (structurally: models sit beside samplers). */
-export interface ConstantMass {
-  readonly dim: number;
-  readonly kind: string;
-  sampleMomentum(rng: RandomSource, out: Float64Array): void;
-  applyInverse(p: Float64Array, out: Float64Array): void;
-  kineticEnergy(p: Float64Array): number;
-}
-
-/**
- * G as the constant mass matrix of HMC: with a constant metric the generalised leapfrog of RMHMC
- * is the plain leapfrog with M = G (Section 9), so RMHMC here is samplers/hmc.ts with this mass.
- */
-export function constantMetricMass(model: CoxProcessModel): ConstantMass {
-  const g = new ConstantMetric(model);
-  return {
-    dim: model.dim,
-    kind: "cox-process-metric",
-    sampleMomentum: (rng, out) => g.sampleMomentum(rng, out),
-    applyInverse: (p, out) => g.applyInverse(p, out),
-    kineticEnergy: (p) => 0.5 * g.quadratic(p, g.inverse),
-  };
-}
-
-/**
- * The target with its constant metric for manifold MALA. With dG/dx = 0 the Christoffel terms of
- * the mMALA drift (eq. 10) vanish, so mMALA is exactly the simplified kernel of samplers/smmala.ts
- * on this metric.
- */
-export function coxProcessMetricTarget(model: CoxProcessModel): Target {
-  const g = new ConstantMetric(model);
-  return {
-    dim: model.dim,
-    logDensity: (x) => model.logDensity(x),
-    logDensityAndGradient: (x, grad) => model.logDensityAndGradient(x, grad),
-    fisherMetric(x): LocalMetric {
-      const gradient = new Float64Array(model.dim);
-      const logDensity = model.logDensityAndGradient(x, gradient);
-      return {
-        position: Float64Array.from(x),
-        logDensity,
-        gradient,
-        logDetMetric: g.logDet,
-        logDetMetricUpToConstant: 0,
-        applyInverse: (p, out) => g.applyInverse(p, out),
-        applyMetric: (v, out) => g.applyMetric(v, out),
-        metricQuadraticForm: (v) => g.quadratic(v, model.metricEigenvalues),
-        sampleMomentum: (rng, out) => g.sampleMomentum(rng, out),
-      };
-    },
-  };
 }
