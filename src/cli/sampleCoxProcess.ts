@@ -2,7 +2,9 @@
  * `gpmcmc sample --model lgcp`: the latent field of the log-Gaussian Cox process given the counts
  * on a grid (Girolami & Calderhead 2011, Section 9) with fixed hyperparameters (--sigma2, --beta,
  * --mu; the paper's values by default), sampled by one of run/coxProcess.ts's samplers (rmhmc, the
- * default, mmala, mala-transient, mala-stationary). The draws are the field x.1..x.N, cell
+ * default, mmala, mala-transient, mala-stationary), with the paper's Euclidean grid covariance
+ * (--covariance euclidean, the default; sampled in whitened torus coordinates and mapped back) or
+ * the separable one (--covariance separable). The draws are the field x.1..x.N, cell
  * (row i, column j) at N-index (i - 1) + n (j - 1) + 1, in CmdStan CSV files that `diagnose` and
  * `report` read. Everything is checked before sampling: a bad option or data file stops with one
  * line and exit code 2, and nothing is written.
@@ -10,12 +12,12 @@
 import { prepareOutputDir } from "../io/atomic.js";
 import { vectorNames } from "../io/cmdstan.js";
 import { readCountGrid } from "../io/countGrid.js";
-import { coxProcessModel } from "../models/coxProcess/coxProcess.js";
+import { coxFieldModel } from "../models/coxProcess/fieldModel.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName } from "../run/coxProcess.js";
 import { summariseRun } from "../run/summary.js";
 import { sample, type ChainResult } from "../samplers/driver.js";
 import { VERSION } from "../version.js";
-import { parseCoxHyperparameters, type RawCoxProcessOptions } from "./coxProcessOptions.js";
+import { parseCoxHyperparameters, parseGridCovariance, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { OptionError } from "./options.js";
 import { writeParametricChain, type RawParametricOptions } from "./sampleParametric.js";
 import { parseSampleOptions } from "./sampleOptions.js";
@@ -30,8 +32,9 @@ export function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOpt
   if (sampler !== "rmhmc" && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, not ${sampler}`);
   if (sampler === "mala-transient" && raw.adapt === false) throw new OptionError("--no-adapt", "does not apply to --sampler mala-transient (its scaling is fixed)");
   const hyper = parseCoxHyperparameters(raw);
+  const covariance = parseGridCovariance(raw);
   const grid = readCountGrid(o.data);
-  const model = coxProcessModel(grid.side, grid.counts, hyper);
+  const model = coxFieldModel(grid.side, grid.counts, hyper, covariance);
   const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
   const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
   const t0 = performance.now();
@@ -41,31 +44,32 @@ export function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOpt
     const s = coxProcessSampler(model, sampler, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
     setupSeconds = s.setupSeconds;
     const result = sample(s.kernel, { draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, init: s.init, adapt: s.adapt });
-    // MALA samples Christensen's Gamma: the draws are mapped to the field x.
+    // The draws are mapped to the field x (the Euclidean model samples the whitened nu, MALA Christensen's Gamma).
     chains = result.chainResults.map((r) => {
-      const xs = new Float64Array(r.samples.length);
-      for (let i = 0; i < r.draws; i++) s.toField(r.samples.subarray(i * r.dim, (i + 1) * r.dim), xs.subarray(i * r.dim, (i + 1) * r.dim));
-      return { ...r, samples: xs };
+      const n = model.cells;
+      const xs = new Float64Array(r.draws * n);
+      for (let i = 0; i < r.draws; i++) s.toField(r.samples.subarray(i * r.dim, (i + 1) * r.dim), xs.subarray(i * n, (i + 1) * n));
+      return { ...r, dim: n, samples: xs };
     });
   } catch (e) {
     out?.finish(false);
     throw e;
   }
-  const names = vectorNames("x", model.dim);
-  const settings = { grid: grid.side, sigma2: hyper.sigma2, beta: hyper.beta, mu: hyper.mu, cell_area: model.cellArea };
+  const names = vectorNames("x", model.cells);
+  const settings = { grid: grid.side, covariance, ...(model.covariance === "euclidean" ? { torus: model.grid.torus } : {}), sigma2: hyper.sigma2, beta: hyper.beta, mu: hyper.mu, cell_area: model.cellArea };
   const files: string[] = [];
   if (out) {
     for (const r of chains) files.push(writeParametricChain(out, r, names, { model: "lgcp", sampler, seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: chains[0].tunedValue !== undefined, dataFile: o.data, settings }));
   }
   const summary = summariseRun(chains, { names, seconds: (performance.now() - t0) / 1000 });
-  const report = { ...summary, gpmcmc: VERSION, model: "lgcp", sampler, seed, hyperparameters: hyper, setupSeconds, data: { file: o.data, grid: grid.side, cells: model.dim }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [] };
+  const report = { ...summary, gpmcmc: VERSION, model: "lgcp", sampler, seed, covariance, hyperparameters: hyper, setupSeconds, data: { file: o.data, grid: grid.side, cells: model.cells }, out: o.out ?? null, files: out ? [...files, "summary.json"] : [] };
   if (out) {
     out.writeJson("summary.json", report);
     out.finish(true);
   }
   const fmt = (x: number | null) => (x === null || !Number.isFinite(x) ? "n/a" : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
   const lines = [
-    `log-Gaussian Cox process on ${o.data} (${grid.side} x ${grid.side} grid; sigma^2 ${hyper.sigma2}, beta ${fmt(hyper.beta)}, mu ${fmt(hyper.mu)}), sampler ${sampler}`,
+    `log-Gaussian Cox process on ${o.data} (${grid.side} x ${grid.side} grid, ${covariance} covariance; sigma^2 ${hyper.sigma2}, beta ${fmt(hyper.beta)}, mu ${fmt(hyper.mu)}), sampler ${sampler}`,
     `${summary.chains} chains x ${summary.draws} draws; acceptance rate ${fmt(summary.acceptanceRate)}, divergences ${summary.divergences}`,
     `ESS (Geyer, over x.1..x.${summary.variables}): min ${fmt(summary.minEss)}, median ${fmt(summary.medianEss)}, max ${fmt(summary.maxEss)}`,
   ];
