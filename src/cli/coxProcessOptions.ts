@@ -48,3 +48,13 @@ export function refuseCoxProcessOptions(raw: RawCoxProcessOptions, model: string
     if (raw[key] !== undefined) throw new OptionError(name, `applies only to --model lgcp, not ${model}`);
   }
 }
+
+/** Runs `build`, turning a covariance the circulant embedding cannot take (circulantGrid.ts) into an error of --beta. */
+export function withEmbeddableCovariance<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (e) {
+    if (e instanceof RangeError && /circulant embedding/.test(e.message)) throw new OptionError("--beta", `${e.message}; a smaller --beta or --covariance separable avoids it`);
+    throw e;
+  }
+}

@@ -17,7 +17,7 @@ import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName } from
 import { summariseRun } from "../run/summary.js";
 import { sample, type ChainResult } from "../samplers/driver.js";
 import { VERSION } from "../version.js";
-import { parseCoxHyperparameters, parseGridCovariance, type RawCoxProcessOptions } from "./coxProcessOptions.js";
+import { parseCoxHyperparameters, parseGridCovariance, withEmbeddableCovariance, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { OptionError } from "./options.js";
 import { writeParametricChain, type RawParametricOptions } from "./sampleParametric.js";
 import { parseSampleOptions } from "./sampleOptions.js";
@@ -34,7 +34,7 @@ export function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOpt
   const hyper = parseCoxHyperparameters(raw);
   const covariance = parseGridCovariance(raw);
   const grid = readCountGrid(o.data);
-  const model = coxFieldModel(grid.side, grid.counts, hyper, covariance);
+  const model = withEmbeddableCovariance(() => coxFieldModel(grid.side, grid.counts, hyper, covariance));
   const seed = o.seed ?? Math.floor(Math.random() * 2 ** 31);
   const out = o.out !== undefined ? prepareOutputDir(o.out, { force: o.force }) : undefined;
   const t0 = performance.now();

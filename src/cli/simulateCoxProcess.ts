@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../io/atomic.js";
 import { countGridCsv } from "../io/countGrid.js";
 import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
 import { VERSION } from "../version.js";
-import { parseCoxHyperparameters, parseGridCovariance, type RawCoxProcessOptions } from "./coxProcessOptions.js";
+import { parseCoxHyperparameters, parseGridCovariance, withEmbeddableCovariance, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { checkOutputFile } from "./outputFile.js";
 import { OptionError, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
@@ -42,7 +42,7 @@ export function runSimulateCoxProcess(raw: RawSimulateCoxOptions, io: { stdout?:
   const out = parsePath("--out", raw.out);
   const seed = raw.seed === undefined ? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
   checkOutputFile(out, raw.force === true, { is: () => false, what: "a file this command may replace", example: "lgcp.csv" });
-  const sim = simulateCoxProcess(side, hyper, seed, undefined, covariance);
+  const sim = withEmbeddableCovariance(() => simulateCoxProcess(side, hyper, seed, undefined, covariance));
   writeFileAtomic(out, countGridCsv(side, sim.counts, sim.field));
   let total = 0;
   for (const c of sim.counts) total += c;
