@@ -119,3 +119,90 @@ function scale(re: Float64Array, im: Float64Array, s: number): void {
     im[i] *= s;
   }
 }
+
+/**
+ * out <- F^-1 diag(w) F v for a real m x m array v (column-major) and real weights w that are even,
+ * w[k, l] = w[-k mod m, -l mod m] (the spectrum of a real symmetric block-circulant matrix): the
+ * result is real, and two real columns travel as one complex column, so the filter costs about
+ * 2m 1-D transforms of length m instead of the 4m of a complex forward and inverse fft2d.
+ *
+ * Forward: columns 2p and 2p+1 as z = v_2p + i v_2p+1, transformed along a; unpacked by
+ * V_2p[k] = (Z[k] + conj Z[-k]) / 2, V_2p+1[k] = (Z[k] - conj Z[-k]) / (2i), kept for the rows
+ * k <= m/2 (the others are conjugates: the input is real); then the rows transformed along b.
+ * After the weights, the rows k <= m/2 are transformed back along l, each column rebuilt from
+ * Hermitian symmetry in k, and the columns transformed back in pairs, as re + i im.
+ */
+export class RealEvenFilter2d {
+  private readonly half: number;
+  /** (m/2 + 1) x m complex: the rows k <= m/2 of the spectrum, column-major. */
+  private readonly hre: Float64Array;
+  private readonly him: Float64Array;
+  private readonly cre: Float64Array;
+  private readonly cim: Float64Array;
+
+  constructor(readonly m: number) {
+    if (!isPowerOfTwo(m) || m < 2) throw new RangeError(`RealEvenFilter2d: side must be a power of two >= 2, got ${m}`);
+    plan(m);
+    this.half = m / 2 + 1;
+    this.hre = new Float64Array(this.half * m);
+    this.him = new Float64Array(this.half * m);
+    this.cre = new Float64Array(m);
+    this.cim = new Float64Array(m);
+  }
+
+  /**
+   * out (may alias v) <- the filtered v; both m * m. `inColumns`: v is zero beyond its first
+   * inColumns columns (their transforms are skipped); `outColumns`: only the first outColumns
+   * columns of out (rounded up to even) are written; the rest are left as they were.
+   */
+  apply(w: Float64Array, v: Float64Array, out: Float64Array, inColumns = this.m, outColumns = this.m): void {
+    const m = this.m;
+    const h = this.half;
+    const { hre, him, cre, cim } = this;
+    const firstZero = Math.min(m, inColumns + (inColumns % 2));
+    hre.fill(0, h * firstZero);
+    him.fill(0, h * firstZero);
+    for (let b = 0; b < firstZero; b += 2) {
+      for (let a = 0; a < m; a++) {
+        cre[a] = v[a + m * b];
+        cim[a] = v[a + m * (b + 1)];
+      }
+      transformStrided(cre, cim, m, 0, 1, -1);
+      for (let k = 0; k < h; k++) {
+        const j = k === 0 ? 0 : m - k;
+        const zr = cre[k], zi = cim[k], yr = cre[j], yi = cim[j];
+        hre[k + h * b] = 0.5 * (zr + yr);
+        him[k + h * b] = 0.5 * (zi - yi);
+        hre[k + h * (b + 1)] = 0.5 * (zi + yi);
+        him[k + h * (b + 1)] = -0.5 * (zr - yr);
+      }
+    }
+    for (let k = 0; k < h; k++) {
+      transformStrided(hre, him, m, k, h, -1);
+      for (let l = 0; l < m; l++) {
+        const s = w[k + m * l];
+        hre[k + h * l] *= s;
+        him[k + h * l] *= s;
+      }
+      transformStrided(hre, him, m, k, h, 1);
+    }
+    const scale2 = 1 / (m * m);
+    for (let b = 0; b < Math.min(m, outColumns); b += 2) {
+      // Q[k] = Y_b[k] + i Y_b+1[k], with Y[m - k] = conj Y[k] for k > m/2
+      for (let k = 0; k < h; k++) {
+        cre[k] = hre[k + h * b] - him[k + h * (b + 1)];
+        cim[k] = him[k + h * b] + hre[k + h * (b + 1)];
+      }
+      for (let k = h; k < m; k++) {
+        const j = m - k;
+        cre[k] = hre[j + h * b] + him[j + h * (b + 1)];
+        cim[k] = -him[j + h * b] + hre[j + h * (b + 1)];
+      }
+      transformStrided(cre, cim, m, 0, 1, 1);
+      for (let a = 0; a < m; a++) {
+        out[a + m * b] = cre[a] * scale2;
+        out[a + m * (b + 1)] = cim[a] * scale2;
+      }
+    }
+  }
+}

@@ -2,7 +2,7 @@
 // refusal of lengths that are not powers of two.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { fft, fft2d, isPowerOfTwo } from "../../src/math/fft.js";
+import { fft, fft2d, isPowerOfTwo, RealEvenFilter2d } from "../../src/math/fft.js";
 import { Rng } from "../../src/random/rng.js";
 
 test("fft2d equals the direct 2-D DFT sum on rectangular arrays, and its inverse undoes it", () => {
@@ -55,4 +55,55 @@ test("fft and fft2d refuse sizes that are not powers of two or do not match", ()
   assert.throws(() => fft2d(new Float64Array(12), new Float64Array(12), 3, 4), /power of two/);
   assert.throws(() => fft2d(new Float64Array(16), new Float64Array(8), 4, 4), /needs 16 values/);
   assert.ok(isPowerOfTwo(64) && !isPowerOfTwo(48) && !isPowerOfTwo(0));
+});
+
+test("RealEvenFilter2d equals the complex filter F^-1 diag(w) F v for even weights, and a non-even w is not what it computes", () => {
+  const rng = new Rng(33);
+  for (const m of [2, 4, 8, 32]) {
+    const size = m * m;
+    const raw = rng.fillNormal(new Float64Array(size));
+    const w = new Float64Array(size);
+    // w[k, l] = w[-k, -l]: symmetrise a random array
+    for (let l = 0; l < m; l++) for (let k = 0; k < m; k++) w[k + m * l] = raw[k + m * l] + raw[((m - k) % m) + m * ((m - l) % m)];
+    const v = rng.fillNormal(new Float64Array(size));
+    const re = Float64Array.from(v);
+    const im = new Float64Array(size);
+    fft2d(re, im, m, m);
+    for (let k = 0; k < size; k++) {
+      re[k] *= w[k];
+      im[k] *= w[k];
+    }
+    fft2d(re, im, m, m, true);
+    const out = new Float64Array(size);
+    new RealEvenFilter2d(m).apply(w, v, out);
+    let scale = 0;
+    for (let k = 0; k < size; k++) scale = Math.max(scale, Math.abs(re[k]));
+    for (let k = 0; k < size; k++) {
+      assert.ok(Math.abs(im[k]) < 1e-12 * scale, "even weights give a real result");
+      assert.ok(Math.abs(out[k] - re[k]) < 1e-12 * scale, `m = ${m}, entry ${k}: ${out[k]} vs ${re[k]}`);
+    }
+    // in place
+    const inPlace = Float64Array.from(v);
+    new RealEvenFilter2d(m).apply(w, inPlace, inPlace);
+    for (let k = 0; k < size; k++) assert.ok(Math.abs(inPlace[k] - re[k]) < 1e-12 * scale);
+  }
+  assert.throws(() => new RealEvenFilter2d(6), /power of two/);
+});
+
+test("RealEvenFilter2d with zero columns skipped and only the leading columns written equals the full filter there", () => {
+  const m = 16;
+  const rng = new Rng(34);
+  const raw = rng.fillNormal(new Float64Array(m * m));
+  const w = new Float64Array(m * m);
+  for (let l = 0; l < m; l++) for (let k = 0; k < m; k++) w[k + m * l] = raw[k + m * l] + raw[((m - k) % m) + m * ((m - l) % m)];
+  const f = new RealEvenFilter2d(m);
+  for (const cols of [1, 5, 8]) {
+    const v = rng.fillNormal(new Float64Array(m * m)).fill(0, m * cols);
+    const full = new Float64Array(m * m);
+    f.apply(w, v, full);
+    const pruned = new Float64Array(m * m).fill(NaN);
+    f.apply(w, v, pruned, cols, cols);
+    for (let k = 0; k < m * cols; k++) assert.ok(Math.abs(pruned[k] - full[k]) < 1e-12, `${cols} columns, entry ${k}`);
+    assert.ok(Number.isNaN(pruned[m * m - 1]), "columns beyond outColumns are left alone");
+  }
 });

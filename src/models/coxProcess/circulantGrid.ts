@@ -18,12 +18,13 @@
  * non-negative in practice (Dietrich & Newsam); the constructor checks it, doubles M while some
  * lambda_k < -1e-10 max(lambda) (up to 8n), sets the remaining rounding-level negatives to zero and
  * otherwise stops with a RangeError. Every product with C^1/2, C or a function of C costs one
- * forward and one inverse 2-D FFT of M^2 points: O(N log N) for N = n^2 cells.
+ * forward and one inverse real 2-D FFT of M^2 points (math/fft.ts's RealEvenFilter2d: lambda is
+ * even, so real stays real): O(N log N) for N = n^2 cells.
  *
  * Cells are stored at i + n j (row i, column j, 0-based), torus points at a + M b; the grid is the
  * corner a < n, b < n.
  */
-import { fft2d, nextPowerOfTwo } from "../../math/fft.js";
+import { fft2d, nextPowerOfTwo, RealEvenFilter2d } from "../../math/fft.js";
 
 /** Negative eigenvalues above this fraction of the largest are rounding; below it, M is doubled. */
 const NEGATIVE_TOLERANCE = 1e-10;
@@ -42,7 +43,7 @@ export class CirculantGrid {
   readonly eigenvalues: Float64Array;
   private readonly rootEigenvalues: Float64Array;
   private readonly re: Float64Array;
-  private readonly im: Float64Array;
+  private readonly filter2d: RealEvenFilter2d;
 
   /** `torus`: a given M (a power of two) instead of the smallest that works; for tests. */
   constructor(side: number, sigma2: number, beta: number, options: { torus?: number } = {}) {
@@ -69,7 +70,7 @@ export class CirculantGrid {
     this.eigenvalues = lambda;
     this.rootEigenvalues = lambda.map(Math.sqrt);
     this.re = new Float64Array(this.torusSize);
-    this.im = new Float64Array(this.torusSize);
+    this.filter2d = new RealEvenFilter2d(m);
   }
 
   /** out <- f(C) v on the torus for f given on the eigenvalues as weights w_k = f(lambda_k) (out may alias v). */
@@ -81,16 +82,14 @@ export class CirculantGrid {
 
   /** out (N) <- R C^1/2 nu (nu: M^2): the field less mu. */
   rootToGrid(nu: Float64Array, out: Float64Array): void {
-    this.re.set(nu);
-    this.filter(this.rootEigenvalues);
+    this.filter2d.apply(this.rootEigenvalues, nu, this.re, this.torus, this.side);
     this.restrict(this.re, out);
   }
 
   /** out (M^2) <- C^1/2 R' g (g: N): the adjoint of rootToGrid. */
   rootFromGrid(g: Float64Array, out: Float64Array): void {
     this.embed(g, this.re);
-    this.filter(this.rootEigenvalues);
-    out.set(this.re);
+    this.filter2d.apply(this.rootEigenvalues, this.re, out, this.side);
   }
 
   /** out (N) <- R v (v: M^2). */
@@ -110,14 +109,7 @@ export class CirculantGrid {
 
   /** re <- F^-1 diag(w) F re for real re and real weights w with w(k) = w(-k), so the result is real. */
   private filter(w: Float64Array): void {
-    const m = this.torus;
-    this.im.fill(0);
-    fft2d(this.re, this.im, m, m);
-    for (let k = 0; k < this.torusSize; k++) {
-      this.re[k] *= w[k];
-      this.im[k] *= w[k];
-    }
-    fft2d(this.re, this.im, m, m, true);
+    this.filter2d.apply(w, this.re, this.re);
   }
 }
 
