@@ -7,8 +7,12 @@
  * to the slowest; and the posterior mean and variance of the field, drawn as PNG heat maps beside
  * the data and the true field.
  *
- *   node dist/experiments/coxProcess.js [--grid 64] [--runs 1] [--out experiments/results/lgcp]
+ *   node dist/experiments/coxProcess.js [--grid 64] [--runs 1] [--covariance euclidean|separable]
+ *     [--out experiments/results/lgcp-euclidean, or lgcp for the separable covariance]
  *     [--plan rmhmc:1000:5000,mmala:1000:5000,mala-transient:1000:5000,mala-stationary:1000:5000]
+ *
+ * --covariance: the paper's Euclidean covariance (eq. 31; the default), data simulated from it and
+ * sampled in whitened torus coordinates, or the separable one (data and model both separable).
  *
  * --plan lists the samplers with their burn-in and kept draws (the paper: 5000 draws each).
  * Seconds are wall-clock and, beside them, the process's CPU seconds (BLAS on one thread), which a
@@ -23,7 +27,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { essGeyer } from "../src/diagnostics/ess.js";
 import { getBackend } from "../src/linalg/backend.js";
-import { coxProcessModel, paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
+import { paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
+import { coxFieldModel } from "../src/models/coxProcess/fieldModel.js";
+import { GRID_DISTANCES, type GridDistance } from "../src/models/coxProcess/gridCovariance.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { Rng } from "../src/random/rng.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../src/run/coxProcess.js";
@@ -50,7 +56,9 @@ function option(argv: string[], name: string, fallback: string): string {
 function main(argv: string[]): void {
   const side = Number(option(argv, "--grid", "64"));
   const runs = Number(option(argv, "--runs", "1"));
-  const outDir = option(argv, "--out", join("experiments", "results", "lgcp"));
+  const covariance = option(argv, "--covariance", "euclidean") as GridDistance;
+  if (!GRID_DISTANCES.includes(covariance)) throw new Error(`bad --covariance ${covariance} (${GRID_DISTANCES.join(", ")})`);
+  const outDir = option(argv, "--out", join("experiments", "results", covariance === "euclidean" ? "lgcp-euclidean" : "lgcp"));
   const plan = option(argv, "--plan", COX_PROCESS_SAMPLERS.map((s) => `${s}:1000:5000`).join(",")).split(",").map((entry) => {
     const [name, burn, kept] = entry.split(":");
     if (!isCoxProcessSamplerName(name) || !(Number(burn) >= 0) || !(Number(kept) >= 2)) throw new Error(`bad --plan entry ${entry} (sampler:burn-in:draws)`);
@@ -59,10 +67,10 @@ function main(argv: string[]): void {
   getBackend().setThreads(1);
   mkdirSync(outDir, { recursive: true });
   const hyper = paperHyperparameters();
-  const seed = dataSeed(side);
-  const sim = simulateCoxProcess(side, hyper, seed);
-  const model = coxProcessModel(side, sim.counts, hyper);
-  const n = model.dim;
+  const seed = dataSeed(side, covariance);
+  const sim = simulateCoxProcess(side, hyper, seed, undefined, covariance);
+  const model = coxFieldModel(side, sim.counts, hyper, covariance);
+  const n = model.cells;
   const fieldRange: [number, number] = [Math.min(...sim.field), Math.max(...sim.field)];
   const png = (name: string, f: ArrayLike<number>, lo: number, hi: number) => writeFileSync(join(outDir, `figure8-${name}.png`), heatmapPng(f, side, lo, hi));
   png("data", sim.counts, 0, Math.max(...sim.counts));
@@ -75,7 +83,7 @@ function main(argv: string[]): void {
       const init = s.init;
       const cpu0 = process.cpuUsage();
       let cpuBurnIn = 0;
-      const r = runChain(s.kernel, new Rng(chainSeedOf(side, name, run)), {
+      const r = runChain(s.kernel, new Rng(chainSeedOf(side, name, run, covariance)), {
         draws, burnIn, init, adapt: s.adapt, progressInterval: Math.max(1, burnIn),
         onProgress: (p) => {
           if (p.iteration === burnIn) cpuBurnIn = cpuSeconds(process.cpuUsage(cpu0));
@@ -83,9 +91,9 @@ function main(argv: string[]): void {
       });
       const cpuTotal = cpuSeconds(process.cpuUsage(cpu0));
       // Figure 7, right: the stationary tuning run from x = mu 1 (Gamma = 0) instead of the mode
-      const stuckFromMu = name === "mala-stationary" ? runChain(s.kernel, new Rng(chainSeedOf(side, name, run), 1), { draws: 200, init: new Float64Array(n), initialTunableValue: r.tunedValue }).summary.acceptanceRate : undefined;
+      const stuckFromMu = name === "mala-stationary" ? runChain(s.kernel, new Rng(chainSeedOf(side, name, run, covariance), 1), { draws: 200, init: new Float64Array(n), initialTunableValue: r.tunedValue }).summary.acceptanceRate : undefined;
       const x = new Float64Array(draws * n);
-      for (let i = 0; i < draws; i++) s.toField(r.samples.subarray(i * n, (i + 1) * n), x.subarray(i * n, (i + 1) * n));
+      for (let i = 0; i < draws; i++) s.toField(r.samples.subarray(i * r.dim, (i + 1) * r.dim), x.subarray(i * n, (i + 1) * n));
       const ess = new Float64Array(n);
       const mean = new Float64Array(n);
       const variance = new Float64Array(n);
@@ -104,7 +112,7 @@ function main(argv: string[]): void {
       }
       const sorted = Array.from(ess).sort((a, b) => a - b);
       const cell = {
-        sampler: name, run, seed: chainSeedOf(side, name, run).toString(), burnIn, draws,
+        sampler: name, run, seed: chainSeedOf(side, name, run, covariance).toString(), burnIn, draws,
         setupSeconds: s.setupSeconds, burnInSeconds: r.seconds.burnIn, seconds: r.seconds.sampling,
         minEss: sorted[0], medianEss: sorted[Math.floor(n / 2)], maxEss: sorted[n - 1],
         secondsPerMinEss: r.seconds.sampling / sorted[0],
@@ -130,7 +138,8 @@ function main(argv: string[]): void {
   const result = {
     experiment: "Girolami & Calderhead 2011, Section 9.1, Table 13 and Figure 8 (reduced)",
     command: `node dist/experiments/coxProcess.js ${argv.join(" ")}`.trim(),
-    grid: side, latentDimension: n, hyperparameters: hyper, covariance: "separable exponential, sigma^2 exp(-(|i-i'| + |j-j'|) / (n beta))",
+    grid: side, latentDimension: n, hyperparameters: hyper, covariance: covariance === "euclidean" ? "euclidean exponential (eq. 31), sigma^2 exp(-sqrt((i-i')^2 + (j-j')^2) / (n beta)), sampled in whitened coordinates of its circulant embedding" : "separable exponential, sigma^2 exp(-(|i-i'| + |j-j'|) / (n beta))",
+    torus: model.covariance === "euclidean" ? model.grid.torus : null,
     dataSeed: seed, totalCount: sim.counts.reduce((a, b) => a + b, 0),
     colourScales: { field: fieldRange, variance: [0, vmax], data: [0, Math.max(...sim.counts)] },
     backend: `${backend.backend} (${backend.library})`, node: process.version, paper: PAPER_TABLE13, cells,

@@ -1,6 +1,10 @@
 /**
  * The samplers of the log-Gaussian Cox process field x | y with fixed hyperparameters
- * (Girolami & Calderhead 2011, Section 9.1, Table 13), by name:
+ * (Girolami & Calderhead 2011, Section 9.1, Table 13), by name, on either grid covariance
+ * (models/coxProcess/fieldModel.ts). With the paper's Euclidean covariance, rmhmc and mmala move
+ * the whitened torus variables nu (x = mu + R C^1/2 nu) with the constant metric I + lambda C, and
+ * a step costs FFTs, O(N log N); with the separable one they move x with G = lambda I + Sigma^-1
+ * in the Kronecker eigenbasis, O(N^1.5). The MALA samplers move Christensen's Gamma either way.
  *
  * - "rmhmc": RMHMC with the constant metric G = lambda I + Sigma^-1. dG/dx = 0, so the
  *   generalised leapfrog is the plain leapfrog with mass G and needs no fixed-point iterations

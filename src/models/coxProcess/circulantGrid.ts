@@ -25,6 +25,7 @@
  * corner a < n, b < n.
  */
 import { fft2d, nextPowerOfTwo, RealEvenFilter2d } from "../../math/fft.js";
+import { checkGridSettings } from "./gridCovariance.js";
 
 /** Negative eigenvalues above this fraction of the largest are rounding; below it, M is doubled. */
 const NEGATIVE_TOLERANCE = 1e-10;
@@ -47,9 +48,7 @@ export class CirculantGrid {
 
   /** `torus`: a given M (a power of two) instead of the smallest that works; for tests. */
   constructor(side: number, sigma2: number, beta: number, options: { torus?: number } = {}) {
-    if (!Number.isInteger(side) || side < 1) throw new RangeError(`grid side must be a positive integer, got ${side}`);
-    if (!(sigma2 > 0) || !Number.isFinite(sigma2)) throw new RangeError(`sigma^2 must be finite and positive, got ${sigma2}`);
-    if (!(beta > 0) || !Number.isFinite(beta)) throw new RangeError(`beta must be finite and positive, got ${beta}`);
+    checkGridSettings(side, sigma2, beta);
     this.side = side;
     this.size = side * side;
     this.sigma2 = sigma2;

@@ -109,3 +109,66 @@ export function fieldLogLikelihood(counts: Float64Array, cellArea: number, x: Fl
   for (let k = 0; k < x.length; k++) s += counts[k] * x[k] - cellArea * Math.exp(x[k]);
   return s;
 }
+
+/** The counts of an n x n grid as a Float64Array, after checking them, the cell area and mu. */
+export function checkedCounts(side: number, counts: ArrayLike<number>, cellArea: number, mu: number): Float64Array {
+  const n = side * side;
+  if (counts.length !== n) throw new RangeError(`the counts have ${counts.length} cells, the ${side} x ${side} grid ${n}`);
+  if (!(cellArea > 0) || !Number.isFinite(cellArea)) throw new RangeError(`the cell area m must be finite and positive, got ${cellArea}`);
+  if (!Number.isFinite(mu)) throw new RangeError(`mu must be finite, got ${mu}`);
+  return Float64Array.from(counts);
+}
+
+/**
+ * A constant metric G = U diag(g) U' given by its eigenvalues g in an orthogonal (or unitary, with
+ * real results) basis U that `applySpectral` rotates through: G^-1, G, G^1/2 are the weights 1/g,
+ * g, sqrt(g); log|G| = sum log g.
+ */
+export abstract class SpectralMetric implements CoxConstantMetric {
+  protected readonly inverse: Float64Array;
+  protected readonly root: Float64Array;
+  protected readonly work: Float64Array;
+  readonly logDet: number;
+
+  constructor(protected readonly g: Float64Array) {
+    this.inverse = g.map((v) => 1 / v);
+    this.root = g.map(Math.sqrt);
+    let s = 0;
+    for (let k = 0; k < g.length; k++) s += Math.log(g[k]);
+    this.logDet = s;
+    this.work = new Float64Array(g.length);
+  }
+
+  /** out <- U diag(w) U' v (out may be `work`, never v's scratch). */
+  protected abstract applySpectral(w: Float64Array, v: Float64Array, out: Float64Array): void;
+
+  applyInverse(p: Float64Array, out: Float64Array): void {
+    this.applySpectral(this.inverse, p, out);
+  }
+
+  applyMetric(v: Float64Array, out: Float64Array): void {
+    this.applySpectral(this.g, v, out);
+  }
+
+  inverseQuadratic(p: Float64Array): number {
+    this.applyInverse(p, this.work);
+    return dot(p, this.work);
+  }
+
+  metricQuadratic(v: Float64Array): number {
+    this.applyMetric(v, this.work);
+    return dot(v, this.work);
+  }
+
+  /** G^1/2 z with z ~ N(0, I): G^1/2 is symmetric, so G^1/2 z ~ N(0, G). */
+  sampleMomentum(rng: RandomSource, out: Float64Array): void {
+    rng.fillNormal(this.work);
+    this.applySpectral(this.root, this.work, out);
+  }
+}
+
+function dot(a: Float64Array, b: Float64Array): number {
+  let s = 0;
+  for (let k = 0; k < a.length; k++) s += a[k] * b[k];
+  return s;
+}

@@ -1,6 +1,8 @@
 /**
  * The log-Gaussian Cox process on an n x n grid (Girolami & Calderhead 2011, Section 9, eq. 31;
- * Christensen et al. 2005): counts y_k ~ Poisson(m exp(x_k)) independently given the latent field
+ * Christensen et al. 2005) with the SEPARABLE covariance, sampled in x itself (the paper's
+ * Euclidean covariance is euclideanCoxProcess.ts; fieldModel.ts picks either): counts
+ * y_k ~ Poisson(m exp(x_k)) independently given the latent field
  * x ~ N(mu 1, Sigma), with Sigma the grid covariance of kroneckerGrid.ts and, by default,
  * m = 1/N, sigma^2 = 1.91, beta = 1/33, mu = log(126) - sigma^2/2 (Section 9.1). With the
  * hyperparameters fixed the target is x | y:
@@ -14,7 +16,7 @@
  * g_k = lambda + 1/d_k, so G^-1, G^1/2 and log|G| all cost two Kronecker rotations (O(N^1.5)).
  */
 import type { RandomSource } from "../../random/types.js";
-import { fieldLogLikelihood, type CoxConstantMetric, type CoxField, type CoxHyperparameters } from "./coxField.js";
+import { checkedCounts, fieldLogLikelihood, SpectralMetric, type CoxField, type CoxHyperparameters } from "./coxField.js";
 import { KroneckerGrid } from "./kroneckerGrid.js";
 
 export { constantMetricMass, coxProcessMetricTarget, type ConstantMass, type CoxHyperparameters } from "./coxField.js";
@@ -42,10 +44,7 @@ export function paperHyperparameters(sigma2 = PAPER_SIGMA2, beta = PAPER_BETA): 
 export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: CoxHyperparameters, cellArea = 1 / (side * side)): CoxProcessModel {
   const grid = new KroneckerGrid(side, hyper.sigma2, hyper.beta);
   const n = grid.size;
-  if (counts.length !== n) throw new RangeError(`the counts have ${counts.length} cells, the ${side} x ${side} grid ${n}`);
-  if (!(cellArea > 0) || !Number.isFinite(cellArea)) throw new RangeError(`the cell area m must be finite and positive, got ${cellArea}`);
-  if (!Number.isFinite(hyper.mu)) throw new RangeError(`mu must be finite, got ${hyper.mu}`);
-  const y = Float64Array.from(counts);
+  const y = checkedCounts(side, counts, cellArea, hyper.mu);
   const m = cellArea;
   const mu = hyper.mu;
   const inverseD = grid.d.map((d) => 1 / d);
@@ -91,52 +90,39 @@ export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: 
   };
 }
 
-/** What G's spectral form gives: G^-1 p, G v, draws from N(0, G), p' G^-1 p, log|G|. */
-class SeparableMetric implements CoxConstantMetric {
-  private readonly work: Float64Array;
-  private readonly work2: Float64Array;
-  private readonly inverse: Float64Array;
-  private readonly root: Float64Array;
-  readonly logDet: number;
+/** G = (Q kron Q) diag(g) (Q kron Q)': G^-1 p, G v, draws from N(0, G), p' G^-1 p, log|G|. */
+class SeparableMetric extends SpectralMetric {
+  private readonly scratch: Float64Array;
 
-  constructor(private readonly grid: KroneckerGrid, private readonly g: Float64Array) {
-    this.inverse = g.map((v) => 1 / v);
-    this.root = g.map((v) => Math.sqrt(v));
-    let s = 0;
-    for (let k = 0; k < g.length; k++) s += Math.log(g[k]);
-    this.logDet = s;
-    this.work = new Float64Array(g.length);
-    this.work2 = new Float64Array(g.length);
+  constructor(private readonly grid: KroneckerGrid, g: Float64Array) {
+    super(g);
+    this.scratch = new Float64Array(g.length);
   }
 
-  applyInverse(p: Float64Array, out: Float64Array): void {
-    this.grid.applySpectral(this.inverse, p, out, this.work);
+  protected applySpectral(w: Float64Array, v: Float64Array, out: Float64Array): void {
+    this.grid.applySpectral(w, v, out, this.scratch);
   }
 
-  applyMetric(v: Float64Array, out: Float64Array): void {
-    this.grid.applySpectral(this.g, v, out, this.work);
-  }
-
-  inverseQuadratic(p: Float64Array): number {
+  /** p' G^-1 p = |Q' p|^2 weighted: one rotation. */
+  override inverseQuadratic(p: Float64Array): number {
     return this.quadratic(p, this.inverse);
   }
 
-  metricQuadratic(v: Float64Array): number {
+  override metricQuadratic(v: Float64Array): number {
     return this.quadratic(v, this.g);
   }
 
-  /** v' G^w v for the weights w (G^-1: inverse; G: the eigenvalues). */
   private quadratic(v: Float64Array, w: Float64Array): number {
-    this.grid.rotateIn(v, this.work);
+    this.grid.rotateIn(v, this.scratch);
     let s = 0;
-    for (let k = 0; k < w.length; k++) s += this.work[k] * this.work[k] * w[k];
+    for (let k = 0; k < w.length; k++) s += this.scratch[k] * this.scratch[k] * w[k];
     return s;
   }
 
   /** out <- Q diag(sqrt(g)) z with z ~ N(0, I): a draw from N(0, G). */
-  sampleMomentum(rng: RandomSource, out: Float64Array): void {
-    rng.fillNormal(this.work2);
-    for (let k = 0; k < this.root.length; k++) this.work2[k] *= this.root[k];
-    this.grid.rotateOut(this.work2, out);
+  override sampleMomentum(rng: RandomSource, out: Float64Array): void {
+    rng.fillNormal(this.scratch);
+    for (let k = 0; k < this.root.length; k++) this.scratch[k] *= this.root[k];
+    this.grid.rotateOut(this.scratch, out);
   }
 }

@@ -18,9 +18,8 @@
  * this changes the efficiency, not the correctness; on the grid's cells it is the paper's metric,
  * off them (the padding, whose nu only the prior constrains) it over-weights the likelihood.
  */
-import type { RandomSource } from "../../random/types.js";
 import { CirculantGrid } from "./circulantGrid.js";
-import { fieldLogLikelihood, type CoxConstantMetric, type CoxField, type CoxHyperparameters } from "./coxField.js";
+import { checkedCounts, fieldLogLikelihood, SpectralMetric, type CoxField, type CoxHyperparameters } from "./coxField.js";
 
 export interface EuclideanCoxModel extends CoxField {
   readonly covariance: "euclidean";
@@ -33,10 +32,7 @@ export interface EuclideanCoxModel extends CoxField {
 export function euclideanCoxProcessModel(side: number, counts: ArrayLike<number>, hyper: CoxHyperparameters, cellArea = 1 / (side * side), options: { torus?: number } = {}): EuclideanCoxModel {
   const grid = new CirculantGrid(side, hyper.sigma2, hyper.beta, options);
   const n = grid.size;
-  if (counts.length !== n) throw new RangeError(`the counts have ${counts.length} cells, the ${side} x ${side} grid ${n}`);
-  if (!(cellArea > 0) || !Number.isFinite(cellArea)) throw new RangeError(`the cell area m must be finite and positive, got ${cellArea}`);
-  if (!Number.isFinite(hyper.mu)) throw new RangeError(`mu must be finite, got ${hyper.mu}`);
-  const y = Float64Array.from(counts);
+  const y = checkedCounts(side, counts, cellArea, hyper.mu);
   const m = cellArea;
   const mu = hyper.mu;
   const big = grid.torusSize;
@@ -83,49 +79,13 @@ export function euclideanCoxProcessModel(side: number, counts: ArrayLike<number>
   };
 }
 
-/** G = F^-1 diag(g) F on the torus: G^-1 p, G v, draws from N(0, G), log|G|. */
-class CirculantMetric implements CoxConstantMetric {
-  private readonly inverse: Float64Array;
-  private readonly root: Float64Array;
-  private readonly work: Float64Array;
-  readonly logDet: number;
-
-  constructor(private readonly grid: CirculantGrid, private readonly g: Float64Array) {
-    this.inverse = g.map((v) => 1 / v);
-    this.root = g.map(Math.sqrt);
-    let s = 0;
-    for (let k = 0; k < g.length; k++) s += Math.log(g[k]);
-    this.logDet = s;
-    this.work = new Float64Array(g.length);
+/** G = F^-1 diag(g) F on the torus (F the 2-D DFT): G^-1 p, G v, draws from N(0, G), log|G|. */
+class CirculantMetric extends SpectralMetric {
+  constructor(private readonly grid: CirculantGrid, g: Float64Array) {
+    super(g);
   }
 
-  applyInverse(p: Float64Array, out: Float64Array): void {
-    this.grid.applySpectral(this.inverse, p, out);
+  protected applySpectral(w: Float64Array, v: Float64Array, out: Float64Array): void {
+    this.grid.applySpectral(w, v, out);
   }
-
-  applyMetric(v: Float64Array, out: Float64Array): void {
-    this.grid.applySpectral(this.g, v, out);
-  }
-
-  inverseQuadratic(p: Float64Array): number {
-    this.applyInverse(p, this.work);
-    return dot(p, this.work);
-  }
-
-  metricQuadratic(v: Float64Array): number {
-    this.applyMetric(v, this.work);
-    return dot(v, this.work);
-  }
-
-  /** G^1/2 z, z ~ N(0, I): G^1/2 = F^-1 diag(sqrt(g)) F is real symmetric, so G^1/2 z ~ N(0, G). */
-  sampleMomentum(rng: RandomSource, out: Float64Array): void {
-    rng.fillNormal(this.work);
-    this.grid.applySpectral(this.root, this.work, out);
-  }
-}
-
-function dot(a: Float64Array, b: Float64Array): number {
-  let s = 0;
-  for (let k = 0; k < a.length; k++) s += a[k] * b[k];
-  return s;
 }
