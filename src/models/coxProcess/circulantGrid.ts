@@ -74,9 +74,7 @@ export class CirculantGrid {
 
   /** out <- f(C) v on the torus for f given on the eigenvalues as weights w_k = f(lambda_k) (out may alias v). */
   applySpectral(w: Float64Array, v: Float64Array, out: Float64Array): void {
-    this.re.set(v);
-    this.filter(w);
-    out.set(this.re);
+    this.filter2d.apply(w, v, out);
   }
 
   /** out (N) <- R C^1/2 nu (nu: M^2): the field less mu. */
@@ -104,11 +102,6 @@ export class CirculantGrid {
     const m = this.torus;
     out.fill(0);
     for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) out[i + m * j] = g[i + n * j];
-  }
-
-  /** re <- F^-1 diag(w) F re for real re and real weights w with w(k) = w(-k), so the result is real. */
-  private filter(w: Float64Array): void {
-    this.filter2d.apply(w, this.re, this.re);
   }
 }
 
