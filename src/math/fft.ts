@@ -54,56 +54,24 @@ function plan(n: number): Plan {
 }
 
 /**
- * The unscaled transform of the n values re[off + s j], im[off + s j], j < n, in place (a row or a
- * column of a 2-D array, or a whole vector with s = 1); sign -1 forward, +1 backward.
+ * The unscaled transforms, in place, of `count` sequences of n values: sequence r < count holds
+ * re[off + seqStride r + stride j], im[...], j < n (a whole vector: count 1, stride 1; every
+ * column of a rows x cols column-major array: count = cols, seqStride = rows, stride 1; every row:
+ * count = stride = rows, seqStride 1). Sign -1 forward, +1 backward. Each butterfly is swept over
+ * the sequences in the innermost loop, so each twiddle is loaded once per butterfly position and
+ * the rows of a 2-D array are read down contiguous columns; every sequence goes through the same
+ * butterflies as it would alone.
  */
-function transformStrided(re: Float64Array, im: Float64Array, n: number, off: number, s: number, sign: number): void {
+function transformBatch(re: Float64Array, im: Float64Array, n: number, off: number, stride: number, count: number, sign: number, seqStride = 1): void {
   const { cos, sin, rev } = plan(n);
   for (let i = 0; i < n; i++) {
     const j = rev[i];
     if (j > i) {
-      const a = off + s * i;
-      const b = off + s * j;
-      let t = re[a]; re[a] = re[b]; re[b] = t;
-      t = im[a]; im[a] = im[b]; im[b] = t;
-    }
-  }
-  for (let size = 2; size <= n; size *= 2) {
-    const halfSize = size >>> 1;
-    const step = n / size;
-    for (let start = 0; start < n; start += size) {
-      for (let k = 0, t = 0; k < halfSize; k++, t += step) {
-        const wr = cos[t];
-        const wi = sign * sin[t];
-        const a = off + s * (start + k);
-        const b = a + s * halfSize;
-        const xr = re[b] * wr - im[b] * wi;
-        const xi = re[b] * wi + im[b] * wr;
-        re[b] = re[a] - xr;
-        im[b] = im[a] - xi;
-        re[a] += xr;
-        im[a] += xi;
-      }
-    }
-  }
-}
-
-/**
- * The unscaled transforms along the second index of the rows x n array (re, im), column-major, of
- * every row at once: the same butterflies as transformStrided for each row (so the same values),
- * with each butterfly swept down contiguous columns, which keeps the data in cache and loads each
- * twiddle once per column pair instead of once per row.
- */
-function transformRows(re: Float64Array, im: Float64Array, rows: number, n: number, sign: number): void {
-  const { cos, sin, rev } = plan(n);
-  for (let i = 0; i < n; i++) {
-    const j = rev[i];
-    if (j > i) {
-      const a = rows * i;
-      const b = rows * j;
-      for (let r = 0; r < rows; r++) {
-        let t = re[a + r]; re[a + r] = re[b + r]; re[b + r] = t;
-        t = im[a + r]; im[a + r] = im[b + r]; im[b + r] = t;
+      const a = off + stride * i;
+      const b = off + stride * j;
+      for (let r = 0, q = 0; r < count; r++, q += seqStride) {
+        let t = re[a + q]; re[a + q] = re[b + q]; re[b + q] = t;
+        t = im[a + q]; im[a + q] = im[b + q]; im[b + q] = t;
       }
     }
   }
@@ -114,11 +82,11 @@ function transformRows(re: Float64Array, im: Float64Array, rows: number, n: numb
       for (let k = 0, t = 0; k < halfSize; k++, t += step) {
         const wr = cos[t];
         const wi = sign * sin[t];
-        const a0 = rows * (start + k);
-        const b0 = a0 + rows * halfSize;
-        for (let r = 0; r < rows; r++) {
-          const a = a0 + r;
-          const b = b0 + r;
+        const a0 = off + stride * (start + k);
+        const b0 = a0 + stride * halfSize;
+        for (let r = 0, q = 0; r < count; r++, q += seqStride) {
+          const a = a0 + q;
+          const b = b0 + q;
           const xr = re[b] * wr - im[b] * wi;
           const xi = re[b] * wi + im[b] * wr;
           re[b] = re[a] - xr;
@@ -135,7 +103,7 @@ function transformRows(re: Float64Array, im: Float64Array, rows: number, n: numb
 export function fft(re: Float64Array, im: Float64Array, inverse = false): void {
   const n = re.length;
   if (im.length !== n) throw new RangeError(`fft: real and imaginary parts differ in length (${n} vs ${im.length})`);
-  transformStrided(re, im, n, 0, 1, inverse ? 1 : -1);
+  transformBatch(re, im, n, 0, 1, 1, inverse ? 1 : -1);
   if (inverse) scale(re, im, 1 / n);
 }
 
@@ -151,8 +119,8 @@ export function fft2d(re: Float64Array, im: Float64Array, rows: number, cols: nu
   const sign = inverse ? 1 : -1;
   plan(rows);
   plan(cols);
-  for (let b = 0; b < cols; b++) transformStrided(re, im, rows, rows * b, 1, sign);
-  transformRows(re, im, rows, cols, sign);
+  transformBatch(re, im, rows, 0, 1, cols, sign, rows);
+  transformBatch(re, im, cols, 0, rows, rows, sign);
   if (inverse) scale(re, im, 1 / size);
 }
 
@@ -180,8 +148,9 @@ export class RealEvenFilter2d {
   /** (m/2 + 1) x m complex: the rows k <= m/2 of the spectrum, column-major. */
   private readonly hre: Float64Array;
   private readonly him: Float64Array;
-  private readonly cre: Float64Array;
-  private readonly cim: Float64Array;
+  /** m x m/2 complex: the column pairs, packed as v_2p + i v_2p+1. */
+  private readonly zre: Float64Array;
+  private readonly zim: Float64Array;
 
   constructor(readonly m: number) {
     if (!isPowerOfTwo(m) || m < 2) throw new RangeError(`RealEvenFilter2d: side must be a power of two >= 2, got ${m}`);
@@ -189,8 +158,8 @@ export class RealEvenFilter2d {
     this.half = m / 2 + 1;
     this.hre = new Float64Array(this.half * m);
     this.him = new Float64Array(this.half * m);
-    this.cre = new Float64Array(m);
-    this.cim = new Float64Array(m);
+    this.zre = new Float64Array((m * m) / 2);
+    this.zim = new Float64Array((m * m) / 2);
   }
 
   /**
@@ -201,26 +170,29 @@ export class RealEvenFilter2d {
   apply(w: Float64Array, v: Float64Array, out: Float64Array, inColumns = this.m, outColumns = this.m): void {
     const m = this.m;
     const h = this.half;
-    const { hre, him, cre, cim } = this;
-    const firstZero = Math.min(m, inColumns + (inColumns % 2));
-    hre.fill(0, h * firstZero);
-    him.fill(0, h * firstZero);
-    for (let b = 0; b < firstZero; b += 2) {
+    const { hre, him, zre, zim } = this;
+    const pairsIn = Math.min(m, inColumns + (inColumns % 2)) / 2;
+    hre.fill(0, h * 2 * pairsIn);
+    him.fill(0, h * 2 * pairsIn);
+    for (let p = 0; p < pairsIn; p++) {
       for (let a = 0; a < m; a++) {
-        cre[a] = v[a + m * b];
-        cim[a] = v[a + m * (b + 1)];
+        zre[a + m * p] = v[a + m * 2 * p];
+        zim[a + m * p] = v[a + m * (2 * p + 1)];
       }
-      transformStrided(cre, cim, m, 0, 1, -1);
+    }
+    transformBatch(zre, zim, m, 0, 1, pairsIn, -1, m);
+    for (let p = 0; p < pairsIn; p++) {
+      const b = 2 * p;
       for (let k = 0; k < h; k++) {
         const j = k === 0 ? 0 : m - k;
-        const zr = cre[k], zi = cim[k], yr = cre[j], yi = cim[j];
+        const zr = zre[k + m * p], zi = zim[k + m * p], yr = zre[j + m * p], yi = zim[j + m * p];
         hre[k + h * b] = 0.5 * (zr + yr);
         him[k + h * b] = 0.5 * (zi - yi);
         hre[k + h * (b + 1)] = 0.5 * (zi + yi);
         him[k + h * (b + 1)] = -0.5 * (zr - yr);
       }
     }
-    transformRows(hre, him, h, m, -1);
+    transformBatch(hre, him, m, 0, h, h, -1);
     for (let l = 0; l < m; l++) {
       for (let k = 0; k < h; k++) {
         const s = w[k + m * l];
@@ -228,23 +200,27 @@ export class RealEvenFilter2d {
         him[k + h * l] *= s;
       }
     }
-    transformRows(hre, him, h, m, 1);
-    const scale2 = 1 / (m * m);
-    for (let b = 0; b < Math.min(m, outColumns); b += 2) {
+    transformBatch(hre, him, m, 0, h, h, 1);
+    const pairsOut = Math.min(m, outColumns + (outColumns % 2)) / 2;
+    for (let p = 0; p < pairsOut; p++) {
+      const b = 2 * p;
       // Q[k] = Y_b[k] + i Y_b+1[k], with Y[m - k] = conj Y[k] for k > m/2
       for (let k = 0; k < h; k++) {
-        cre[k] = hre[k + h * b] - him[k + h * (b + 1)];
-        cim[k] = him[k + h * b] + hre[k + h * (b + 1)];
+        zre[k + m * p] = hre[k + h * b] - him[k + h * (b + 1)];
+        zim[k + m * p] = him[k + h * b] + hre[k + h * (b + 1)];
       }
       for (let k = h; k < m; k++) {
         const j = m - k;
-        cre[k] = hre[j + h * b] + him[j + h * (b + 1)];
-        cim[k] = -him[j + h * b] + hre[j + h * (b + 1)];
+        zre[k + m * p] = hre[j + h * b] + him[j + h * (b + 1)];
+        zim[k + m * p] = -him[j + h * b] + hre[j + h * (b + 1)];
       }
-      transformStrided(cre, cim, m, 0, 1, 1);
+    }
+    transformBatch(zre, zim, m, 0, 1, pairsOut, 1, m);
+    const scale2 = 1 / (m * m);
+    for (let p = 0; p < pairsOut; p++) {
       for (let a = 0; a < m; a++) {
-        out[a + m * b] = cre[a] * scale2;
-        out[a + m * (b + 1)] = cim[a] * scale2;
+        out[a + m * 2 * p] = zre[a + m * p] * scale2;
+        out[a + m * (2 * p + 1)] = zim[a + m * p] * scale2;
       }
     }
   }
