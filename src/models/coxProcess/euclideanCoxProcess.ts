@@ -15,8 +15,8 @@
  * Sigma_kk = sigma^2 for every cell). We take G = I + lambda C, the same with the whole torus
  * observed (R'R replaced by I): diagonal in Fourier space, so G^-1, G^1/2 and log|G| cost one FFT
  * pair. Any constant positive-definite mass matrix leaves HMC's and MALA's targets invariant, so
- * this changes the efficiency, not the correctness; on the grid's cells it is the paper's metric,
- * off them (the padding, whose nu only the prior constrains) it over-weights the likelihood.
+ * this changes the efficiency, not the correctness. G exceeds the paper's metric by
+ * lambda C^1/2 (I - R'R) C^1/2, the information the padding would carry were it observed.
  */
 import { CirculantGrid } from "./circulantGrid.js";
 import { checkedCounts, fieldLogLikelihood, SpectralMetric, type CoxField, type CoxHyperparameters } from "./coxField.js";
