@@ -1,8 +1,13 @@
 /**
  * The cost of one leapfrog step of RMHMC on the log-Gaussian Cox process (constant metric,
- * run/coxProcess.ts) as the grid grows: n x n grids, N = n^2 cells, n = 16, 32, 64, 128 by default.
- * A step is one gradient (Sigma^-1 (x - mu) through the Kronecker rotations) and one G^-1 p (the
- * same), so it should grow as N^1.5 (two n x n x n products per rotation, four rotations).
+ * run/coxProcess.ts) as the grid grows: n x n grids, N = n^2 cells, n = 16, 32, 64, 128 by default,
+ * for both grid covariances:
+ *
+ * - euclidean (the paper's, the default model): a step is one gradient in the whitened torus
+ *   coordinates (x = mu + R C^1/2 nu and C^1/2 R' (y - m e^x): two FFT pairs on the M x M torus,
+ *   M = 2n) and one G^-1 p (one FFT pair): O(N log N), on 4N coordinates.
+ * - separable: one gradient (Sigma^-1 (x - mu) through the Kronecker rotations) and one G^-1 p
+ *   (the same), growing as N^1.5 (two n x n x n products per rotation, four rotations).
  *
  * Baseline in the same run: the same step with dense N x N algebra, i.e. the two N x N
  * matrix-vector products (Sigma^-1 r and G^-1 p; timed as two gemv with the dense Sigma^-1, which
@@ -17,8 +22,10 @@
  */
 import { backendFor } from "../src/linalg/cholesky.js";
 import { getBackend } from "../src/linalg/backend.js";
-import { coxProcessModel, paperHyperparameters, type CoxProcessModel } from "../src/models/coxProcess/coxProcess.js";
+import { paperHyperparameters, type CoxProcessModel } from "../src/models/coxProcess/coxProcess.js";
 import { denseGridPrecision } from "../src/models/coxProcess/christensen.js";
+import { coxFieldModel, type CoxModel } from "../src/models/coxProcess/fieldModel.js";
+import type { GridDistance } from "../src/models/coxProcess/gridCovariance.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { Rng } from "../src/random/rng.js";
 import { coxProcessSampler } from "../src/run/coxProcess.js";
@@ -72,12 +79,12 @@ function slope(points: { n: number; ms: number }[]): number {
   return sxy / sxx;
 }
 
-function modelOf(side: number): CoxProcessModel {
+function modelOf(side: number, covariance: GridDistance): CoxModel {
   const hyper = paperHyperparameters();
-  return coxProcessModel(side, simulateCoxProcess(side, hyper, 7).counts, hyper);
+  return coxFieldModel(side, simulateCoxProcess(side, hyper, 7, undefined, covariance).counts, hyper, covariance);
 }
 
-function structuredStep(model: CoxProcessModel): (k: number) => void {
+function structuredStep(model: CoxModel): (k: number) => void {
   const s = coxProcessSampler(model, "rmhmc", { stepSize: 1e-3, leapfrogSteps: 1 });
   const kernel = s.kernel as unknown as HmcKernel;
   const state: HmcState = kernel.init(s.init);
@@ -125,34 +132,37 @@ function main(): void {
   const reps = Number(option("--reps", "5"));
   const blockMs = Number(option("--block-ms", "200"));
   getBackend().setThreads(1);
-  const rows: { side: number; cells: number; structured: Timing; dense: Timing | null }[] = [];
+  const rows: { side: number; cells: number; torus: number; euclidean: Timing; structured: Timing; dense: Timing | null }[] = [];
   for (const side of sides) {
-    const model = modelOf(side);
+    const euclideanModel = modelOf(side, "euclidean");
+    if (euclideanModel.covariance !== "euclidean") throw new Error("expected the Euclidean model");
+    const euclidean = timePerStep(structuredStep(euclideanModel), reps, blockMs);
+    const model = modelOf(side, "separable") as CoxProcessModel;
     const structured = timePerStep(structuredStep(model), reps, blockMs);
     const dense = denseSides.includes(side) ? timePerStep(denseStep(model), reps, blockMs) : null;
-    rows.push({ side, cells: model.dim, structured, dense });
-    process.stderr.write(`n = ${side}: structured ${structured.wallMs.toFixed(4)} ms (CPU ${structured.cpuMs.toFixed(4)}), dense ${dense ? `${dense.wallMs.toFixed(3)} ms (CPU ${dense.cpuMs.toFixed(3)})` : "-"}\n`);
+    rows.push({ side, cells: model.dim, torus: euclideanModel.grid.torus, euclidean, structured, dense });
+    process.stderr.write(`n = ${side}: euclidean (FFT) ${euclidean.wallMs.toFixed(4)} ms (CPU ${euclidean.cpuMs.toFixed(4)}), separable (Kronecker) ${structured.wallMs.toFixed(4)} ms (CPU ${structured.cpuMs.toFixed(4)}), dense ${dense ? `${dense.wallMs.toFixed(3)} ms (CPU ${dense.cpuMs.toFixed(3)})` : "-"}\n`);
   }
-  const fit = (key: "structured" | "dense", what: "wallMs" | "cpuMs") => {
+  const fit = (key: "euclidean" | "structured" | "dense", what: "wallMs" | "cpuMs") => {
     const pts = rows.filter((r) => r[key] !== null).map((r) => ({ n: r.cells, ms: r[key]![what] }));
     return pts.length >= 2 ? slope(pts) : null;
   };
   const result = {
-    benchmark: "log-Gaussian Cox process: one RMHMC leapfrog step (constant metric), Kronecker algebra against dense",
+    benchmark: "log-Gaussian Cox process: one RMHMC leapfrog step (constant metric), the Euclidean covariance by FFT and the separable one by Kronecker algebra, against dense",
     backend: getBackend().describe(),
     node: process.version,
-    rows: rows.map((r) => ({ ...r, denseOverStructuredCpu: r.dense ? r.dense.cpuMs / r.structured.cpuMs : null })),
-    growthExponentInN: { structuredWall: fit("structured", "wallMs"), structuredCpu: fit("structured", "cpuMs"), denseWall: fit("dense", "wallMs"), denseCpu: fit("dense", "cpuMs") },
+    rows: rows.map((r) => ({ ...r, euclideanOverKroneckerCpu: r.euclidean.cpuMs / r.structured.cpuMs, denseOverStructuredCpu: r.dense ? r.dense.cpuMs / r.structured.cpuMs : null })),
+    growthExponentInN: { euclideanWall: fit("euclidean", "wallMs"), euclideanCpu: fit("euclidean", "cpuMs"), structuredWall: fit("structured", "wallMs"), structuredCpu: fit("structured", "cpuMs"), denseWall: fit("dense", "wallMs"), denseCpu: fit("dense", "cpuMs") },
   };
   if (process.argv.includes("--json")) {
     process.stdout.write(JSON.stringify(result, null, 1) + "\n");
     return;
   }
   const f = (x: number) => (x >= 10 ? x.toFixed(1) : x >= 0.1 ? x.toFixed(3) : x.toPrecision(3));
-  const lines = ["| grid | N | Kronecker step, wall ms | CPU ms | dense step, wall ms | CPU ms | dense / Kronecker (CPU) |", "|---|---|---|---|---|---|---|"];
-  for (const r of result.rows) lines.push(`| ${r.side} x ${r.side} | ${r.cells} | ${f(r.structured.wallMs)} | ${f(r.structured.cpuMs)} | ${r.dense ? f(r.dense.wallMs) : "-"} | ${r.dense ? f(r.dense.cpuMs) : "-"} | ${r.denseOverStructuredCpu ? f(r.denseOverStructuredCpu) : "-"} |`);
+  const lines = ["| grid | N | torus | Euclidean (FFT) step, wall ms | CPU ms | separable (Kronecker) step, wall ms | CPU ms | FFT / Kronecker (CPU) | dense step, wall ms | CPU ms | dense / Kronecker (CPU) |", "|---|---|---|---|---|---|---|---|---|---|---|"];
+  for (const r of result.rows) lines.push(`| ${r.side} x ${r.side} | ${r.cells} | ${r.torus} x ${r.torus} | ${f(r.euclidean.wallMs)} | ${f(r.euclidean.cpuMs)} | ${f(r.structured.wallMs)} | ${f(r.structured.cpuMs)} | ${f(r.euclideanOverKroneckerCpu)} | ${r.dense ? f(r.dense.wallMs) : "-"} | ${r.dense ? f(r.dense.cpuMs) : "-"} | ${r.denseOverStructuredCpu ? f(r.denseOverStructuredCpu) : "-"} |`);
   const g = result.growthExponentInN;
-  lines.push("", `growth exponent in N (least squares on log-log): Kronecker ${g.structuredCpu?.toFixed(2)} (CPU), ${g.structuredWall?.toFixed(2)} (wall); dense ${g.denseCpu?.toFixed(2) ?? "-"} (CPU), ${g.denseWall?.toFixed(2) ?? "-"} (wall)`);
+  lines.push("", `growth exponent in N (least squares on log-log): Euclidean FFT ${g.euclideanCpu?.toFixed(2)} (CPU), ${g.euclideanWall?.toFixed(2)} (wall); Kronecker ${g.structuredCpu?.toFixed(2)} (CPU), ${g.structuredWall?.toFixed(2)} (wall); dense ${g.denseCpu?.toFixed(2) ?? "-"} (CPU), ${g.denseWall?.toFixed(2) ?? "-"} (wall)`);
   process.stdout.write(lines.join("\n") + "\n");
 }
 

@@ -7,9 +7,13 @@
  * to the slowest; and the posterior mean and variance of the field, drawn as PNG heat maps beside
  * the data and the true field.
  *
- *   node dist/experiments/coxProcess.js [--grid 64] [--runs 1] [--out experiments/results/lgcp]
+ *   node dist/experiments/coxProcess.js [--grid 64] [--runs 1] [--covariance euclidean|separable]
+ *     [--out experiments/results/lgcp-euclidean, or lgcp for the separable covariance]
  *     [--plan rmhmc:1000:5000,mmala:1000:5000,mala-transient:1000:5000,mala-stationary:1000:5000]
  *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *
+ * --covariance: the paper's Euclidean covariance (eq. 31; the default), data simulated from it and
+ * sampled in whitened torus coordinates, or the separable one (data and model both separable).
  *
  * --plan lists the samplers with their burn-in and kept draws (the paper: 5000 draws each).
  * Seconds are wall-clock and, beside them, the process's CPU seconds (BLAS on one thread), which a
@@ -34,6 +38,7 @@ import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.j
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
+import { GRID_DISTANCES, type GridDistance } from "../src/models/coxProcess/gridCovariance.js";
 import { COX_PROCESS_SAMPLERS, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../src/run/coxProcess.js";
 import { experimentGridPlace, optionValue, runAsCommand, scriptStart } from "./experimentScript.js";
 import { heatmapPng } from "./heatmapPng.js";
@@ -51,13 +56,16 @@ export interface LgcpExperiment {
   side: number;
   runs: number;
   plan: { name: CoxProcessSamplerName; burnIn: number; draws: number }[];
+  /** The covariance of data and model (default separable, the runs' first identities). */
+  covariance?: GridDistance;
 }
 
-/** The grid of an experiment: a job per (sampler, run). */
+/** The grid of an experiment: a job per (sampler, run); the Euclidean covariance is a last axis of one value (coxProcessRunJob.ts). */
 export function lgcpGridSpec(e: LgcpExperiment, out: string): GridSpec {
+  const covariance = e.covariance ?? "separable";
   return {
     grid: LGCP_GRID, kind: LGCP_RUN, fixed: { plan: Object.fromEntries(e.plan.map((p) => [p.name, { burnIn: p.burnIn, draws: p.draws }])) },
-    axes: { grid: [e.side], sampler: e.plan.map((p) => p.name), run: Array.from({ length: e.runs }, (_, i) => i) }, out,
+    axes: { grid: [e.side], sampler: e.plan.map((p) => p.name), run: Array.from({ length: e.runs }, (_, i) => i), ...(covariance === "separable" ? {} : { covariance: [covariance] }) }, out,
   };
 }
 
@@ -71,7 +79,7 @@ export async function runLgcp(e: LgcpExperiment, place: GridPlace): Promise<Lgcp
   });
 }
 
-const KNOWN = ["--grid", "--runs", "--out", "--plan", "--grid-dir", "--parallel", "--queue"];
+const KNOWN = ["--grid", "--runs", "--covariance", "--out", "--plan", "--grid-dir", "--parallel", "--queue"];
 
 async function main(argv: string[]): Promise<number> {
   const { backend } = scriptStart(argv, KNOWN);
@@ -79,16 +87,18 @@ async function main(argv: string[]): Promise<number> {
   const runs = Number(optionValue(argv, "--runs", "1"));
   if (!Number.isInteger(side) || side < 2) throw new Error(`--grid: ${side} is not a whole number >= 2`);
   if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs: ${runs} is not a whole number >= 1`);
-  const outDir = optionValue(argv, "--out", join("experiments", "results", "lgcp"));
+  const covariance = optionValue(argv, "--covariance", "euclidean") as GridDistance;
+  if (!GRID_DISTANCES.includes(covariance)) throw new Error(`--covariance: ${covariance} is not one of ${GRID_DISTANCES.join(", ")}`);
+  const outDir = optionValue(argv, "--out", join("experiments", "results", covariance === "euclidean" ? "lgcp-euclidean" : "lgcp"));
   const plan = optionValue(argv, "--plan", COX_PROCESS_SAMPLERS.map((s) => `${s}:1000:5000`).join(",")).split(",").map((entry) => {
     const [name, burn, kept] = entry.split(":");
     if (!isCoxProcessSamplerName(name ?? "") || !(Number(burn) >= 0) || !(Number(kept) >= 2)) throw new Error(`bad --plan entry ${entry} (sampler:burn-in:draws)`);
     return { name: name as CoxProcessSamplerName, burnIn: Number(burn), draws: Number(kept) };
   });
-  const results = await runLgcp({ side, runs, plan }, experimentGridPlace(argv));
+  const results = await runLgcp({ side, runs, plan, covariance }, experimentGridPlace(argv));
   mkdirSync(outDir, { recursive: true });
   const hyper = paperHyperparameters();
-  const { sim, model } = lgcpProblem(side);
+  const { sim, model } = lgcpProblem(side, covariance);
   const fieldRange: [number, number] = [Math.min(...sim.field), Math.max(...sim.field)];
   const png = (name: string, f: ArrayLike<number>, lo: number, hi: number) => writeFileSync(join(outDir, `figure8-${name}.png`), heatmapPng(f, side, lo, hi));
   png("data", sim.counts, 0, Math.max(...sim.counts));
@@ -110,8 +120,9 @@ async function main(argv: string[]): Promise<number> {
   const result = {
     experiment: "Girolami & Calderhead 2011, Section 9.1, Table 13 and Figure 8 (reduced)",
     command: `node dist/experiments/coxProcess.js ${argv.join(" ")}`.trim(),
-    grid: side, latentDimension: model.dim, hyperparameters: hyper, covariance: "separable exponential, sigma^2 exp(-(|i-i'| + |j-j'|) / (n beta))",
-    dataSeed: lgcpDataSeed(side), totalCount: sim.counts.reduce((a, b) => a + b, 0),
+    grid: side, latentDimension: model.cells, hyperparameters: hyper, covariance: covariance === "euclidean" ? "euclidean exponential (eq. 31), sigma^2 exp(-sqrt((i-i')^2 + (j-j')^2) / (n beta)), sampled in whitened coordinates of its circulant embedding" : "separable exponential, sigma^2 exp(-(|i-i'| + |j-j'|) / (n beta))",
+    torus: model.covariance === "euclidean" ? model.grid.torus : null,
+    dataSeed: lgcpDataSeed(side, covariance), totalCount: sim.counts.reduce((a, b) => a + b, 0),
     colourScales: { field: fieldRange, variance: [0, vmax], data: [0, Math.max(...sim.counts)] },
     backend, node: process.version, paper: PAPER_TABLE13, cells,
   };

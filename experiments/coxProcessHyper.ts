@@ -7,8 +7,9 @@
  *   (log sigma, log beta) | x:  one RMHMC transition (generalised leapfrog, samplers/rmhmc.ts) with
  *                        the metric D_theta of eq. 39 and its derivatives (models/coxProcess/hyperparameters.ts),
  *
- * mu fixed at its true value as in the paper, on the data of experiments/coxProcess.ts (the same
- * grid, the same data seed). The chain starts away from the truth: sigma = 1, beta = 0.1, and x a
+ * mu fixed at its true value as in the paper, on the data of experiments/coxProcess.ts with the
+ * separable covariance (the same grid, the same data seed): the hyperparameter model
+ * (hyperparameters.ts) is written for the separable covariance's Kronecker traces only. The chain starts away from the truth: sigma = 1, beta = 0.1, and x a
  * draw of the field given those values (30 RMHMC transitions from its posterior mode; from x = mu 1,
  * or from the mode itself, the field is smoother than a draw and the first steps shrink sigma).
  * Writes the draws of sigma and beta, their posterior means and sds after burn-in, a kernel density
@@ -88,7 +89,7 @@ function main(argv: string[]): void {
   getBackend().setThreads(1);
   const paper = paperHyperparameters();
   const truth = { ...paper, mu: Math.log(meanCount) - paper.sigma2 / 2 };
-  const sim = simulateCoxProcess(side, truth, dataSeed(side));
+  const sim = simulateCoxProcess(side, truth, dataSeed(side), undefined, "separable");
   const rng = new Rng(seedOfIdentity(`lgcp figure9 grid=${side} start=${sigma0},${beta0}${meanCount === 126 ? "" : ` mean-count=${meanCount}`} run=0`));
   let phi = Float64Array.of(Math.log(sigma0), Math.log(beta0));
   const startModel = coxProcessModel(side, sim.counts, { sigma2: sigma0 * sigma0, beta: beta0, mu: truth.mu });

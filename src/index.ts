@@ -29,6 +29,9 @@ export type { LogisticRegressionModel, LogisticRegressionOptions } from "./model
 export { constantMetricMass, coxProcessMetricTarget, coxProcessModel, paperHyperparameters } from "./models/coxProcess/coxProcess.js";
 export type { CoxHyperparameters, CoxProcessModel } from "./models/coxProcess/coxProcess.js";
 export { simulateCoxProcess } from "./models/coxProcess/simulate.js";
+export { coxFieldModel, coxFieldMode, type CoxModel } from "./models/coxProcess/fieldModel.js";
+export { euclideanCoxProcessModel, type EuclideanCoxModel } from "./models/coxProcess/euclideanCoxProcess.js";
+export { CirculantGrid } from "./models/coxProcess/circulantGrid.js";
 export { coxHyperparameterModel } from "./models/coxProcess/hyperparameters.js";
 export { COX_PROCESS_SAMPLERS, coxProcessSampler } from "./run/coxProcess.js";
 export { MAX_POLYNOMIAL_DEGREE, regressionDesign } from "./models/design.js";

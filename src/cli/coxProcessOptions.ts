@@ -1,16 +1,20 @@
 /**
  * The options of the log-Gaussian Cox process that `simulate --model lgcp` and `sample --model
  * lgcp` share: the hyperparameters sigma^2 and beta of the grid covariance (Girolami & Calderhead
- * 2011, Section 9.1: 1.91 and 1/33), and mu, which defaults to log(126) - sigma^2/2 as there.
+ * 2011, Section 9.1: 1.91 and 1/33), mu, which defaults to log(126) - sigma^2/2 as there, and the
+ * covariance: the paper's Euclidean distance (eq. 31) or the separable L1 distance.
  */
 import type { Command } from "commander";
 import { paperMu, PAPER_BETA, PAPER_SIGMA2, type CoxHyperparameters } from "../models/coxProcess/coxProcess.js";
-import { OptionError, parseNumber, parsePositiveNumber } from "./options.js";
+import { DEFAULT_GRID_COVARIANCE } from "../models/coxProcess/fieldModel.js";
+import { GRID_DISTANCES, type GridDistance } from "../models/coxProcess/gridCovariance.js";
+import { OptionError, parseChoice, parseNumber, parsePositiveNumber } from "./options.js";
 
 export interface RawCoxProcessOptions {
   sigma2?: string;
   beta?: string;
   mu?: string;
+  covariance?: string;
 }
 
 /** `betaAlso`: what --beta means for the command's other models, appended to its help. */
@@ -18,7 +22,13 @@ export function addCoxProcessOptions(cmd: Command, betaAlso = ""): Command {
   return cmd
     .option("--sigma2 <s>", `lgcp: variance sigma^2 of the latent field (default ${PAPER_SIGMA2})`)
     .option("--beta <b>", "lgcp: correlation length beta, in units of the grid's side (default 1/33)" + betaAlso)
-    .option("--mu <m>", "lgcp: mean of the latent field (default log(126) - sigma^2/2)");
+    .option("--mu <m>", "lgcp: mean of the latent field (default log(126) - sigma^2/2)")
+    .option("--covariance <c>", "lgcp: the grid covariance sigma^2 exp(-d / (n beta)) with d the euclidean distance between cells (the paper's eq. 31; the default) or separable (d = |i - i'| + |j - j'|)");
+}
+
+/** --covariance: the grid's distance, euclidean by default. */
+export function parseGridCovariance(raw: RawCoxProcessOptions): GridDistance {
+  return raw.covariance === undefined ? DEFAULT_GRID_COVARIANCE : parseChoice("--covariance", raw.covariance, GRID_DISTANCES, "covariance");
 }
 
 export function parseCoxHyperparameters(raw: RawCoxProcessOptions): CoxHyperparameters {
@@ -34,7 +44,17 @@ export function parseCoxHyperparameters(raw: RawCoxProcessOptions): CoxHyperpara
 
 /** Refuses the lgcp options without --model lgcp. */
 export function refuseCoxProcessOptions(raw: RawCoxProcessOptions, model: string): void {
-  for (const [key, name] of [["sigma2", "--sigma2"], ["beta", "--beta"], ["mu", "--mu"]] as const) {
+  for (const [key, name] of [["sigma2", "--sigma2"], ["beta", "--beta"], ["mu", "--mu"], ["covariance", "--covariance"]] as const) {
     if (raw[key] !== undefined) throw new OptionError(name, `applies only to --model lgcp, not ${model}`);
+  }
+}
+
+/** Runs `build`, turning a covariance the circulant embedding cannot take (circulantGrid.ts) into an error of --beta. */
+export function withEmbeddableCovariance<T>(build: () => T): T {
+  try {
+    return build();
+  } catch (e) {
+    if (e instanceof RangeError && /circulant embedding/.test(e.message)) throw new OptionError("--beta", `${e.message}; a smaller --beta or --covariance separable avoids it`);
+    throw e;
   }
 }

@@ -94,7 +94,7 @@ const FIELD_OPTIONS: Record<string, string> = {
   // --model runs (cli/modelRunResume.ts)
   "model.name": "--model", "model.priorVariance": "--prior-variance", "model.polynomialDegree": "--polynomial-degree",
   "model.noiseSd": "--noise-sd", "model.priorSd": "--prior-sd", "model.initialState": "--initial-state", "model.start": "--start",
-  "model.sigma2": "--sigma2", "model.beta": "--beta", "model.mu": "--mu",
+  "model.sigma2": "--sigma2", "model.beta": "--beta", "model.mu": "--mu", "model.covariance": "--covariance",
 };
 
 const SAMPLE_FIELDS: ResumeFields = { options: FIELD_OPTIONS, nested: ["model", "sampler"] };

@@ -167,7 +167,7 @@ export function registerSimulateCommand(program: Command): Command {
     .option("--grid <n>", "lgcp: side of the grid (default 64)")
     .action((opts: RawSimulateOptions & RawSimulateCoxOptions & RawVolatilitySimulateOptions) => {
       const volatilityOnly = ["t", "sigma", "phi"] as const;
-      const lgcpOnly = ["grid", "sigma2", "mu"] as const;
+      const lgcpOnly = ["grid", "sigma2", "mu", "covariance"] as const;
       if (opts.model !== undefined) parseChoice("--model", opts.model, SIMULATE_MODELS, "model");
       if (opts.model === "fitzhugh-nagumo") {
         for (const key of [...volatilityOnly, ...lgcpOnly, "beta"] as const) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "does not apply to --model fitzhugh-nagumo");

@@ -1,7 +1,7 @@
 /**
  * `gpmcmc simulate --model lgcp`: the synthetic data of Girolami & Calderhead (2011), Section 9.1
  * (models/coxProcess/simulate.ts): a latent field on an n x n grid (--grid, default 64) and Poisson
- * counts, written as one CSV file with the columns row, column, y (the counts) and field (the true
+ * counts (the covariance of --covariance: euclidean, the paper's, by default, or separable), written as one CSV file with the columns row, column, y (the counts) and field (the true
  * latent field), which `gpmcmc sample --model lgcp` reads. Everything is checked before the file
  * is written, atomically.
  */
@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../io/atomic.js";
 import { countGridCsv } from "../io/countGrid.js";
 import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
 import { VERSION } from "../version.js";
-import { parseCoxHyperparameters, type RawCoxProcessOptions } from "./coxProcessOptions.js";
+import { parseCoxHyperparameters, parseGridCovariance, withEmbeddableCovariance, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { checkOutputFile } from "./outputFile.js";
 import { OptionError, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
@@ -37,16 +37,17 @@ export function runSimulateCoxProcess(raw: RawSimulateCoxOptions, io: { stdout?:
   const side = raw.grid === undefined ? 64 : parsePositiveInteger("--grid", raw.grid);
   if (side > MAX_GRID_SIDE) throw new OptionError("--grid", `must be at most ${MAX_GRID_SIDE}, got ${side}`);
   const hyper = parseCoxHyperparameters(raw);
+  const covariance = parseGridCovariance(raw);
   if (raw.out === undefined) throw new OptionError("--out", "is required: the CSV file to write");
   const out = parsePath("--out", raw.out);
   const seed = raw.seed === undefined ? randomInt(0, 2 ** 31) : parseNonNegativeInteger("--seed", raw.seed);
   checkOutputFile(out, raw.force === true, { is: () => false, what: "a file this command may replace", example: "lgcp.csv" });
-  const sim = simulateCoxProcess(side, hyper, seed);
+  const sim = withEmbeddableCovariance(() => simulateCoxProcess(side, hyper, seed, undefined, covariance));
   writeFileAtomic(out, countGridCsv(side, sim.counts, sim.field));
   let total = 0;
   for (const c of sim.counts) total += c;
-  const report = { gpmcmc: VERSION, model: "lgcp", out, grid: side, cells: side * side, seed, sigma2: hyper.sigma2, beta: hyper.beta, mu: hyper.mu, cellArea: sim.cellArea, totalCount: total };
+  const report = { gpmcmc: VERSION, model: "lgcp", out, grid: side, cells: side * side, seed, covariance, sigma2: hyper.sigma2, beta: hyper.beta, mu: hyper.mu, cellArea: sim.cellArea, totalCount: total };
   if (raw.json === true) stdout(JSON.stringify(report) + "\n");
-  else stdout(`wrote ${out} (${side} x ${side} grid, ${total} points; columns row, column, y, field; seed ${seed})\n`);
+  else stdout(`wrote ${out} (${side} x ${side} grid, ${total} points, ${covariance} covariance; columns row, column, y, field; seed ${seed})\n`);
   return report;
 }

@@ -18,7 +18,9 @@
  */
 import { rmSync } from "node:fs";
 import { essGeyer } from "../diagnostics/ess.js";
-import { coxProcessModel, paperHyperparameters, type CoxProcessModel } from "../models/coxProcess/coxProcess.js";
+import { paperHyperparameters } from "../models/coxProcess/coxProcess.js";
+import { coxFieldModel, type CoxModel } from "../models/coxProcess/fieldModel.js";
+import { GRID_DISTANCES, type GridDistance } from "../models/coxProcess/gridCovariance.js";
 import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
@@ -34,11 +36,17 @@ import { jobCheckpointPath } from "./store.js";
 export const LGCP_RUN = "lgcp-run";
 export const LGCP_GRID = "lgcp table13";
 
+/**
+ * The covariance in a cell's identity: the separable runs came first and keep their identities
+ * (no covariance axis); the Euclidean ones end with ` covariance=euclidean`, the grid's last axis.
+ */
+export const lgcpCovarianceTag = (covariance: GridDistance): string => (covariance === "separable" ? "" : ` covariance=${covariance}`);
+
 /** The seed of the simulated data on an n x n grid (31 bits: simulateCoxProcess takes a number). */
-export const lgcpDataSeed = (side: number): number => Number(seedOfIdentity(`lgcp data grid=${side}`) % 2147483647n);
+export const lgcpDataSeed = (side: number, covariance: GridDistance = "separable"): number => Number(seedOfIdentity(`lgcp data grid=${side}${lgcpCovarianceTag(covariance)}`) % 2147483647n);
 
 /** The seed of one chain of Table 13. */
-export const lgcpChainSeed = (side: number, sampler: string, run: number): bigint => seedOfIdentity(`${LGCP_GRID} grid=${side} sampler=${sampler} run=${run}`);
+export const lgcpChainSeed = (side: number, sampler: string, run: number, covariance: GridDistance = "separable"): bigint => seedOfIdentity(`${LGCP_GRID} grid=${side} sampler=${sampler} run=${run}${lgcpCovarianceTag(covariance)}`);
 
 /** One run's figures, as experiments/results/lgcp/table13.json holds them. */
 export interface LgcpCell {
@@ -65,14 +73,14 @@ export interface LgcpCell {
   lpFirst: number[];
 }
 
-let problem: { side: number; sim: ReturnType<typeof simulateCoxProcess>; model: CoxProcessModel } | undefined;
+let problem: { side: number; covariance: GridDistance; sim: ReturnType<typeof simulateCoxProcess>; model: CoxModel } | undefined;
 
-/** The simulated data on an n x n grid and its model (kept for the next job of the same grid in this thread). */
-export function lgcpProblem(side: number): { sim: ReturnType<typeof simulateCoxProcess>; model: CoxProcessModel } {
-  if (problem?.side !== side) {
+/** The data simulated on an n x n grid from the given covariance, and its model (kept for the next job of the same grid in this thread). */
+export function lgcpProblem(side: number, covariance: GridDistance = "separable"): { sim: ReturnType<typeof simulateCoxProcess>; model: CoxModel } {
+  if (problem?.side !== side || problem.covariance !== covariance) {
     const hyper = paperHyperparameters();
-    const sim = simulateCoxProcess(side, hyper, lgcpDataSeed(side));
-    problem = { side, sim, model: coxProcessModel(side, sim.counts, hyper) };
+    const sim = simulateCoxProcess(side, hyper, lgcpDataSeed(side, covariance), undefined, covariance);
+    problem = { side, covariance, sim, model: coxFieldModel(side, sim.counts, hyper, covariance) };
   }
   return problem;
 }
@@ -81,9 +89,9 @@ export function lgcpProblem(side: number): { sim: ReturnType<typeof simulateCoxP
  * Run `run` of sampler `name` on the n x n grid: its figures, and the field's posterior mean and
  * variance; given a job, checkpointed into its checkpoint directory and resumed from there.
  */
-export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }): { cell: LgcpCell; mean: Float64Array; variance: Float64Array; resumed: boolean } {
-  const { sim, model } = lgcpProblem(side);
-  const n = model.dim;
+export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }, covariance: GridDistance = "separable"): { cell: LgcpCell; mean: Float64Array; variance: Float64Array; resumed: boolean } {
+  const { sim, model } = lgcpProblem(side, covariance);
+  const n = model.cells;
   const s = coxProcessSampler(model, name);
   const cpu = cpuClock();
   let cpuBurnIn = 0;
@@ -93,7 +101,7 @@ export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, 
       if (p.iteration === burnIn) cpuBurnIn = cpu.seconds();
     },
   };
-  const seed = lgcpChainSeed(side, name, run);
+  const seed = lgcpChainSeed(side, name, run, covariance);
   const r = job
     ? runJobChain(job.job, job.context, s.kernel, seed, options, {
       save: () => ({ cpuSeconds: cpu.seconds(), cpuBurnIn }),
@@ -105,9 +113,10 @@ export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, 
     : { ...runChain(s.kernel, new Rng(seed), options), resumed: false };
   const cpuTotal = cpu.seconds();
   // Figure 7, right: the stationary tuning run from x = mu 1 (Gamma = 0) instead of the mode
-  const stuckFromMu = name === "mala-stationary" ? runChain(s.kernel, new Rng(lgcpChainSeed(side, name, run), 1), { draws: 200, init: new Float64Array(n), initialTunableValue: r.tunedValue }).summary.acceptanceRate : undefined;
+  const stuckFromMu = name === "mala-stationary" ? runChain(s.kernel, new Rng(seed, 1), { draws: 200, init: new Float64Array(r.dim), initialTunableValue: r.tunedValue }).summary.acceptanceRate : undefined;
   const x = new Float64Array(draws * n);
-  for (let i = 0; i < draws; i++) s.toField(r.samples.subarray(i * n, (i + 1) * n), x.subarray(i * n, (i + 1) * n));
+  // the Euclidean model samples the whitened nu (r.dim numbers), MALA Christensen's Gamma: each draw mapped to the field x
+  for (let i = 0; i < draws; i++) s.toField(r.samples.subarray(i * r.dim, (i + 1) * r.dim), x.subarray(i * n, (i + 1) * n));
   const ess = new Float64Array(n);
   const mean = new Float64Array(n);
   const variance = new Float64Array(n);
@@ -126,7 +135,7 @@ export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, 
   }
   const sorted = Array.from(ess).sort((a, b) => a - b);
   const cell: LgcpCell = {
-    sampler: name, run, seed: lgcpChainSeed(side, name, run).toString(), burnIn, draws,
+    sampler: name, run, seed: seed.toString(), burnIn, draws,
     setupSeconds: s.setupSeconds, burnInSeconds: r.seconds.burnIn, seconds: r.seconds.sampling,
     minEss: sorted[0]!, medianEss: sorted[Math.floor(n / 2)]!, maxEss: sorted[n - 1]!,
     secondsPerMinEss: r.seconds.sampling / sorted[0]!,
@@ -146,15 +155,17 @@ export type LgcpRunJobResult = FiguresJobResult<LgcpCell> & { mean: Float64Array
 /** Runs one job (in whichever thread or process the pool or queue worker gives it). */
 export function lgcpRunJob(job: GridJob, context?: TaskContext): LgcpRunJobResult {
   const t0 = performance.now();
-  const { grid: side, sampler, run } = job.cell;
+  const { grid: side, sampler, run, covariance = "separable" } = job.cell;
   if (!Number.isInteger(side) || (side as number) < 2) refuseJob(job, `grid must be an integer >= 2, got ${JSON.stringify(side)}`);
   if (typeof sampler !== "string" || !isCoxProcessSamplerName(sampler)) refuseJob(job, `unknown sampler ${JSON.stringify(sampler)}`);
   if (!Number.isInteger(run) || (run as number) < 0) refuseJob(job, `run must be a non-negative integer, got ${JSON.stringify(run)}`);
   const plan = (job.fixed.plan ?? {}) as Record<string, { burnIn?: unknown; draws?: unknown }>;
   const { burnIn, draws } = plan[sampler] ?? {};
   if (!Number.isInteger(burnIn) || (burnIn as number) < 0 || !Number.isInteger(draws) || (draws as number) < 2) refuseJob(job, `the fixed setting plan must give ${sampler} an integer burnIn >= 0 and draws >= 2, got ${JSON.stringify(plan[sampler])}`);
-  if (job.identity !== `${LGCP_GRID} grid=${side} sampler=${sampler} run=${run}`) refuseJob(job, `the grid must be named "${LGCP_GRID}" with the axes grid, sampler, run in that order (the run's seed is the hash of its identity)`);
-  const { cell, mean, variance, resumed } = lgcpRun(side as number, sampler, run as number, burnIn as number, draws as number, { job, context });
+  if (typeof covariance !== "string" || !(GRID_DISTANCES as readonly string[]).includes(covariance)) refuseJob(job, `unknown covariance ${JSON.stringify(covariance)} (${GRID_DISTANCES.join(", ")})`);
+  const distance = covariance as GridDistance;
+  if (job.identity !== `${LGCP_GRID} grid=${side} sampler=${sampler} run=${run}${lgcpCovarianceTag(distance)}`) refuseJob(job, `the grid must be named "${LGCP_GRID}" with the axes grid, sampler, run in that order, then covariance for the Euclidean covariance only (the run's seed is the hash of its identity)`);
+  const { cell, mean, variance, resumed } = lgcpRun(side as number, sampler, run as number, burnIn as number, draws as number, { job, context }, distance);
   // no draws file (the field's draws are not kept): the checkpoint goes with the result
   rmSync(jobCheckpointPath(job), { force: true });
   return {

@@ -1,6 +1,10 @@
 /**
  * The samplers of the log-Gaussian Cox process field x | y with fixed hyperparameters
- * (Girolami & Calderhead 2011, Section 9.1, Table 13), by name:
+ * (Girolami & Calderhead 2011, Section 9.1, Table 13), by name, on either grid covariance
+ * (models/coxProcess/fieldModel.ts). With the paper's Euclidean covariance, rmhmc and mmala move
+ * the whitened torus variables nu (x = mu + R C^1/2 nu) with the constant metric I + lambda C, and
+ * a step costs FFTs, O(N log N); with the separable one they move x with G = lambda I + Sigma^-1
+ * in the Kronecker eigenbasis, O(N^1.5). The MALA samplers move Christensen's Gamma either way.
  *
  * - "rmhmc": RMHMC with the constant metric G = lambda I + Sigma^-1. dG/dx = 0, so the
  *   generalised leapfrog is the plain leapfrog with mass G and needs no fixed-point iterations
@@ -23,9 +27,9 @@
  *
  * The other chains start at x = mu 1 as in Section 9.1.
  */
-import { coxProcessMetricTarget, constantMetricMass, type CoxProcessModel } from "../models/coxProcess/coxProcess.js";
+import { coxProcessMetricTarget, constantMetricMass } from "../models/coxProcess/coxField.js";
 import { christensenTarget } from "../models/coxProcess/christensen.js";
-import { coxProcessMode } from "../models/coxProcess/mode.js";
+import { coxFieldMode, denseFieldPrecision, type CoxModel } from "../models/coxProcess/fieldModel.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import { hmc } from "../samplers/hmc.js";
 import { mala } from "../samplers/mala.js";
@@ -52,7 +56,7 @@ export interface CoxProcessSampler {
   readonly adapt: AdaptOptions | undefined;
   /** The chain's starting point in the kernel's coordinates. */
   readonly init: Float64Array;
-  /** Maps a draw of the kernel's coordinates to the field x (identity except for MALA's Gamma). */
+  /** Maps a draw of the kernel's coordinates to the field x (separable: identity; Euclidean: x = mu + R C^1/2 nu; MALA: from Gamma). */
   toField(draw: Float64Array, out: Float64Array): void;
   /** Seconds spent setting the sampler up (the mode and dense factor of Christensen's transform). */
   readonly setupSeconds: number;
@@ -64,11 +68,11 @@ export function isCoxProcessSamplerName(name: string): name is CoxProcessSampler
   return (COX_PROCESS_SAMPLERS as readonly string[]).includes(name);
 }
 
-export function coxProcessSampler(model: CoxProcessModel, name: CoxProcessSamplerName, options: CoxProcessSamplerOptions = {}): CoxProcessSampler {
+export function coxProcessSampler(model: CoxModel, name: CoxProcessSamplerName, options: CoxProcessSamplerOptions = {}): CoxProcessSampler {
   const t0 = performance.now();
   const adapt: AdaptOptions | undefined = options.adapt === false ? undefined : { method: "dual-averaging" };
-  const start = new Float64Array(model.dim).fill(model.hyper.mu);
-  const identity = (d: Float64Array, out: Float64Array) => out.set(d);
+  const start = Float64Array.from(model.priorMean);
+  const toField = (d: Float64Array, out: Float64Array) => model.toField(d, out);
   switch (name) {
     case "rmhmc": {
       const kernel = hmc(model, {
@@ -79,20 +83,20 @@ export function coxProcessSampler(model: CoxProcessModel, name: CoxProcessSample
         mass: constantMetricMass(model),
         brokenAcceptance: options.brokenAcceptance,
       });
-      return { kernel: { ...kernel, name: "rmhmc" }, adapt, init: start, toField: identity, setupSeconds: (performance.now() - t0) / 1000 };
+      return { kernel: { ...kernel, name: "rmhmc" }, adapt, init: start, toField, setupSeconds: (performance.now() - t0) / 1000 };
     }
     case "mmala": {
       const kernel = smmala(coxProcessMetricTarget(model), { stepSize: options.stepSize ?? 0.8, targetAcceptance: 0.7 });
-      return { kernel: { ...kernel, name: "mmala" }, adapt, init: start, toField: identity, setupSeconds: (performance.now() - t0) / 1000 };
+      return { kernel: { ...kernel, name: "mmala" }, adapt, init: start, toField, setupSeconds: (performance.now() - t0) / 1000 };
     }
     case "mala-transient":
     case "mala-stationary": {
-      const mode = coxProcessMode(model).mode;
-      const target = christensenTarget(model, mode);
+      const mode = coxFieldMode(model).mode;
+      const target = christensenTarget(model, denseFieldPrecision(model), mode);
       const stationary = name === "mala-stationary";
-      const h = (MALA_SCALE * MALA_SCALE) / Math.pow(model.dim, stationary ? 1 / 3 : 1 / 2);
+      const h = (MALA_SCALE * MALA_SCALE) / Math.pow(model.cells, stationary ? 1 / 3 : 1 / 2);
       const kernel = mala(target, { stepSize: options.stepSize ?? Math.sqrt(h) });
-      const init = stationary ? target.fromField(mode) : new Float64Array(model.dim);
+      const init = stationary ? target.fromField(mode) : new Float64Array(model.cells);
       return { kernel: { ...kernel, name }, adapt: stationary ? adapt : undefined, init, toField: (d, out) => target.toField(d, out), setupSeconds: (performance.now() - t0) / 1000 };
     }
   }

@@ -39,6 +39,20 @@ test("simulate --model lgcp writes the seeded counts and true field that sample 
     const d = cli("diagnose", out);
     assert.equal(d.status, 0, d.stderr);
     assert.match(d.stdout, /Inference for lgcp: 2 chains of 50 draws/);
+    assert.match(r.stdout, /euclidean covariance/);
+    assert.equal(JSON.parse(readFileSync(join(out, "summary.json"), "utf8")).covariance, "euclidean");
+    // the separable covariance, on request, for both commands; recorded in the header and the summary
+    const c = join(s.dir, "c.csv");
+    const sep = cli("simulate", "--model", "lgcp", "--grid", "6", "--seed", "4", "--covariance", "separable", "--out", c);
+    assert.match(sep.stdout, /separable covariance/);
+    assert.deepEqual(Array.from(readCountGrid(c).field!), Array.from(simulateCoxProcess(6, paperHyperparameters(), 4, undefined, "separable").field));
+    const out2 = join(s.dir, "run2");
+    const r2 = cli("sample", "--model", "lgcp", "--data", c, "--covariance", "separable", "--draws", "20", "--burn-in", "20", "--seed", "1", "--out", out2);
+    assert.equal(r2.status, 0, r2.stderr);
+    assert.match(r2.stdout, /6 x 6 grid, separable covariance/);
+    assert.equal(JSON.parse(readFileSync(join(out2, "summary.json"), "utf8")).covariance, "separable");
+    assert.match(readFileSync(join(out2, "draws_1.csv"), "utf8"), /covariance = separable/);
+    assert.match(readFileSync(join(out, "draws_1.csv"), "utf8"), /covariance = euclidean/);
   } finally {
     s.cleanup();
   }
@@ -68,6 +82,7 @@ test("bad lgcp inputs: one line naming the file, line or option, exit 2, nothing
       [["--data", good, "--sigma2", "-1"], /--sigma2/],
       [["--data", good, "--sampler", "mmala", "--leapfrog-steps", "5"], /--leapfrog-steps: applies only to --sampler rmhmc/],
       [["--data", good, "--prior-variance", "2"], /--prior-variance: does not apply to --model lgcp/],
+      [["--data", good, "--covariance", "l1"], /--covariance: unknown covariance "l1"/],
     ];
     for (const [args, re] of cases) {
       const r = cli("sample", "--model", "lgcp", ...args, "--draws", "5", "--out", out);
@@ -81,6 +96,9 @@ test("bad lgcp inputs: one line naming the file, line or option, exit 2, nothing
       [["--model", "lgcp", "--n", "4", "--out", join(s.dir, "x.csv")], /--n: does not apply to --model lgcp/],
       [["--model", "cox", "--out", join(s.dir, "x.csv")], /--model: unknown model "cox"/],
       [["--model", "lgcp", "--beta", "0", "--out", join(s.dir, "x.csv")], /--beta/],
+      [["--model", "lgcp", "--grid", "6", "--beta", "2", "--out", join(s.dir, "x.csv")], /--beta: the circulant embedding of the 6 x 6 grid's covariance .*--covariance separable avoids it/],
+      [["--model", "lgcp", "--covariance", "eucl", "--out", join(s.dir, "x.csv")], /--covariance: unknown covariance "eucl" \(known: separable, euclidean\)/],
+      [["--model", "volatility", "--covariance", "separable", "--out", join(s.dir, "x.csv")], /--covariance: applies only to --model lgcp/],
     ];
     for (const [args, re] of sim) {
       const r = cli("simulate", ...args);

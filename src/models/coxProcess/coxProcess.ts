@@ -1,6 +1,8 @@
 /**
  * The log-Gaussian Cox process on an n x n grid (Girolami & Calderhead 2011, Section 9, eq. 31;
- * Christensen et al. 2005): counts y_k ~ Poisson(m exp(x_k)) independently given the latent field
+ * Christensen et al. 2005) with the SEPARABLE covariance, sampled in x itself (the paper's
+ * Euclidean covariance is euclideanCoxProcess.ts; fieldModel.ts picks either): counts
+ * y_k ~ Poisson(m exp(x_k)) independently given the latent field
  * x ~ N(mu 1, Sigma), with Sigma the grid covariance of kroneckerGrid.ts and, by default,
  * m = 1/N, sigma^2 = 1.91, beta = 1/33, mu = log(126) - sigma^2/2 (Section 9.1). With the
  * hyperparameters fixed the target is x | y:
@@ -14,8 +16,10 @@
  * g_k = lambda + 1/d_k, so G^-1, G^1/2 and log|G| all cost two Kronecker rotations (O(N^1.5)).
  */
 import type { RandomSource } from "../../random/types.js";
-import type { LocalMetric, Target } from "../../targets/types.js";
+import { checkedCounts, fieldLogLikelihood, SpectralMetric, type CoxField, type CoxHyperparameters } from "./coxField.js";
 import { KroneckerGrid } from "./kroneckerGrid.js";
+
+export { constantMetricMass, coxProcessMetricTarget, type ConstantMass, type CoxHyperparameters } from "./coxField.js";
 
 /** Section 9.1's values. */
 export const PAPER_SIGMA2 = 1.91;
@@ -23,21 +27,10 @@ export const PAPER_BETA = 1 / 33;
 export const PAPER_MEAN_INTENSITY = 126;
 export const paperMu = (sigma2: number): number => Math.log(PAPER_MEAN_INTENSITY) - sigma2 / 2;
 
-export interface CoxHyperparameters {
-  readonly sigma2: number;
-  readonly beta: number;
-  readonly mu: number;
-}
-
-export interface CoxProcessModel extends Target {
-  readonly side: number;
-  readonly counts: Float64Array;
-  /** Cell area m (the Poisson mean is m exp(x)). */
-  readonly cellArea: number;
-  readonly hyper: CoxHyperparameters;
+/** The field with the separable covariance, sampled in x itself. */
+export interface CoxProcessModel extends CoxField {
+  readonly covariance: "separable";
   readonly grid: KroneckerGrid;
-  /** lambda = m exp(mu + sigma^2), the diagonal of Lambda. */
-  readonly lambda: number;
   /** Eigenvalues g_k = lambda + 1/d_k of G (in the grid's eigenbasis). */
   readonly metricEigenvalues: Float64Array;
   logDensityAndGradient(x: Float64Array, grad: Float64Array): number;
@@ -51,10 +44,7 @@ export function paperHyperparameters(sigma2 = PAPER_SIGMA2, beta = PAPER_BETA): 
 export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: CoxHyperparameters, cellArea = 1 / (side * side)): CoxProcessModel {
   const grid = new KroneckerGrid(side, hyper.sigma2, hyper.beta);
   const n = grid.size;
-  if (counts.length !== n) throw new RangeError(`the counts have ${counts.length} cells, the ${side} x ${side} grid ${n}`);
-  if (!(cellArea > 0) || !Number.isFinite(cellArea)) throw new RangeError(`the cell area m must be finite and positive, got ${cellArea}`);
-  if (!Number.isFinite(hyper.mu)) throw new RangeError(`mu must be finite, got ${hyper.mu}`);
-  const y = Float64Array.from(counts);
+  const y = checkedCounts(side, counts, cellArea, hyper.mu);
   const m = cellArea;
   const mu = hyper.mu;
   const inverseD = grid.d.map((d) => 1 / d);
@@ -66,11 +56,8 @@ export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: 
 
   /** L(x); with `grad`, also dL/dx. Sigma^-1 r as Q (z / d) with z = Q' r. */
   function evaluate(x: Float64Array, grad: Float64Array | undefined): number {
-    let lik = 0;
-    for (let k = 0; k < n; k++) {
-      lik += y[k] * x[k] - m * Math.exp(x[k]);
-      r[k] = x[k] - mu;
-    }
+    const lik = fieldLogLikelihood(y, m, x);
+    for (let k = 0; k < n; k++) r[k] = x[k] - mu;
     grid.rotateIn(r, z);
     let quad = 0;
     for (let k = 0; k < n; k++) {
@@ -85,7 +72,9 @@ export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: 
   }
 
   return {
+    covariance: "separable",
     dim: n,
+    cells: n,
     side,
     counts: y,
     cellArea: m,
@@ -93,103 +82,47 @@ export function coxProcessModel(side: number, counts: ArrayLike<number>, hyper: 
     grid,
     lambda,
     metricEigenvalues,
+    priorMean: new Float64Array(n).fill(mu),
+    metric: new SeparableMetric(grid, metricEigenvalues),
+    toField: (theta, out) => out.set(theta),
     logDensity: (x) => evaluate(x, undefined),
     logDensityAndGradient: (x, grad) => evaluate(x, grad),
   };
 }
 
-/** What G's spectral form gives: G^-1 p, G v, draws from N(0, G), p' G^-1 p, log|G|. */
-class ConstantMetric {
-  private readonly work: Float64Array;
-  private readonly work2: Float64Array;
-  readonly inverse: Float64Array;
-  readonly root: Float64Array;
-  readonly logDet: number;
+/** G = (Q kron Q) diag(g) (Q kron Q)': G^-1 p, G v, draws from N(0, G), p' G^-1 p, log|G|. */
+class SeparableMetric extends SpectralMetric {
+  private readonly scratch: Float64Array;
 
-  constructor(private readonly model: CoxProcessModel) {
-    const g = model.metricEigenvalues;
-    this.inverse = g.map((v) => 1 / v);
-    this.root = g.map((v) => Math.sqrt(v));
+  constructor(private readonly grid: KroneckerGrid, g: Float64Array) {
+    super(g);
+    this.scratch = new Float64Array(g.length);
+  }
+
+  protected applySpectral(w: Float64Array, v: Float64Array, out: Float64Array): void {
+    this.grid.applySpectral(w, v, out, this.scratch);
+  }
+
+  /** p' G^-1 p = |Q' p|^2 weighted: one rotation. */
+  override inverseQuadratic(p: Float64Array): number {
+    return this.quadratic(p, this.inverse);
+  }
+
+  override metricQuadratic(v: Float64Array): number {
+    return this.quadratic(v, this.g);
+  }
+
+  private quadratic(v: Float64Array, w: Float64Array): number {
+    this.grid.rotateIn(v, this.scratch);
     let s = 0;
-    for (let k = 0; k < g.length; k++) s += Math.log(g[k]);
-    this.logDet = s;
-    this.work = new Float64Array(g.length);
-    this.work2 = new Float64Array(g.length);
-  }
-
-  applyInverse(p: Float64Array, out: Float64Array): void {
-    this.model.grid.applySpectral(this.inverse, p, out, this.work);
-  }
-
-  applyMetric(v: Float64Array, out: Float64Array): void {
-    this.model.grid.applySpectral(this.model.metricEigenvalues, v, out, this.work);
-  }
-
-  /** v' G^w v for the weights w (G^-1: inverse; G: the eigenvalues). */
-  quadratic(v: Float64Array, w: Float64Array): number {
-    this.model.grid.rotateIn(v, this.work);
-    let s = 0;
-    for (let k = 0; k < w.length; k++) s += this.work[k] * this.work[k] * w[k];
+    for (let k = 0; k < w.length; k++) s += this.scratch[k] * this.scratch[k] * w[k];
     return s;
   }
 
   /** out <- Q diag(sqrt(g)) z with z ~ N(0, I): a draw from N(0, G). */
-  sampleMomentum(rng: RandomSource, out: Float64Array): void {
-    rng.fillNormal(this.work2);
-    for (let k = 0; k < this.root.length; k++) this.work2[k] *= this.root[k];
-    this.model.grid.rotateOut(this.work2, out);
+  override sampleMomentum(rng: RandomSource, out: Float64Array): void {
+    rng.fillNormal(this.scratch);
+    for (let k = 0; k < this.root.length; k++) this.scratch[k] *= this.root[k];
+    this.grid.rotateOut(this.scratch, out);
   }
-}
-
-/** A constant mass matrix as samplers/massMatrix.ts's MassMatrix has it (structurally: models sit beside samplers). */
-export interface ConstantMass {
-  readonly dim: number;
-  readonly kind: string;
-  sampleMomentum(rng: RandomSource, out: Float64Array): void;
-  applyInverse(p: Float64Array, out: Float64Array): void;
-  kineticEnergy(p: Float64Array): number;
-}
-
-/**
- * G as the constant mass matrix of HMC: with a constant metric the generalised leapfrog of RMHMC
- * is the plain leapfrog with M = G (Section 9), so RMHMC here is samplers/hmc.ts with this mass.
- */
-export function constantMetricMass(model: CoxProcessModel): ConstantMass {
-  const g = new ConstantMetric(model);
-  return {
-    dim: model.dim,
-    kind: "cox-process-metric",
-    sampleMomentum: (rng, out) => g.sampleMomentum(rng, out),
-    applyInverse: (p, out) => g.applyInverse(p, out),
-    kineticEnergy: (p) => 0.5 * g.quadratic(p, g.inverse),
-  };
-}
-
-/**
- * The target with its constant metric for manifold MALA. With dG/dx = 0 the Christoffel terms of
- * the mMALA drift (eq. 10) vanish, so mMALA is exactly the simplified kernel of samplers/smmala.ts
- * on this metric.
- */
-export function coxProcessMetricTarget(model: CoxProcessModel): Target {
-  const g = new ConstantMetric(model);
-  return {
-    dim: model.dim,
-    logDensity: (x) => model.logDensity(x),
-    logDensityAndGradient: (x, grad) => model.logDensityAndGradient(x, grad),
-    fisherMetric(x): LocalMetric {
-      const gradient = new Float64Array(model.dim);
-      const logDensity = model.logDensityAndGradient(x, gradient);
-      return {
-        position: Float64Array.from(x),
-        logDensity,
-        gradient,
-        logDetMetric: g.logDet,
-        logDetMetricUpToConstant: 0,
-        applyInverse: (p, out) => g.applyInverse(p, out),
-        applyMetric: (v, out) => g.applyMetric(v, out),
-        metricQuadraticForm: (v) => g.quadratic(v, model.metricEigenvalues),
-        sampleMomentum: (rng, out) => g.sampleMomentum(rng, out),
-      };
-    },
-  };
 }

@@ -6,12 +6,14 @@
  *   Sigma_{(i,j),(i',j')} = sigma^2 exp(-delta / (n beta)).
  *
  * Two distances delta:
- * - "euclidean": sqrt((i-i')^2 + (j-j')^2), as the paper writes it (eq. 31). Sigma is then
- *   block-Toeplitz with Toeplitz blocks, but not a Kronecker product; it is built densely here,
- *   for small grids and as a reference.
+ * - "euclidean": sqrt((i-i')^2 + (j-j')^2), as the paper writes it (eq. 31), the default model.
+ *   Sigma is then block-Toeplitz with Toeplitz blocks, but not a Kronecker product; the samplers
+ *   reach it through its circulant embedding (circulantGrid.ts, O(N log N) per product); here it
+ *   is built densely, for tests and Christensen's transform.
  * - "separable": |i-i'| + |j-j'|, so that Sigma = sigma^2 (E kron E) with E_ab = exp(-|a-b| / (n beta))
  *   the n x n correlation of one axis. This is the form whose algebra costs O(N^1.5) per
- *   matrix-vector product (kroneckerGrid.ts), and the one the samplers run on.
+ *   matrix-vector product (kroneckerGrid.ts), behind --covariance separable, and the one the
+ *   hyperparameter model (hyperparameters.ts) is written for.
  */
 import { Matrix } from "../../linalg/matrix.js";
 
@@ -54,4 +56,11 @@ export function denseGridCovariance(n: number, sigma2: number, beta: number, dis
     }
   }
   return s;
+}
+
+/** Stops with a RangeError unless the side is a positive integer and sigma^2, beta finite and positive. */
+export function checkGridSettings(side: number, sigma2: number, beta: number): void {
+  if (!Number.isInteger(side) || side < 1) throw new RangeError(`grid side must be a positive integer, got ${side}`);
+  if (!(sigma2 > 0) || !Number.isFinite(sigma2)) throw new RangeError(`sigma^2 must be finite and positive, got ${sigma2}`);
+  if (!(beta > 0) || !Number.isFinite(beta)) throw new RangeError(`beta must be finite and positive, got ${beta}`);
 }

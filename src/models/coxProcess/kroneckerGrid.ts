@@ -8,7 +8,7 @@
  */
 import { backendFor } from "../../linalg/cholesky.js";
 import { symmetricEigen } from "../../linalg/symmetricEigen.js";
-import { exponentialCorrelation1d } from "./gridCovariance.js";
+import { checkGridSettings, exponentialCorrelation1d } from "./gridCovariance.js";
 
 export class KroneckerGrid {
   /** Grid side n; N = n^2 cells. */
@@ -25,9 +25,7 @@ export class KroneckerGrid {
   private readonly tmp: Float64Array;
 
   constructor(side: number, sigma2: number, beta: number) {
-    if (!Number.isInteger(side) || side < 1) throw new RangeError(`grid side must be a positive integer, got ${side}`);
-    if (!(sigma2 > 0) || !Number.isFinite(sigma2)) throw new RangeError(`sigma^2 must be finite and positive, got ${sigma2}`);
-    if (!(beta > 0) || !Number.isFinite(beta)) throw new RangeError(`beta must be finite and positive, got ${beta}`);
+    checkGridSettings(side, sigma2, beta);
     this.side = side;
     this.size = side * side;
     this.sigma2 = sigma2;

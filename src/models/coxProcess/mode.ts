@@ -4,9 +4,12 @@
  * products with Sigma^-1 are Kronecker rotations (O(N^1.5)), and the preconditioner is
  * (Sigma^-1 + w_bar I)^-1 with w_bar the mean of W, exact in the grid's eigenbasis. No N x N
  * matrix is formed. L is concave (Poisson log-likelihood with log link plus a Gaussian), so the
- * Newton steps are halved until L increases.
+ * Newton steps are halved until L increases. The Euclidean model's mode, in its whitened
+ * coordinates with FFT products, below.
  */
+import type { CoxField } from "./coxField.js";
 import type { CoxProcessModel } from "./coxProcess.js";
+import type { EuclideanCoxModel } from "./euclideanCoxProcess.js";
 
 export interface ModeResult {
   readonly mode: Float64Array;
@@ -15,44 +18,88 @@ export interface ModeResult {
   readonly gradientNorm: number;
 }
 
-export function coxProcessMode(model: CoxProcessModel, options: { tolerance?: number; maxIterations?: number } = {}): ModeResult {
-  const n = model.dim;
-  const grid = model.grid;
+type ModeOptions = { tolerance?: number; maxIterations?: number };
+
+/**
+ * Damped Newton from theta: `direction(theta, w, wbar, g)` returns the Newton step for the
+ * gradient g given the weights w = m exp(x(theta)) of the cells and their mean wbar; steps are
+ * halved until L does not decrease. Returns L, the iterations and |grad| at the end (theta updated).
+ */
+function dampedNewton(model: CoxField, theta: Float64Array, direction: (w: Float64Array, wbar: number, g: Float64Array) => Float64Array, options: ModeOptions) {
+  const dim = model.dim;
+  const n = model.cells;
   const tol = options.tolerance ?? 1e-8;
   const maxIt = options.maxIterations ?? 50;
-  const m = model.cellArea;
-  const x = new Float64Array(n).fill(model.hyper.mu);
-  const g = new Float64Array(n);
-  const trial = new Float64Array(n);
-  const work = new Float64Array(n);
-  const inverseD = grid.d.map((d) => 1 / d);
-  let lp = model.logDensityAndGradient(x, g);
-  let it = 0;
-  let gnorm = norm(g);
+  const g = new Float64Array(dim);
+  const trial = new Float64Array(dim);
+  const x = new Float64Array(n);
   const w = new Float64Array(n);
-  const applyA = (v: Float64Array, out: Float64Array) => {
-    grid.applySpectral(inverseD, v, out, work);
-    for (let k = 0; k < n; k++) out[k] += w[k] * v[k];
-  };
+  let lp = model.logDensityAndGradient(theta, g);
+  let gnorm = norm(g);
+  let it = 0;
   for (; it < maxIt && gnorm > tol * Math.sqrt(n); it++) {
+    model.toField(theta, x);
     let wbar = 0;
     for (let k = 0; k < n; k++) {
-      w[k] = m * Math.exp(x[k]);
+      w[k] = model.cellArea * Math.exp(x[k]);
       wbar += w[k] / n;
     }
-    const precon = grid.d.map((d) => 1 / (1 / d + wbar));
-    const delta = conjugateGradient(applyA, (v, out) => grid.applySpectral(precon, v, out, work), g, 1e-10, 500);
+    const delta = direction(w, wbar, g);
     let step = 1;
     for (let half = 0; half < 40; half++, step /= 2) {
-      for (let k = 0; k < n; k++) trial[k] = x[k] + step * delta[k];
+      for (let k = 0; k < dim; k++) trial[k] = theta[k] + step * delta[k];
       const lt = model.logDensity(trial);
       if (lt >= lp - 1e-9 * Math.abs(lp)) break;
     }
-    x.set(trial);
-    lp = model.logDensityAndGradient(x, g);
+    theta.set(trial);
+    lp = model.logDensityAndGradient(theta, g);
     gnorm = norm(g);
   }
-  return { mode: x, logDensity: lp, newtonIterations: it, gradientNorm: gnorm };
+  return { logDensity: lp, newtonIterations: it, gradientNorm: gnorm };
+}
+
+export function coxProcessMode(model: CoxProcessModel, options: ModeOptions = {}): ModeResult {
+  const n = model.dim;
+  const grid = model.grid;
+  const work = new Float64Array(n);
+  const inverseD = grid.d.map((d) => 1 / d);
+  const x = new Float64Array(n).fill(model.hyper.mu);
+  const result = dampedNewton(model, x, (w, wbar, g) => {
+    const applyA = (v: Float64Array, out: Float64Array) => {
+      grid.applySpectral(inverseD, v, out, work);
+      for (let k = 0; k < n; k++) out[k] += w[k] * v[k];
+    };
+    const precon = grid.d.map((d) => 1 / (1 / d + wbar));
+    return conjugateGradient(applyA, (v, out) => grid.applySpectral(precon, v, out, work), g, 1e-10, 500);
+  }, options);
+  return { mode: x, ...result };
+}
+
+/**
+ * The mode of the Euclidean model (euclideanCoxProcess.ts) in its whitened coordinates nu, by the
+ * same Newton-CG: the negative Hessian I + C^1/2 R' W R C^1/2 is applied by FFTs, preconditioned
+ * by (I + w_bar C)^-1 (exact were the whole torus observed with weight w_bar). The x of the
+ * maximiser is the mode of x | y: for fixed x the smallest |nu|^2 with x(nu) = x is
+ * (x - mu)' Sigma^-1 (x - mu), so max over nu = max over x of L(x). Returns the mode of x.
+ */
+export function euclideanCoxProcessMode(model: EuclideanCoxModel, options: ModeOptions = {}): ModeResult {
+  const big = model.dim;
+  const grid = model.grid;
+  const u = new Float64Array(model.cells);
+  const nu = new Float64Array(big);
+  const result = dampedNewton(model, nu, (w, wbar, g) => {
+    const applyA = (v: Float64Array, out: Float64Array) => {
+      grid.rootToGrid(v, u);
+      for (let k = 0; k < u.length; k++) u[k] *= w[k];
+      grid.rootFromGrid(u, out);
+      for (let k = 0; k < big; k++) out[k] += v[k];
+    };
+    const precon = grid.eigenvalues.map((l) => 1 / (1 + wbar * l));
+    return conjugateGradient(applyA, (v, out) => grid.applySpectral(precon, v, out), g, 1e-10, 500);
+  }, options);
+  const x = new Float64Array(model.cells);
+  model.toField(nu, x);
+  return { mode: x, ...result };
 }
 
 function norm(v: Float64Array): number {

@@ -149,11 +149,14 @@ test("the Newton-CG mode zeroes the gradient; Christensen's map is invertible an
   const model = coxProcessModel(SIDE, COUNTS, HYPER);
   const { mode, gradientNorm } = coxProcessMode(model);
   assert.ok(gradientNorm < 1e-6, `gradient norm at the mode ${gradientNorm}`);
-  const target = christensenTarget(model, mode);
+  const target = christensenTarget(model, denseGridPrecision(model), mode);
   const gamma = randomVector(4);
   const x = new Float64Array(N);
   target.toField(gamma, x);
   assert.ok(maxAbsDiff(target.fromField(x), gamma) < 1e-10);
+  // the prior term through |Gamma|^2 - r' W r equals the direct (x - mu)' Sigma^-1 (x - mu): same log density
+  const direct = model.logDensity(x);
+  assert.ok(Math.abs(target.logDensity(gamma) - direct) < 1e-9 * Math.abs(direct), `${target.logDensity(gamma)} vs ${direct}`);
   // x - mu = L Gamma with L L' = (Sigma^-1 + diag(m exp(mode)))^-1
   const a = denseGridPrecision(model);
   for (let k = 0; k < N; k++) a.data[k + k * N] += Math.exp(mode[k]) / N;
