@@ -85,13 +85,19 @@ function samplersFor(cfg: LogisticConfig, data: string): ParametricSamplerName[]
   return cfg.samplers.filter((s) => parametricSamplerApplies(target, s));
 }
 
-/** The grid of one data set: a job per (sampler, run). */
+/**
+ * Transitions between a job's checkpoints: each rewrites the chain's draws so far (at most 87
+ * coefficients a draw here), so a killed worker's job loses at most this many and resumes.
+ */
+export const LOGISTIC_CHECKPOINT_EVERY = 500;
+
+/** The grid of one data set: a job per (sampler, run), checkpointed. */
 export function logisticGridSpec(cfg: LogisticConfig, data: string, out: string): GridSpec {
   const s = settingsOf(cfg);
   return {
     grid: parametricGridName(s), kind: PARAMETRIC_CHAIN, fixed: { ...s },
     axes: { data: [data], sampler: samplersFor(cfg, data), run: Array.from({ length: cfg.runs }, (_, i) => cfg.first + i) },
-    out,
+    out, checkpointEvery: LOGISTIC_CHECKPOINT_EVERY,
   };
 }
 

@@ -15,16 +15,7 @@ import { denseGridCovariance, exponentialCorrelation1d } from "../../../src/mode
 import { KroneckerGrid } from "../../../src/models/coxProcess/kroneckerGrid.js";
 import { coxProcessMode } from "../../../src/models/coxProcess/mode.js";
 
-const SIDE = 5;
-const N = SIDE * SIDE;
-const HYPER = { sigma2: 1.3, beta: 0.4, mu: 0.7 };
-const COUNTS = Array.from({ length: N }, (_, k) => (k * 7) % 5);
-
-function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
-  return m;
-}
+import { COUNTS, HYPER, maxAbsDiff, N, SIDE } from "./smallGrid.js";
 
 function denseMatvec(a: Matrix, x: Float64Array): Float64Array {
   const out = new Float64Array(a.rows);

@@ -14,16 +14,7 @@ import { euclideanCoxProcessModel } from "../../../src/models/coxProcess/euclide
 import { coxFieldMode } from "../../../src/models/coxProcess/fieldModel.js";
 import { denseGridCovariance } from "../../../src/models/coxProcess/gridCovariance.js";
 
-const SIDE = 5;
-const N = SIDE * SIDE;
-const HYPER = { sigma2: 1.3, beta: 0.4, mu: 0.7 };
-const COUNTS = Array.from({ length: N }, (_, k) => (k * 7) % 5);
-
-function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
-  return m;
-}
+import { COUNTS, HYPER, maxAbsDiff, N, SIDE } from "./smallGrid.js";
 
 /** Sigma' = (R C^1/2)(R C^1/2)' from the columns C^1/2 R' e_j: what x = mu + R C^1/2 nu's covariance is. */
 function impliedCovariance(grid: CirculantGrid): Matrix {
