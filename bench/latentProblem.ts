@@ -49,7 +49,8 @@ export function benchSpec(name: LatentSamplerName): LatentSamplerSpecInput {
     case "hmc": return { sampler: name, stepSize: 0.02, mass: "identity", randomiseSteps: true };
     case "mh": return { sampler: name, proposalSd: 0.001 };
     case "mh-v1": case "mh-v2": return { sampler: name, alpha: 0.05 };
-    case "ess": return { sampler: name };
+    case "ess": case "exact-hmc": return { sampler: name };
+    case "mgrad": return { sampler: name, stepSize: 1 };
     case "smmala": return { sampler: name, stepSize: 0.3 };
     default: return { sampler: name, stepSize: 0.02 };
   }
