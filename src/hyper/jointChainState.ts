@@ -14,6 +14,7 @@ import { Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { KernelAt } from "./covariance.js";
 import type { LaplaceAt } from "./jointMoves.js";
+import { packNumbers } from "../math/packNumbers.js";
 
 export interface JointState {
   t: Float64Array;
@@ -27,20 +28,13 @@ export interface JointState {
 }
 
 export function packJointState(s: { t: Float64Array; f: Float64Array; latent?: number[]; theta: number[]; cache: readonly KernelAt[]; laplace?: LaplaceAt }): Float64Array {
-  // pieces are copied, never spread into arguments: an n x n factor has more numbers than a call takes
   const pieces: ArrayLike<number>[] = [[s.t.length, s.f.length], s.t, s.f];
   for (const v of [s.latent ?? [], s.theta]) pieces.push([v.length], v);
   pieces.push([s.cache.length]);
   for (const e of s.cache) pieces.push(e.t, e.K.data, e.chol.factor.data);
   if (s.laplace) pieces.push([1], s.laplace.mode, s.laplace.chol.factor.data);
   else pieces.push([0]);
-  const out = new Float64Array(pieces.reduce((k, p) => k + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return packNumbers(pieces);
 }
 
 /** The state packJointState wrote, checked against the chain's sizes (m: theta's, n: f's). */

@@ -21,6 +21,7 @@ import type { Kernel, SamplerState, StepInfo } from "../samplers/types.js";
 import { DEFAULT_RELATIVE_JITTER, lengthscaleCount, type HyperSpace } from "./covariance.js";
 import { jointChain, type JointChain, type SchemeName } from "./schemes.js";
 import type { ThetaSamplerName } from "./thetaSamplers.js";
+import { packNumbers } from "../math/packNumbers.js";
 
 /** The model with sampled hyperparameters, as plain data. */
 export interface HyperModelSpec {
@@ -109,7 +110,7 @@ export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, s
       return stateOf(chain);
     },
     // A checkpoint's record: the transitions and operations so far, then the chain's own state.
-    saveState: () => Float64Array.of(transitions, ...OPS.map((k) => ops[k]), ...chain!.saveState()),
+    saveState: () => packNumbers([[transitions], OPS.map((k) => ops[k]!), chain!.saveState()]),
     restoreState(saved) {
       chain = makeChain(new Float64Array(d + 1), new Float64Array(n));
       chain.restoreState(saved.subarray(1 + OPS.length));

@@ -29,6 +29,7 @@ import type { Target } from "../targets/types.js";
 import { logisticMixingVariance, truncatedNormalByInversion } from "./holmesHeldDraws.js";
 import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import type { Kernel, SamplerState, StepInfo } from "./types.js";
+import { packNumbers } from "../math/packNumbers.js";
 
 /** What the sampler needs of a logistic-regression model (models/logisticRegression.ts has it). */
 export interface BinaryRegressionData {
@@ -131,7 +132,7 @@ export function holmesHeld(target: Target, data: BinaryRegressionData, options: 
 
   // z and lambda are part of the augmented chain's state, not functions of beta:
   // [log density, beta (d), z (n), lambda (n)]
-  const saveState = (state: HolmesHeldState) => Float64Array.of(state.logDensity, ...state.position, ...state.z, ...state.lambda);
+  const saveState = (state: HolmesHeldState) => packNumbers([[state.logDensity], state.position, state.z, state.lambda]);
   function restoreState(saved: Float64Array): HolmesHeldState {
     if (saved.length !== 1 + d + 2 * n) throw new RangeError(`holmes-held: a saved state has ${1 + d + 2 * n} numbers, got ${saved.length}`);
     return { logDensity: saved[0], position: saved.slice(1, 1 + d), z: saved.slice(1 + d, 1 + d + n), lambda: saved.slice(1 + d + n) };

@@ -22,6 +22,7 @@ import type { LaplaceWhitening } from "./laplaceWhitening.js";
 import type { LatentGpTarget } from "./latentTarget.js";
 import { dot, type NutsDynamics, type PhasePoint } from "./nuts.js";
 import type { SamplerState } from "./types.js";
+import { packNumbers } from "../math/packNumbers.js";
 
 /** A chain state in f, with what a transition from it reuses. */
 export interface LaplaceState extends SamplerState {
@@ -177,7 +178,7 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
       return stateAt(pt.f, lik, lp, pt.a, pt.gv);
     },
     // [offset, log density, lik, f, a, gv]
-    saveState: (state) => Float64Array.of(offset, state.logDensity, state.lik, ...state.position, ...state.a, ...state.gv),
+    saveState: (state) => packNumbers([[offset, state.logDensity, state.lik], state.position, state.a, state.gv]),
     restoreState(saved) {
       if (saved.length !== 3 + 3 * n) throw new RangeError(`laplace-nuts: a saved state has ${3 + 3 * n} numbers, got ${saved.length}`);
       offset = saved[0];

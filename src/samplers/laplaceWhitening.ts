@@ -25,6 +25,7 @@ import type { Target } from "../targets/types.js";
 import { priorFisherDiagonal, priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
 import { type LatentGpTarget, requirePriorSplit } from "./latentTarget.js";
 import type { SamplerState } from "./types.js";
+import { packNumbers } from "../math/packNumbers.js";
 
 export interface LaplaceWhitening {
   /** log p(u) up to a constant, with its gradient (and the gradient alone, where the likelihood has a `score`). */
@@ -158,7 +159,7 @@ export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal:
     return u;
   }
 
-  const saveState = (u: Float64Array) => Float64Array.of(offset, ...u);
+  const saveState = (u: Float64Array) => packNumbers([[offset], u]);
   function restoreState(saved: Float64Array): Float64Array {
     if (saved.length !== n + 1) throw new RangeError(`${name}: a saved state has ${n + 1} numbers, got ${saved.length}`);
     offset = saved[0]!;

@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { scratchDir } from "../fixtures.js";
+import { REPO_ROOT, scratchDir } from "../fixtures.js";
 import { gpmcmc, killedRunResumesToReference, MAIN, writeData } from "./resumeFixtures.js";
 
 const runArgs = (data: string, draws = 700) => [
@@ -81,6 +81,22 @@ test("sampled hyperparameters: a directory in use is refused naming the process;
     const done = gpmcmc([...runArgs(data, 6000), "--resume", out, "--json"]);
     assert.equal(done.status, 0, done.stderr);
     assert.equal(JSON.parse(done.stdout).complete, true);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("sampled hyperparameters on 250 cases (data/synth_tr.csv) checkpoint and resume: the checkpoints hold n x n factors without overflowing the stack", () => {
+  const s = scratchDir();
+  try {
+    const args = ["sample", "--data", join(REPO_ROOT, "data", "synth_tr.csv"), "--scheme", "sa", "--draws", "4", "--burn-in", "2", "--chains", "1", "--seed", "1"];
+    const out = join(s.dir, "run");
+    const first = gpmcmc([...args, "--out", out, "--checkpoint-every", "2"]);
+    assert.equal(first.status, 0, first.stderr);
+    assert.ok(readdirSync(out).includes("draws_1.csv"));
+    const again = gpmcmc([...args, "--resume", out]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.match(again.stderr, /holds a finished run; nothing to do/);
   } finally {
     s.cleanup();
   }
