@@ -5,7 +5,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runAis } from "../../src/annealing/index.js";
@@ -14,19 +13,14 @@ import { seKernel } from "../../src/gp/index.js";
 import { jitterAt } from "../../src/gp/jitter.js";
 import { readAisTrace } from "../../src/io/ais.js";
 import { readDataset } from "../../src/io/index.js";
-import { fixture, REPO_ROOT, scratchDir } from "../fixtures.js";
+import { fixture, scratchDir } from "../fixtures.js";
+import { cliOutcome as cli } from "./cliRun.js";
 
 const SMALL = fixture("data", "approx_small.csv"); // n = 20, d = 2
-const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 /** The default jitter of the model of BASE: 1e-6 x the signal variance 1.5^2. */
 const JITTER = jitterAt({ relative: 1e-6 }, Math.log(1.5));
 const BASE = ["ais", "--data", SMALL, "--lengthscale", "0.8", "--signal-sd", "1.5", "--temperatures", "8", "--runs", "3", "--seed", "11", "--fixed-point-iterations", "5"];
 
-function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
-  const stderr = r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, "");
-  return { code: r.status, stdout: r.stdout, stderr };
-}
 
 test("ais --json prints log Z, its standard error, the runs' log weights and EP's references: the library's numbers for the same seed", async () => {
   const r = cli([...BASE, "--json"]);

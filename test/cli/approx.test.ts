@@ -6,7 +6,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,20 +18,15 @@ import { seKernel } from "../../src/gp/index.js";
 import { readDataset, DataError } from "../../src/io/index.js";
 import { likelihoodByName } from "../../src/likelihoods/index.js";
 import { Matrix } from "../../src/linalg/index.js";
-import { fixture, REPO_ROOT, scratchDir } from "../fixtures.js";
+import { fixture, scratchDir } from "../fixtures.js";
+import { cliOutcome as cli } from "./cliRun.js";
 
 const SMALL = fixture("data", "approx_small.csv"); // n = 20, d = 2, labels -1/+1
 const PAIR = fixture("data", "approx_pair.csv"); // n = 2, d = 1
-const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 const L = 0.8;
 const S = 1.5;
 
 /** Runs the built command; stderr without the one-time notice that the js backend is in use. */
-function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
-  const stderr = r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, "");
-  return { code: r.status, stdout: r.stdout, stderr };
-}
 
 function capture(): CommandIO & { out: string[]; err: string[] } {
   const out: string[] = [];

@@ -3,19 +3,15 @@
 // field read back in grid order, and the bad inputs, each one line with exit code 2 and nothing written.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCountGrid } from "../../src/io/countGrid.js";
 import { paperHyperparameters } from "../../src/models/coxProcess/coxProcess.js";
 import { simulateCoxProcess } from "../../src/models/coxProcess/simulate.js";
-import { REPO_ROOT, scratchDir } from "../fixtures.js";
+import { scratchDir } from "../fixtures.js";
+import { cliInRepo as cli } from "./cliRun.js";
 
-const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
-}
 
 test("simulate --model lgcp writes the seeded counts and true field that sample --model lgcp reads", () => {
   const s = scratchDir();

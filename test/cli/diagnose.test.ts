@@ -6,7 +6,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { essGeyer, rhatClassic, summarize, type VariableSummary } from "../../src/diagnostics/index.js";
@@ -15,7 +14,8 @@ import { Rng } from "../../src/random/index.js";
 import { formatDiagnosis, formatEss, formatRhat, formatValue, runDiagnose } from "../../src/cli/diagnose.js";
 import { reportError } from "../../src/cli/errors.js";
 import { ar1 } from "../diagnostics/helpers.js";
-import { REPO_ROOT, fixture, scratchDir } from "../fixtures.js";
+import { fixture, scratchDir } from "../fixtures.js";
+import { cliWithoutDebug as cli } from "./cliRun.js";
 
 const SUMMARY_FIELDS: (keyof VariableSummary)[] = ["mean", "sd", "mcseMean", "q5", "q50", "q95", "essBulk", "essTail", "rhat", "essGeyer", "rhatClassic"];
 const SAMPLER = ["lp__", "accept_stat__", "stepsize__", "n_leapfrog__", "divergent__", "energy__"];
@@ -90,9 +90,6 @@ function writeRun(dir: string, spec: RunSpec): WrittenRun {
   return { dir, names, byColumn, divergences };
 }
 
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [join(REPO_ROOT, "dist", "src", "cli", "main.js"), ...args], { encoding: "utf8", env: { ...process.env, GPMCMC_DEBUG: "" } });
-}
 
 /** JSON turns NaN into null. */
 const json = (x: number) => (Number.isFinite(x) ? x : null);

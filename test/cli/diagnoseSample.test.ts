@@ -6,14 +6,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, fixture, scratchDir } from "../fixtures.js";
+import { fixture, scratchDir } from "../fixtures.js";
+import { cliWithoutDebug as cli } from "./cliRun.js";
 
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [join(REPO_ROOT, "dist", "src", "cli", "main.js"), ...args], { encoding: "utf8", env: { ...process.env, GPMCMC_DEBUG: "" } });
-}
 
 const FIGURES = ["chains", "draws", "variables", "minEss", "medianEss", "maxEss", "minEssVariable", "rhatMax", "rhatMaxVariable"] as const;
 

@@ -1,14 +1,12 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { join } from "node:path";
 import { CommanderError } from "commander";
 import { isUserError, registerUserError, reportError } from "../../src/cli/errors.js";
 import { OptionError } from "../../src/cli/options.js";
 import { DataError, OutputError } from "../../src/io/index.js";
 import { NotPositiveDefiniteError } from "../../src/linalg/errors.js";
 import { LikelihoodDataError } from "../../src/likelihoods/types.js";
-import { REPO_ROOT } from "../fixtures.js";
+import { cliWithoutDebug as cli } from "./cliRun.js";
 
 function report(e: unknown, env: Record<string, string> = {}): { code: number; text: string } {
   let text = "";
@@ -62,9 +60,6 @@ test("Commander's help and version exit 0; its usage errors 2, printed once by C
   assert.deepEqual(report(new CommanderError(1, "commander.unknownOption", "error: unknown option '--x'")), { code: 2, text: "" });
 });
 
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [join(REPO_ROOT, "dist", "src", "cli", "main.js"), ...args], { encoding: "utf8", env: { ...process.env, GPMCMC_DEBUG: "" } });
-}
 
 test("the gpmcmc command: a usage error is one line on stderr and exit code 2", () => {
   const r = cli("info", "--bogus");

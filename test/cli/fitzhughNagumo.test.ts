@@ -4,16 +4,12 @@
 // written.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { REPO_ROOT, scratchDir } from "../fixtures.js";
+import { scratchDir } from "../fixtures.js";
+import { cliInRepo as cli } from "./cliRun.js";
 
-const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
-}
 
 function expectBad(args: string[], message: RegExp, written: string[]): void {
   const r = cli(...args);

@@ -6,7 +6,6 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileSha256 } from "../../src/approx/approximationFile.js";
@@ -18,16 +17,11 @@ import { runSampleCommand } from "../../src/cli/sample.js";
 import { seKernel } from "../../src/gp/index.js";
 import { columnValues, readCmdStanCsv, readDataset } from "../../src/io/index.js";
 import { predictFromApproximation, predictFromDraws } from "../../src/predict/sources.js";
-import { fixture, REPO_ROOT, scratchDir } from "../fixtures.js";
+import { fixture, scratchDir } from "../fixtures.js";
+import { cliOutcome as cli } from "./cliRun.js";
 
-const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 const SMALL = fixture("data", "approx_small.csv"); // n = 20, d = 2, labels -1/+1
 
-function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
-  const stderr = r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, "");
-  return { code: r.status, stdout: r.stdout, stderr };
-}
 
 const silent: CommandIO = { stdout: () => {}, stderr: () => {} };
 

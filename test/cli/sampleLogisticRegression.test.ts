@@ -4,17 +4,13 @@
 // warns).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
+import { cliInRepo as cli } from "./cliRun.js";
 
-const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 const SYNTH = join(REPO_ROOT, "data", "synth_tr.csv");
 
-function cli(...args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd: REPO_ROOT });
-}
 
 test("sample --model logistic-regression writes beta.k draws with the terms named, and diagnose and report read them", () => {
   const s = scratchDir();
