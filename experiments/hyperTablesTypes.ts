@@ -1,9 +1,10 @@
 /** The configuration and results of the Tables 3-6 experiment (experiments/hyperTables.ts), as committed in its JSON files. */
-import type { ConvergenceCellFigures } from "./table2Types.js";
+import type { ChainGridSizes, ConvergenceCellFigures } from "./table2Types.js";
 
 export type HyperTable = 3 | 4 | 5 | 6;
 
-export interface HyperTablesConfig {
+/** Sizes as Table 2's; settings are empty for Table 6 (each data set has its own (n, d)) and dataSets is 1 there (the real data). */
+export interface HyperTablesConfig extends ChainGridSizes {
   table: HyperTable;
   /**
    * The blocks of the table: Table 3 ["f"] (theta | f does not depend on the likelihood);
@@ -12,14 +13,6 @@ export interface HyperTablesConfig {
   groups: string[];
   /** Table 3, 4: theta samplers (mh, hmc, smmala); Table 5, 6: schemes (aa, asis, khr, sa, surr). */
   methods: string[];
-  /** (n, d) of the simulated data (Tables 3-5); empty for Table 6 (each data set has its own). */
-  settings: { n: number; d: number }[];
-  /** Simulated data sets per setting (Table 6: 1, the real data). */
-  dataSets: number;
-  chains: number;
-  draws: number;
-  burnIn: number;
-  checkpoints: number[];
   /** Updates of f per iteration (Tables 5, 6: the paper's 1 and 5). */
   latentUpdates: number;
   seed: number;

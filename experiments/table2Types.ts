@@ -1,15 +1,19 @@
 /** The configuration and results of the Table 2 experiment (experiments/table2.ts), as committed in its JSON files. */
 import type { PaperModel, PaperSampler } from "./table2Paper.js";
 
-export interface Table2Config {
-  likelihoods: PaperModel[];
-  samplers: PaperSampler[];
+/** The sizes of a grid of chains on simulated data (Table 2, Tables 3-6): settings, data sets, chains and their lengths, R-hat checkpoints. */
+export interface ChainGridSizes {
   settings: { n: number; d: number }[];
   dataSets: number;
   chains: number;
   draws: number;
   burnIn: number;
   checkpoints: number[];
+}
+
+export interface Table2Config extends ChainGridSizes {
+  likelihoods: PaperModel[];
+  samplers: PaperSampler[];
   seed: number;
 }
 
