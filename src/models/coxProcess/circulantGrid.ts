@@ -107,20 +107,29 @@ export class CirculantGrid {
 
 /** lambda = the 2-D DFT of the torus base c(|a|_M, |b|_M), c = sigma^2 exp(-d / l). */
 export function embeddingEigenvalues(m: number, sigma2: number, lengthscale: number): Float64Array {
+  return evenTorusSpectrum(m, (d) => sigma2 * Math.exp(-d / lengthscale));
+}
+
+/**
+ * The eigenvalues of the M x M block-circulant matrix whose base is c(d) at the torus distance
+ * d = sqrt(|a|_M^2 + |b|_M^2) from the origin: the 2-D DFT of the base, real because it is even.
+ */
+export function evenTorusSpectrum(m: number, base: (distance: number) => number): Float64Array {
   const re = new Float64Array(m * m);
   const im = new Float64Array(m * m);
   for (let b = 0; b < m; b++) {
     const db = Math.min(b, m - b);
     for (let a = 0; a < m; a++) {
       const da = Math.min(a, m - a);
-      re[a + m * b] = sigma2 * Math.exp(-Math.sqrt(da * da + db * db) / lengthscale);
+      re[a + m * b] = base(Math.sqrt(da * da + db * db));
     }
   }
   fft2d(re, im, m, m);
   return re;
 }
 
-function minRatio(lambda: Float64Array): number {
+/** The smallest eigenvalue over the largest. */
+export function minRatio(lambda: Float64Array): number {
   let lo = Infinity;
   let hi = -Infinity;
   for (const v of lambda) {

@@ -1,0 +1,139 @@
+/**
+ * The hyperparameters (sigma, beta) and the field of the log-Gaussian Cox process with the paper's
+ * Euclidean covariance (Girolami & Calderhead 2011, Section 9.1, Figure 9), sampled by Gibbs
+ * sweeps on the augmented state (phi, w): phi = (log sigma, log beta), w the field on the whole
+ * circulant-embedding torus (models/coxProcess/euclideanHyperparameters.ts: the marginal law of
+ * the grid's x = R w is the Euclidean model's, so the sweep leaves the posterior of (theta, x)
+ * invariant exactly). One sweep:
+ *
+ *   1. phi | w: one RMHMC transition (generalised leapfrog, samplers/rmhmc.ts) on the 2-D model with
+ *      the metric D_theta of eq. 39 for the torus field and its derivatives;
+ *   2. w | phi, y: the field re-whitened at the new theta, nu = C_theta^-1/2 (w - mu) (diagonal in
+ *      the torus's DFT), then `fieldTransitions` RMHMC transitions of nu with the constant metric
+ *      I + lambda C (run/coxProcess.ts, as in Table 13), and w = mu + C_theta^1/2 nu on the whole torus.
+ *
+ * mu is fixed, as in the paper. The torus is fixed for the whole chain (default: the smallest
+ * power of two >= 2n, the field model's own choice at the paper's beta); theta whose embedding on
+ * it is not positive definite is outside the support and its proposals are rejected.
+ */
+import { nextPowerOfTwo } from "../math/fft.js";
+import type { RandomSource } from "../random/types.js";
+import { CirculantGrid } from "../models/coxProcess/circulantGrid.js";
+import { euclideanCoxProcessModel } from "../models/coxProcess/euclideanCoxProcess.js";
+import { euclideanHyperparameterModel, type PhiPrior, type TorusHyperparameterModel } from "../models/coxProcess/euclideanHyperparameters.js";
+import { PRIOR } from "../models/coxProcess/hyperparameters.js";
+import { rmhmc } from "../samplers/rmhmc.js";
+import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
+import { coxProcessSampler } from "./coxProcess.js";
+
+export interface EuclideanHyperGibbsOptions {
+  side: number;
+  counts: ArrayLike<number>;
+  /** The field's mean, fixed. */
+  mu: number;
+  /** m (default 1 / n^2). */
+  cellArea?: number;
+  /** The torus side M (default the smallest power of two >= 2n). */
+  torus?: number;
+  /** The prior on phi (default models/coxProcess/hyperparameters.ts's PRIOR). */
+  prior?: PhiPrior;
+  /** The field's RMHMC: step size, transitions per sweep, leapfrog steps (drawn from 1..L). */
+  fieldStep: number;
+  fieldTransitions: number;
+  fieldLeapfrogSteps?: number;
+  /** phi's RMHMC: step size and leapfrog steps (fixed points to 1e-8, samplers/rmhmc.ts's default). */
+  thetaStep: number;
+  thetaLeapfrogSteps: number;
+  /** Test-only negative controls: keep nu across the theta update; replace phi's model. @internal */
+  brokenRewhitening?: boolean;
+  /** @internal */
+  thetaModel?: (model: TorusHyperparameterModel) => DenseMetricModel;
+}
+
+export interface EuclideanHyperGibbsState {
+  readonly phi: Float64Array;
+  /** The field on the M x M torus (point a + M b; the grid is the corner a, b < n). */
+  readonly w: Float64Array;
+  /** nu = C_theta^-1/2 (w - mu) at the state's theta. */
+  readonly nu: Float64Array;
+}
+
+export interface EuclideanHyperGibbsInfo {
+  thetaAccepted: boolean;
+  /** Accepted field transitions of this sweep. */
+  fieldAccepted: number;
+}
+
+export interface EuclideanHyperGibbs {
+  readonly torus: number;
+  /** A state at phi with the torus field drawn from its prior N(mu, C_theta). */
+  init(phi: Float64Array, rng: RandomSource): EuclideanHyperGibbsState;
+  sweep(state: EuclideanHyperGibbsState, rng: RandomSource): { state: EuclideanHyperGibbsState; info: EuclideanHyperGibbsInfo };
+  /** out (n^2) <- the grid's field x = R w. */
+  toGrid(state: EuclideanHyperGibbsState, out: Float64Array): void;
+}
+
+export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): EuclideanHyperGibbs {
+  const { side, counts, mu } = options;
+  const cellArea = options.cellArea ?? 1 / (side * side);
+  const m = options.torus ?? nextPowerOfTwo(2 * side);
+  const prior = options.prior ?? PRIOR;
+  const wrapTheta = options.thetaModel ?? ((model: TorusHyperparameterModel) => model);
+
+  const gridAt = (phi: Float64Array) => new CirculantGrid(side, Math.exp(2 * phi[0]), Math.exp(phi[1]), { torus: m });
+
+  /** out <- C^(power) v on the torus, power +-1/2 (theta inside the support: every eigenvalue > 0). */
+  function applyRoot(grid: CirculantGrid, power: 0.5 | -0.5, v: Float64Array, out: Float64Array): void {
+    grid.applySpectral(grid.eigenvalues.map((l) => Math.pow(l, power)), v, out);
+  }
+
+  function checkInside(phi: Float64Array): void {
+    const model = euclideanHyperparameterModel(side, m, new Float64Array(m * m), mu, prior);
+    if (!model.inSupport(phi)) throw new RangeError(`(sigma, beta) = (${Math.exp(phi[0])}, ${Math.exp(phi[1])}) is outside the support: the ${m} x ${m} torus's embedding is not positive definite there`);
+  }
+
+  function fieldFromNu(grid: CirculantGrid, nu: Float64Array): Float64Array {
+    const w = new Float64Array(m * m);
+    applyRoot(grid, 0.5, nu, w);
+    for (let k = 0; k < w.length; k++) w[k] += mu;
+    return w;
+  }
+
+  return {
+    torus: m,
+    init(phi, rng) {
+      checkInside(phi);
+      const nu = rng.fillNormal(new Float64Array(m * m));
+      return { phi: Float64Array.from(phi), nu, w: fieldFromNu(gridAt(phi), nu) };
+    },
+    sweep(state, rng) {
+      // 1. phi | w
+      const thetaKernel = rmhmc(denseMetricTarget(wrapTheta(euclideanHyperparameterModel(side, m, state.w, mu, prior))), { stepSize: options.thetaStep, leapfrogSteps: options.thetaLeapfrogSteps });
+      const t = thetaKernel.step(thetaKernel.init(state.phi), rng);
+      const phi = Float64Array.from(t.state.position);
+      // 2. w | phi, y: re-whiten at the new theta, move nu, map back to the whole torus
+      const sigma2 = Math.exp(2 * phi[0]);
+      const field = euclideanCoxProcessModel(side, counts, { sigma2, beta: Math.exp(phi[1]), mu }, cellArea, { torus: m });
+      let nu: Float64Array;
+      if (options.brokenRewhitening) nu = Float64Array.from(state.nu);
+      else {
+        nu = new Float64Array(m * m);
+        const centred = state.w.map((v) => v - mu);
+        applyRoot(field.grid, -0.5, centred, nu);
+      }
+      const sampler = coxProcessSampler(field, "rmhmc", { stepSize: options.fieldStep, leapfrogSteps: options.fieldLeapfrogSteps, adapt: false });
+      let fs = sampler.kernel.init(nu);
+      let fieldAccepted = 0;
+      for (let k = 0; k < options.fieldTransitions; k++) {
+        const f = sampler.kernel.step(fs, rng);
+        fs = f.state;
+        if (f.info.accepted) fieldAccepted++;
+      }
+      nu = Float64Array.from(fs.position);
+      return { state: { phi, nu, w: fieldFromNu(field.grid, nu) }, info: { thetaAccepted: t.info.accepted, fieldAccepted } };
+    },
+    toGrid(state, out) {
+      for (let j = 0; j < side; j++) for (let i = 0; i < side; i++) out[i + side * j] = state.w[i + m * j];
+    },
+  };
+}
