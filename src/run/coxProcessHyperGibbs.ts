@@ -69,6 +69,8 @@ export interface EuclideanHyperGibbs {
   /** A state at phi with the torus field drawn from its prior N(mu, C_theta). */
   init(phi: Float64Array, rng: RandomSource): EuclideanHyperGibbsState;
   sweep(state: EuclideanHyperGibbsState, rng: RandomSource): { state: EuclideanHyperGibbsState; info: EuclideanHyperGibbsInfo };
+  /** `transitions` field transitions at the state's theta (a start's warm-up; leaves w | theta, y invariant). */
+  warmField(state: EuclideanHyperGibbsState, rng: RandomSource, transitions: number): EuclideanHyperGibbsState;
   /** out (n^2) <- the grid's field x = R w. */
   toGrid(state: EuclideanHyperGibbsState, out: Float64Array): void;
 }
@@ -99,6 +101,27 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
     return w;
   }
 
+  /** w | phi, y: re-whiten w at phi (or keep nu, the negative control), move nu, map back to the whole torus. */
+  function fieldSteps(phi: Float64Array, state: EuclideanHyperGibbsState, rng: RandomSource, transitions: number): { state: EuclideanHyperGibbsState; accepted: number } {
+    const field = euclideanCoxProcessModel(side, counts, { sigma2: Math.exp(2 * phi[0]), beta: Math.exp(phi[1]), mu }, cellArea, { torus: m });
+    let nu: Float64Array;
+    if (options.brokenRewhitening) nu = Float64Array.from(state.nu);
+    else {
+      nu = new Float64Array(m * m);
+      applyRoot(field.grid, -0.5, state.w.map((v) => v - mu), nu);
+    }
+    const sampler = coxProcessSampler(field, "rmhmc", { stepSize: options.fieldStep, leapfrogSteps: options.fieldLeapfrogSteps, adapt: false });
+    let fs = sampler.kernel.init(nu);
+    let accepted = 0;
+    for (let k = 0; k < transitions; k++) {
+      const f = sampler.kernel.step(fs, rng);
+      fs = f.state;
+      if (f.info.accepted) accepted++;
+    }
+    nu = Float64Array.from(fs.position);
+    return { state: { phi, nu, w: fieldFromNu(field.grid, nu) }, accepted };
+  }
+
   return {
     torus: m,
     init(phi, rng) {
@@ -110,27 +133,12 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
       // 1. phi | w
       const thetaKernel = rmhmc(denseMetricTarget(wrapTheta(euclideanHyperparameterModel(side, m, state.w, mu, prior))), { stepSize: options.thetaStep, leapfrogSteps: options.thetaLeapfrogSteps });
       const t = thetaKernel.step(thetaKernel.init(state.phi), rng);
-      const phi = Float64Array.from(t.state.position);
-      // 2. w | phi, y: re-whiten at the new theta, move nu, map back to the whole torus
-      const sigma2 = Math.exp(2 * phi[0]);
-      const field = euclideanCoxProcessModel(side, counts, { sigma2, beta: Math.exp(phi[1]), mu }, cellArea, { torus: m });
-      let nu: Float64Array;
-      if (options.brokenRewhitening) nu = Float64Array.from(state.nu);
-      else {
-        nu = new Float64Array(m * m);
-        const centred = state.w.map((v) => v - mu);
-        applyRoot(field.grid, -0.5, centred, nu);
-      }
-      const sampler = coxProcessSampler(field, "rmhmc", { stepSize: options.fieldStep, leapfrogSteps: options.fieldLeapfrogSteps, adapt: false });
-      let fs = sampler.kernel.init(nu);
-      let fieldAccepted = 0;
-      for (let k = 0; k < options.fieldTransitions; k++) {
-        const f = sampler.kernel.step(fs, rng);
-        fs = f.state;
-        if (f.info.accepted) fieldAccepted++;
-      }
-      nu = Float64Array.from(fs.position);
-      return { state: { phi, nu, w: fieldFromNu(field.grid, nu) }, info: { thetaAccepted: t.info.accepted, fieldAccepted } };
+      // 2. w | phi, y
+      const { state: next, accepted } = fieldSteps(Float64Array.from(t.state.position), state, rng, options.fieldTransitions);
+      return { state: next, info: { thetaAccepted: t.info.accepted, fieldAccepted: accepted } };
+    },
+    warmField(state, rng, transitions) {
+      return fieldSteps(state.phi, state, rng, transitions).state;
     },
     toGrid(state, out) {
       for (let j = 0; j < side; j++) for (let i = 0; i < side; i++) out[i + side * j] = state.w[i + m * j];
