@@ -45,6 +45,7 @@ import { rmhmc } from "../src/samplers/rmhmc.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";
 import { dataSeed } from "./coxProcessData.js";
 import { euclideanFigure9 } from "./coxProcessHyperEuclidean.js";
+import { runAsCommand } from "./experimentScript.js";
 import { densitySvg, meanSd } from "./figure9Output.js";
 import { seedOfIdentity } from "./table2.js";
 
@@ -53,7 +54,7 @@ function option(argv: string[], name: string, fallback: string): string {
   return i >= 0 && i + 1 < argv.length ? argv[i + 1] : fallback;
 }
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<number> {
   const side = Number(option(argv, "--grid", "64"));
   const iterations = Number(option(argv, "--iterations", "300"));
   const burnIn = Number(option(argv, "--burn-in", "100"));
@@ -73,7 +74,7 @@ function main(argv: string[]): void {
   if (covariance === "euclidean") {
     const torus = argv.includes("--torus") ? Number(option(argv, "--torus", "")) : undefined;
     euclideanFigure9({ argv, side, iterations, burnIn, xStep, thetaStep, xTransitions, start: [sigma0, beta0], stem, meanCount, outDir, truth, torus });
-    return;
+    return 0;
   }
   const sim = simulateCoxProcess(side, truth, dataSeed(side), undefined, "separable");
   const rng = new Rng(seedOfIdentity(`lgcp figure9 grid=${side} start=${sigma0},${beta0}${meanCount === 126 ? "" : ` mean-count=${meanCount}`} run=0`));
@@ -133,6 +134,7 @@ function main(argv: string[]): void {
     { label: "beta", draws: kept(betas), truth: truth.beta },
   ]));
   process.stderr.write(`${seconds.toFixed(1)} s; sigma ${result.posterior.sigma.mean.toFixed(3)} +- ${result.posterior.sigma.sd.toFixed(3)} (true ${result.truth.sigma.toFixed(3)}), beta ${result.posterior.beta.mean.toFixed(4)} +- ${result.posterior.beta.sd.toFixed(4)} (true ${truth.beta.toFixed(4)})\n`);
+  return 0;
 }
 
-main(process.argv.slice(2));
+await runAsCommand(import.meta.url, "coxProcessHyper", main);
