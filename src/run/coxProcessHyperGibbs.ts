@@ -16,7 +16,7 @@
  * power of two >= 2n, the field model's own choice at the paper's beta); theta whose embedding on
  * it is not positive definite is outside the support and its proposals are rejected.
  */
-import { nextPowerOfTwo } from "../math/fft.js";
+import { isPowerOfTwo, nextPowerOfTwo } from "../math/fft.js";
 import type { RandomSource } from "../random/types.js";
 import { CirculantGrid } from "../models/coxProcess/circulantGrid.js";
 import { euclideanCoxProcessModel } from "../models/coxProcess/euclideanCoxProcess.js";
@@ -79,6 +79,8 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
   const { side, counts, mu } = options;
   const cellArea = options.cellArea ?? 1 / (side * side);
   const m = options.torus ?? nextPowerOfTwo(2 * side);
+  // distances on the grid must be the torus's own (|d|_M = |d| for |d| <= n - 1): M >= 2n - 1
+  if (!isPowerOfTwo(m) || m < 2 * side - 1) throw new RangeError(`the torus side ${m} must be a power of two >= 2n - 1 = ${2 * side - 1}`);
   const prior = options.prior ?? PRIOR;
   const wrapTheta = options.thetaModel ?? ((model: TorusHyperparameterModel) => model);
 

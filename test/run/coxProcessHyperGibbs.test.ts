@@ -171,4 +171,6 @@ test("the support: the torus fixes a largest beta; proposals beyond it are rejec
   assert.ok(outside > 0, "no proposal reached beyond the limit");
   assert.ok(largest < LIMIT, `a draw of beta ${largest} beyond the limit ${LIMIT}`);
   assert.throws(() => g.init(Float64Array.of(0, Math.log(1.1 * LIMIT)), rng), /outside the support/);
+  // a torus too small to hold the grid's distances is refused
+  assert.throws(() => euclideanHyperGibbs({ side: SIDE, counts: COUNTS, mu: MU, torus: 2, fieldStep: 0.4, fieldTransitions: 1, thetaStep: 0.7, thetaLeapfrogSteps: 4 }), /power of two >= 2n - 1/);
 });
