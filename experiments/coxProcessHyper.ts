@@ -25,7 +25,7 @@
  *
  *   node dist/experiments/coxProcessHyper.js [--covariance euclidean|separable] [--grid 64]
  *     [--iterations 300] [--burn-in 100] [--x-step 0.15] [--x-transitions 3] [--theta-step 0.5]
- *     [--start 1,0.1] [--name figure9] [--torus M (euclidean only)]
+ *     [--start 1,0.1] [--name figure9] [--torus M] [--non-centred-steps K] (the last two: euclidean only)
  *     [--out experiments/results/lgcp-euclidean, or lgcp for the separable covariance]
  *
  * --start gives the starting (sigma, beta); --name the stem of the output files (NAME.json, NAME.svg);
@@ -73,7 +73,9 @@ async function main(argv: string[]): Promise<number> {
   const truth = { ...paper, mu: Math.log(meanCount) - paper.sigma2 / 2 };
   if (covariance === "euclidean") {
     const torus = argv.includes("--torus") ? Number(option(argv, "--torus", "")) : undefined;
-    euclideanFigure9({ argv, side, iterations, burnIn, xStep, thetaStep, xTransitions, start: [sigma0, beta0], stem, meanCount, outDir, truth, torus });
+    const nonCentredSteps = Number(option(argv, "--non-centred-steps", "0"));
+    if (!Number.isInteger(nonCentredSteps) || nonCentredSteps < 0) throw new Error(`--non-centred-steps: ${nonCentredSteps} is not a whole number >= 0`);
+    euclideanFigure9({ argv, side, iterations, burnIn, xStep, thetaStep, xTransitions, start: [sigma0, beta0], stem, meanCount, outDir, truth, torus, nonCentredSteps });
     return 0;
   }
   const sim = simulateCoxProcess(side, truth, dataSeed(side), undefined, "separable");

@@ -8,7 +8,9 @@
  *                        (models/coxProcess/euclideanHyperparameters.ts) plus the priors of
  *                        models/coxProcess/hyperparameters.ts's PRIOR;
  *   w | y, sigma, beta:  re-whitened, nu = C^-1/2 (w - mu), then --x-transitions RMHMC transitions of
- *                        nu with the constant metric I + lambda C (1..20 random steps of --x-step).
+ *                        nu with the constant metric I + lambda C (1..20 random steps of --x-step);
+ *   (log sigma, log beta) | nu, y:  with --non-centred-steps K > 0, K random-walk Metropolis steps
+ *                        (scale 0.3) with the whitened field fixed (interweaving; default 0, none).
  *
  * mu fixed at its true value as in the paper. The start: the torus field drawn from its prior at
  * the starting (sigma, beta), then 30 field transitions at those values. The torus is fixed for the
@@ -43,6 +45,8 @@ export interface Figure9Settings {
   outDir: string;
   truth: CoxHyperparameters;
   torus?: number;
+  /** Random-walk steps of phi | nu, y per iteration (the interweaved non-centred step; 0: none). */
+  nonCentredSteps: number;
 }
 
 const THETA_LEAPFROG_STEPS = 3;
@@ -55,8 +59,9 @@ export function euclideanFigure9(s: Figure9Settings): void {
   const gibbs = euclideanHyperGibbs({
     side, counts: sim.counts, mu: truth.mu, torus: s.torus,
     fieldStep: s.xStep, fieldTransitions: s.xTransitions, thetaStep: s.thetaStep, thetaLeapfrogSteps: THETA_LEAPFROG_STEPS,
+    nonCentredSteps: s.nonCentredSteps,
   });
-  const identity = `lgcp figure9 grid=${side} covariance=euclidean torus=${gibbs.torus} start=${sigma0},${beta0}${s.meanCount === 126 ? "" : ` mean-count=${s.meanCount}`} run=0`;
+  const identity = `lgcp figure9 grid=${side} covariance=euclidean torus=${gibbs.torus} start=${sigma0},${beta0}${s.meanCount === 126 ? "" : ` mean-count=${s.meanCount}`}${s.nonCentredSteps > 0 ? ` non-centred=${s.nonCentredSteps}` : ""} run=0`;
   const rng = new Rng(seedOfIdentity(identity));
   const t0 = performance.now();
   const c0 = process.cpuUsage();
@@ -66,6 +71,7 @@ export function euclideanFigure9(s: Figure9Settings): void {
   const betas: number[] = [];
   let xAccepted = 0;
   let thetaAccepted = 0;
+  let nonCentredAccepted = 0;
   const t1 = performance.now();
   const c1 = process.cpuUsage();
   for (let it = 0; it < s.iterations; it++) {
@@ -73,6 +79,7 @@ export function euclideanFigure9(s: Figure9Settings): void {
     state = sweep.state;
     xAccepted += sweep.info.fieldAccepted;
     if (sweep.info.thetaAccepted) thetaAccepted++;
+    nonCentredAccepted += sweep.info.nonCentredAccepted;
     sigmas.push(Math.exp(state.phi[0]));
     betas.push(Math.exp(state.phi[1]));
     if ((it + 1) % 25 === 0) process.stderr.write(`iteration ${it + 1}: sigma ${sigmas[it].toFixed(3)}, beta ${betas[it].toFixed(4)}\n`);
@@ -92,7 +99,8 @@ export function euclideanFigure9(s: Figure9Settings): void {
     warmSeconds, warmCpuSeconds: (warmCpu.user + warmCpu.system - cpu.user - cpu.system) / 1e6,
     seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, secondsPerIteration: seconds / s.iterations,
     xTransitionsPerIteration: s.xTransitions,
-    acceptance: { x: xAccepted / (s.iterations * s.xTransitions), theta: thetaAccepted / s.iterations },
+    nonCentredSteps: s.nonCentredSteps,
+    acceptance: { x: xAccepted / (s.iterations * s.xTransitions), theta: thetaAccepted / s.iterations, nonCentred: s.nonCentredSteps > 0 ? nonCentredAccepted / (s.iterations * s.nonCentredSteps) : null },
     // sigma^2 / beta: what a field on a fixed domain pins down (the ridge of D_theta; Zhang 2004)
     posterior: { sigma: meanSd(kept(sigmas)), beta: meanSd(kept(betas)), sigma2OverBeta: meanSd(kept(sigmas.map((v, i) => (v * v) / betas[i]))) },
     draws: { sigma: sigmas, beta: betas },

@@ -10,7 +10,11 @@
  *      the metric D_theta of eq. 39 for the torus field and its derivatives;
  *   2. w | phi, y: the field re-whitened at the new theta, nu = C_theta^-1/2 (w - mu) (diagonal in
  *      the torus's DFT), then `fieldTransitions` RMHMC transitions of nu with the constant metric
- *      I + lambda C (run/coxProcess.ts, as in Table 13), and w = mu + C_theta^1/2 nu on the whole torus.
+ *      I + lambda C (run/coxProcess.ts, as in Table 13), and w = mu + C_theta^1/2 nu on the whole torus;
+ *   3. optionally (nonCentredSteps > 0), random-walk Metropolis steps of phi | nu, y with nu fixed,
+ *      w = mu + C_theta^1/2 nu following theta: an interweaved non-centred step (Yu & Meng 2011).
+ *      Given w, theta is pinned to a thin ridge (sigma^2 / beta, what a field on a fixed domain
+ *      determines); with nu fixed it is not, so this step crosses the ridge where data are weak.
  *
  * mu is fixed, as in the paper. The torus is fixed for the whole chain (default: the smallest
  * power of two >= 2n, the field model's own choice at the paper's beta); theta whose embedding on
@@ -20,8 +24,9 @@ import { isPowerOfTwo, nextPowerOfTwo } from "../math/fft.js";
 import type { RandomSource } from "../random/types.js";
 import { CirculantGrid } from "../models/coxProcess/circulantGrid.js";
 import { euclideanCoxProcessModel } from "../models/coxProcess/euclideanCoxProcess.js";
-import { euclideanHyperparameterModel, type PhiPrior, type TorusHyperparameterModel } from "../models/coxProcess/euclideanHyperparameters.js";
+import { euclideanHyperparameterModel, euclideanNonCentredTarget, type PhiPrior, type TorusHyperparameterModel } from "../models/coxProcess/euclideanHyperparameters.js";
 import { PRIOR } from "../models/coxProcess/hyperparameters.js";
+import { randomWalkMetropolis } from "../samplers/metropolisRw.js";
 import { rmhmc } from "../samplers/rmhmc.js";
 import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
 import { coxProcessSampler } from "./coxProcess.js";
@@ -44,8 +49,16 @@ export interface EuclideanHyperGibbsOptions {
   /** phi's RMHMC: step size and leapfrog steps (fixed points to 1e-8, samplers/rmhmc.ts's default). */
   thetaStep: number;
   thetaLeapfrogSteps: number;
-  /** Test-only negative controls: keep nu across the theta update; replace phi's model. @internal */
+  /**
+   * Random-walk Metropolis steps of phi | nu, y (the non-centred step, interweaved after the field's:
+   * it moves theta with the whitened field fixed; default 0, none) and their scale (default 0.3).
+   */
+  nonCentredSteps?: number;
+  nonCentredScale?: number;
+  /** Test-only negative controls: keep nu across the theta update; replace phi's model; drop the prior from the non-centred step. @internal */
   brokenRewhitening?: boolean;
+  /** @internal */
+  brokenNonCentred?: boolean;
   /** @internal */
   thetaModel?: (model: TorusHyperparameterModel) => DenseMetricModel;
 }
@@ -62,6 +75,8 @@ export interface EuclideanHyperGibbsInfo {
   thetaAccepted: boolean;
   /** Accepted field transitions of this sweep. */
   fieldAccepted: number;
+  /** Accepted non-centred steps of this sweep. */
+  nonCentredAccepted: number;
 }
 
 export interface EuclideanHyperGibbs {
@@ -124,6 +139,23 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
     return { state: { phi, nu, w: fieldFromNu(field.grid, nu) }, accepted };
   }
 
+  function nonCentred(state: EuclideanHyperGibbsState, rng: RandomSource): { state: EuclideanHyperGibbsState; accepted: number } {
+    const steps = options.nonCentredSteps ?? 0;
+    if (steps === 0) return { state, accepted: 0 };
+    const target = euclideanNonCentredTarget(side, m, counts, cellArea, mu, state.nu, prior, options.brokenNonCentred);
+    const kernel = randomWalkMetropolis(target, { scale: options.nonCentredScale ?? 0.3 });
+    let s = kernel.init(state.phi);
+    let accepted = 0;
+    for (let k = 0; k < steps; k++) {
+      const r = kernel.step(s, rng);
+      s = r.state;
+      if (r.info.accepted) accepted++;
+    }
+    if (accepted === 0) return { state, accepted };
+    const phi = Float64Array.from(s.position);
+    return { state: { phi, nu: state.nu, w: fieldFromNu(gridAt(phi), state.nu) }, accepted };
+  }
+
   return {
     torus: m,
     init(phi, rng) {
@@ -137,7 +169,9 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
       const t = thetaKernel.step(thetaKernel.init(state.phi), rng);
       // 2. w | phi, y
       const { state: next, accepted } = fieldSteps(Float64Array.from(t.state.position), state, rng, options.fieldTransitions);
-      return { state: next, info: { thetaAccepted: t.info.accepted, fieldAccepted: accepted } };
+      // 3. phi | nu, y (interweaving; Yu & Meng 2011): theta moves with the whitened field fixed
+      const { state: last, accepted: nonCentredAccepted } = nonCentred(next, rng);
+      return { state: last, info: { thetaAccepted: t.info.accepted, fieldAccepted: accepted, nonCentredAccepted } };
     },
     warmField(state, rng, transitions) {
       return fieldSteps(state.phi, state, rng, transitions).state;

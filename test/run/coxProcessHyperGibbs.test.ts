@@ -5,7 +5,8 @@
 // - the whole Gibbs sweep, against self-normalised importance sampling of (phi, x) | y written with
 //   the grid's dense Sigma (gridCovariance.ts), independent of the torus: phi from its prior, x from
 //   N(mu, Sigma_theta), weights the Poisson likelihood; negative control: nu not re-whitened after
-//   theta changes;
+//   theta changes; the same with the interweaved non-centred step phi | nu, y (negative control: that
+//   step without the prior);
 // - what the support does: a chain started next to the torus's limit on beta never leaves it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -147,6 +148,16 @@ test("the Gibbs sweep leaves (phi, x) | y invariant (importance sampling with th
   const bad = gibbsChain(2500, 202, { brokenRewhitening: true });
   const zb = bad.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
   assert.ok(zs.every((z) => Math.abs(z) < PASS_Z), `z ${zs}`);
+  assert.ok(zb.some((z) => Math.abs(z) > FAIL_Z), `negative control z ${zb}`);
+});
+
+test("with the interweaved non-centred step (phi | nu, y) the sweep still leaves (phi, x) | y invariant; without the prior in that step it does not", () => {
+  const ref = importanceReference(100000, 7);
+  const good = gibbsChain(2000, 303, { nonCentredSteps: 8 });
+  const zs = good.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
+  assert.ok(zs.every((z) => Math.abs(z) < PASS_Z), `z ${zs}`);
+  const bad = gibbsChain(2000, 303, { nonCentredSteps: 8, brokenNonCentred: true });
+  const zb = bad.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
   assert.ok(zb.some((z) => Math.abs(z) > FAIL_Z), `negative control z ${zb}`);
 });
 

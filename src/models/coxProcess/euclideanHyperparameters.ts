@@ -40,7 +40,9 @@
 import { fft2d } from "../../math/fft.js";
 import { Matrix } from "../../linalg/matrix.js";
 import type { DenseMetricParts } from "../../targets/denseMetric.js";
-import { evenTorusSpectrum, minRatio } from "./circulantGrid.js";
+import type { Target } from "../../targets/types.js";
+import { CirculantGrid, evenTorusSpectrum, minRatio } from "./circulantGrid.js";
+import { checkedCounts, fieldLogLikelihood } from "./coxField.js";
 import { PRIOR, type CoxHyperparameterModel } from "./hyperparameters.js";
 
 /** theta is inside the support where every l_k(beta) exceeds this fraction of the largest. */
@@ -201,3 +203,29 @@ export function euclideanHyperparameterModel(side: number, torus: number, w: Arr
     },
   };
 }
+
+/**
+ * The non-centred counterpart (the whitened nu on the torus fixed, theta moving the field with it):
+ * phi | nu, y has the density p(phi) p(y | x), x = mu + R C_theta^1/2 nu, since nu ~ N(0, I) does not
+ * depend on theta. Each evaluation costs the embedding's eigenvalues and one filter (three real
+ * 2-D FFTs of M^2 points). Outside the support, -Infinity. `withoutPrior` drops p(phi): a test's
+ * negative control.
+ */
+export function euclideanNonCentredTarget(side: number, torus: number, counts: ArrayLike<number>, cellArea: number, mu: number, nu: Float64Array, prior: PhiPrior = PRIOR, withoutPrior = false): Target {
+  const y = checkedCounts(side, counts, cellArea, mu);
+  const x = new Float64Array(side * side);
+  if (nu.length !== torus * torus) throw new RangeError(`nu has ${nu.length} values, the ${torus} x ${torus} torus ${torus * torus}`);
+  return {
+    dim: 2,
+    logDensity(phi) {
+      let lp = 0;
+      if (!withoutPrior) for (let i = 0; i < 2; i++) lp -= (phi[i] - prior.mean[i]) ** 2 / (2 * prior.sd[i] ** 2);
+      const grid = new CirculantGrid(side, Math.exp(2 * phi[0]), Math.exp(phi[1]), { torus });
+      if (!(minRatio(grid.eigenvalues) > SUPPORT_TOLERANCE)) return -Infinity;
+      grid.rootToGrid(nu, x);
+      for (let k = 0; k < x.length; k++) x[k] += mu;
+      return lp + fieldLogLikelihood(y, cellArea, x);
+    },
+  };
+}
+
