@@ -34,6 +34,8 @@ export { euclideanCoxProcessModel, type EuclideanCoxModel } from "./models/coxPr
 export { CirculantGrid } from "./models/coxProcess/circulantGrid.js";
 export { coxHyperparameterModel } from "./models/coxProcess/hyperparameters.js";
 export { COX_PROCESS_SAMPLERS, coxProcessSampler } from "./run/coxProcess.js";
+export { euclideanHyperparameterModel, supportLimit } from "./models/coxProcess/euclideanHyperparameters.js";
+export { euclideanHyperGibbs } from "./run/coxProcessHyperGibbs.js";
 export { MAX_POLYNOMIAL_DEGREE, regressionDesign } from "./models/design.js";
 export type { RegressionDesign } from "./models/design.js";
 export { latentStatistics, SV_PRIOR, SV_TRUTH, svLogLikelihood, svLogPrior } from "./models/volatility/svModel.js";
