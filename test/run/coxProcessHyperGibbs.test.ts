@@ -37,7 +37,7 @@ function zOf(series: Float64Array, truth: number, truthSe = 0): number {
 /** phi's posterior means given the torus field w by quadrature on a fine grid over the support (7 prior sds below in log beta, where the field is nearly white and only the prior bounds it). */
 function quadratureMeans(model: DenseMetricModel): [number, number] {
   const lo0 = -1.5, hi0 = 1.5, lo1 = PRIOR_SMALL.mean[1] - 7 * PRIOR_SMALL.sd[1], hi1 = Math.log(LIMIT);
-  const k = 600;
+  const k = 400;
   const lps: number[] = [];
   const pts: [number, number][] = [];
   for (let j = 0; j < k; j++) for (let i = 0; i < k; i++) {
@@ -124,6 +124,9 @@ function importanceReference(samples: number, seed: number): { mean: number[]; s
   return { mean, se };
 }
 
+let cachedReference: { mean: number[]; se: number[] } | undefined;
+const reference = () => (cachedReference ??= importanceReference(100000, 7));
+
 function gibbsChain(sweeps: number, seed: number, extra: Partial<EuclideanHyperGibbsOptions> = {}): Float64Array[] {
   const g = euclideanHyperGibbs({ side: SIDE, counts: COUNTS, mu: MU, torus: M, prior: PRIOR_SMALL, fieldStep: 0.4, fieldTransitions: 2, fieldLeapfrogSteps: 6, thetaStep: 0.7, thetaLeapfrogSteps: 4, ...extra });
   const rng = new Rng(seed);
@@ -142,7 +145,7 @@ function gibbsChain(sweeps: number, seed: number, extra: Partial<EuclideanHyperG
 }
 
 test("the Gibbs sweep leaves (phi, x) | y invariant (importance sampling with the dense Sigma); without re-whitening it does not", () => {
-  const ref = importanceReference(100000, 7);
+  const ref = reference();
   const good = gibbsChain(2500, 202);
   const zs = good.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
   const bad = gibbsChain(2500, 202, { brokenRewhitening: true });
@@ -152,7 +155,7 @@ test("the Gibbs sweep leaves (phi, x) | y invariant (importance sampling with th
 });
 
 test("with the interweaved non-centred step (phi | nu, y) the sweep still leaves (phi, x) | y invariant; without the prior in that step it does not", () => {
-  const ref = importanceReference(100000, 7);
+  const ref = reference();
   const good = gibbsChain(2000, 303, { nonCentredSteps: 8 });
   const zs = good.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
   assert.ok(zs.every((z) => Math.abs(z) < PASS_Z), `z ${zs}`);
