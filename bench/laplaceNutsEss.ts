@@ -12,8 +12,6 @@
 //   npm run bench -- laplaceNutsEss [--peers DIR] [--n 100] [--draws 2000] [--chains 2]
 //        [--targets 0.65,0.8] [--jitters 0] [--whitening laplace,ep] [--log-signal-sd 1] [--u-covariance]
 import { join, resolve } from "node:path";
-import { expectationPropagation } from "../src/approx/ep.js";
-import { probitSites } from "../src/approx/sites.js";
 import { essBulk } from "../src/diagnostics/ess.js";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
@@ -21,7 +19,7 @@ import { Matrix } from "../src/linalg/matrix.js";
 import { symmetricEigen } from "../src/linalg/symmetricEigen.js";
 import type { LaplaceNutsKernel } from "../src/samplers/laplaceNuts.js";
 import { Rng } from "../src/random/rng.js";
-import { withLaplaceMass } from "../src/run/laplaceMass.js";
+import { withWhiteningMass } from "../src/run/whiteningMass.js";
 import { runChain } from "../src/samplers/driver.js";
 import { latentSampler, latentSamplerSpec } from "../src/samplers/registry.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
@@ -66,9 +64,8 @@ for (const n of sizes) {
   const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
   const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [-2], logSignalSd, jitter: 1e-6 * Math.exp(2) }, () => undefined);
   for (const whitening of whitenings) {
-    const spec = whitening === "ep"
-      ? { ...latentSamplerSpec("laplace-nuts"), massDiagonal: Array.from(expectationPropagation(target.kernelMatrix, probitSites(y), { onWarning: () => undefined }).siteTau) }
-      : withLaplaceMass(target, latentSamplerSpec("laplace-nuts"));
+    if (whitening !== "ep" && whitening !== "laplace") throw new RangeError(`--whitening: laplace or ep, not ${whitening}`);
+    const spec = withWhiteningMass(target, latentSamplerSpec({ sampler: "laplace-nuts", whitening })).spec;
     for (const ta of targets) {
       for (const jitter of jitters) {
         for (let c = 0; c < chains; c++) {
