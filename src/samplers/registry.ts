@@ -42,6 +42,8 @@ export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
  * against Stan's NUTS on the same probit posteriors it is about as fast as laplace-hmc at n = 400
  * and somewhat slower at n = 100, but on USPS at a large signal variance, where Laplace's Gaussian
  * is far from f | y, laplace-hmc's 1..8 short steps did not mix (R-hat 1.22) and NUTS did.
+ * On probit `runLatentGp` whitens it by EP's covariance (run/whiteningMass.ts; BENCHMARKS.md,
+ * "laplace-nuts whitened by EP's covariance").
  */
 export const DEFAULT_LATENT_SAMPLER: LatentSamplerName = "laplace-nuts";
 
