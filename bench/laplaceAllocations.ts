@@ -10,7 +10,7 @@ import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { probit } from "../src/likelihoods/probit.js";
 import { Rng } from "../src/random/rng.js";
-import { withLaplaceMass } from "../src/run/laplaceMass.js";
+import { withWhiteningMass } from "../src/run/whiteningMass.js";
 import { laplaceDynamics } from "../src/samplers/laplaceDynamics.js";
 import { laplaceWhitening } from "../src/samplers/laplaceWhitening.js";
 import { latentSamplerSpec } from "../src/samplers/registry.js";
@@ -51,7 +51,7 @@ async function measure(name: string, fn: () => void): Promise<void> {
 const ds = readDataset(join(peers, "data", `gpc_synth_n${n}.csv`));
 const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
 const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [-2], logSignalSd: 1, jitter: 1e-6 * Math.exp(2) }, () => undefined);
-const spec = withLaplaceMass(target, latentSamplerSpec("laplace-nuts"));
+const spec = withWhiteningMass(target, latentSamplerSpec({ sampler: "laplace-nuts", whitening: "laplace" })).spec;
 const whitening = laplaceWhitening(target, "bench", spec.sampler === "laplace-nuts" ? spec.massDiagonal : undefined);
 const dynamics = laplaceDynamics(target, whitening);
 const point = dynamics.newPoint();

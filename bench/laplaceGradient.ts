@@ -11,7 +11,7 @@ import { jsBackend } from "../src/linalg/js.js";
 import { existsSync } from "node:fs";
 import { probit } from "../src/likelihoods/probit.js";
 import { Rng } from "../src/random/rng.js";
-import { withLaplaceMass } from "../src/run/laplaceMass.js";
+import { withWhiteningMass } from "../src/run/whiteningMass.js";
 import { runChain } from "../src/samplers/driver.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerSpec } from "../src/samplers/registry.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
@@ -69,7 +69,7 @@ for (const n of sizes) {
   const labels = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
   const target = latentGpTarget(ds.X, labels, { likelihood: "probit", logLengthscale: [-2], logSignalSd: 1, jitter: 1e-6 * Math.exp(2) }, () => undefined);
   for (const name of ["laplace-hmc", "laplace-nuts"] as const) {
-    const spec = withLaplaceMass(target, latentSamplerSpec(name));
+    const spec = withWhiteningMass(target, latentSamplerSpec({ sampler: name, whitening: "laplace" })).spec;
     let best = Infinity;
     let leap = 0;
     for (let r = 0; r < Math.min(reps, 3); r++) {

@@ -9,11 +9,12 @@
 // --u-covariance also prints, per chain, the range of the eigenvalues and of the diagonal of the
 // draws' sample covariance in the whitened coordinates u = R^-1 f, next to the range a standard
 // normal's would have (Marchenko-Pastur: (1 -+ sqrt(n / draws))^2), to judge a mass adaptation.
+// --data FILE runs on a probit CSV of one's own instead (labels -1/+1 or 0/1; --n is then ignored),
+// at --log-lengthscale (default -2, the peer's) with the jitter 1e-6 x the signal variance.
 //   npm run bench -- laplaceNutsEss [--peers DIR] [--n 100] [--draws 2000] [--chains 2]
 //        [--targets 0.65,0.8] [--jitters 0] [--whitening laplace,ep] [--log-signal-sd 1] [--u-covariance]
-import { join, resolve } from "node:path";
-import { expectationPropagation } from "../src/approx/ep.js";
-import { probitSites } from "../src/approx/sites.js";
+//        [--data FILE] [--log-lengthscale -2]
+import { basename, join, resolve } from "node:path";
 import { essBulk } from "../src/diagnostics/ess.js";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
@@ -21,7 +22,7 @@ import { Matrix } from "../src/linalg/matrix.js";
 import { symmetricEigen } from "../src/linalg/symmetricEigen.js";
 import type { LaplaceNutsKernel } from "../src/samplers/laplaceNuts.js";
 import { Rng } from "../src/random/rng.js";
-import { withLaplaceMass } from "../src/run/laplaceMass.js";
+import { withWhiteningMass } from "../src/run/whiteningMass.js";
 import { runChain } from "../src/samplers/driver.js";
 import { latentSampler, latentSamplerSpec } from "../src/samplers/registry.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
@@ -35,6 +36,8 @@ const targets = arg("--targets", "0.65,0.8").split(",").map(Number);
 const jitters = arg("--jitters", "0").split(",").map(Number);
 const whitenings = arg("--whitening", "laplace").split(",");
 const logSignalSd = Number(arg("--log-signal-sd", "1"));
+const logLengthscale = Number(arg("--log-lengthscale", "-2"));
+const dataFile = arg("--data", "");
 const uCovariance = process.argv.includes("--u-covariance");
 const burnIn = 1000;
 
@@ -61,18 +64,18 @@ function cpu(): number {
 
 console.log(`laplace-nuts, ${burnIn} warm-up + ${draws} draws per chain, log signal sd ${logSignalSd}; CPU seconds of sampling`);
 console.log("n\twhitening\ttarget acceptance\tjitter\tchain\tstep\tleapfrog/iteration\tdivergences (warm-up)\tmin bulk ESS\tESS/gradient\tus/gradient");
-for (const n of sizes) {
-  const ds = readDataset(join(peers, "data", `gpc_synth_n${n}.csv`));
+for (const size of dataFile ? [0] : sizes) {
+  const ds = readDataset(dataFile || join(peers, "data", `gpc_synth_n${size}.csv`));
+  const n = ds.y.length;
   const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
-  const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [-2], logSignalSd, jitter: 1e-6 * Math.exp(2) }, () => undefined);
+  const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [logLengthscale], logSignalSd, jitter: 1e-6 * Math.exp(dataFile ? 2 * logSignalSd : 2) }, () => undefined);
   for (const whitening of whitenings) {
-    const spec = whitening === "ep"
-      ? { ...latentSamplerSpec("laplace-nuts"), massDiagonal: Array.from(expectationPropagation(target.kernelMatrix, probitSites(y), { onWarning: () => undefined }).siteTau) }
-      : withLaplaceMass(target, latentSamplerSpec("laplace-nuts"));
+    if (whitening !== "ep" && whitening !== "laplace") throw new RangeError(`--whitening: laplace or ep, not ${whitening}`);
+    const spec = withWhiteningMass(target, latentSamplerSpec({ sampler: "laplace-nuts", whitening })).spec;
     for (const ta of targets) {
       for (const jitter of jitters) {
         for (let c = 0; c < chains; c++) {
-          const cell = `n${n}/${whitening}/ta${ta}/j${jitter}/s${logSignalSd}/chain${c}`;
+          const cell = `${dataFile ? `${basename(dataFile)}/l${logLengthscale}/` : ""}n${n}/${whitening}/ta${ta}/j${jitter}/s${logSignalSd}/chain${c}`;
           const kernel = latentSampler(target, spec);
           const step = kernel.step.bind(kernel);
           let done = 0;

@@ -19,6 +19,7 @@ import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import { runLatentGp } from "../run/chains.js";
+import { defaultWhitening, type WhiteningFit } from "../run/whiteningMass.js";
 import { INITS, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
 import {
   defaultTargetAcceptance,
@@ -126,6 +127,8 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
     leapfrogSteps: o.leapfrogSteps,
     maxLeapfrogSteps: extras.sampler.maxLeapfrogSteps,
     maxTreeDepth: extras.sampler.maxTreeDepth,
+    // Recorded as run: the default where none is given (EP's for laplace-nuts on probit).
+    whitening: sampler === "laplace-hmc" || sampler === "laplace-nuts" ? extras.sampler.whitening ?? defaultWhitening(sampler, o.model.likelihood) : undefined,
     alpha: extras.sampler.alpha,
     proposalSd: extras.sampler.scale,
     fixedPoint: o.fixedPoint,
@@ -163,6 +166,8 @@ export interface SampleReport extends RunSummary {
   data: { file: string; n: number; d: number; sha256?: string; inputNames?: string[]; exposureColumn?: string };
   /** The run as run: model, sampler, counts, seed, adaptation. */
   run: LatentGpRunSpec;
+  /** laplace-hmc, laplace-nuts: what the whitening was fitted from (EP falls back to Laplace when it fails) and its CPU and wall-clock seconds, before the chains (the wall-clock ones are part of `seconds`). */
+  whitening?: WhiteningFit;
   /** Jitter added to K's diagonal (0: none). */
   jitter: number;
   /** With a relative jitter (the default): jitter / signal variance. */
@@ -260,6 +265,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     startedAt,
     data: dataRecord(data, dataSha256, o.model.exposureColumn),
     run: spec,
+    ...(run.whitening ? { whitening: run.whitening } : {}),
     jitter: run.target.jitter,
     ...(relativeJitterOf(spec.model.jitter) !== undefined ? { jitterRelative: relativeJitterOf(spec.model.jitter) } : {}),
     out: outPath ?? null,
@@ -295,11 +301,20 @@ export function formatReport(r: SampleReport): string {
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
     // ESS per second is per chain-second (ESS_PER_SECOND_BASIS): it does not depend on how many chains ran at once.
+    ...(r.whitening ? [describeWhitening(r.whitening)] : []),
     `time: ${fmt(r.samplingSeconds)} s of sampling summed over ${r.chains} chain${r.chains === 1 ? "" : "s"}, ${fmt(r.seconds)} s wall-clock with burn-in; ` +
       `min ESS per second of sampling (per chain-second) ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
   return lines.join("\n") + "\n";
+}
+
+const WHITENING_WORDS = { ep: "EP's covariance", laplace: "Laplace's covariance at the mode", fisher: "the Fisher information at f = 0" } as const;
+
+/** The whitening line of the summary: what it came from and its cost (a timing line, next to the time line). */
+function describeWhitening(w: WhiteningFit): string {
+  const fit = `${w.epSweeps !== undefined ? `${w.epSweeps} EP sweeps, ` : ""}${fmt(w.cpuSeconds, 3)} s CPU before the chains (in the wall-clock time)`;
+  return `whitened by ${WHITENING_WORDS[w.used]}${w.fallback ? ` (${w.requested} failed: ${w.fallback})` : ""}: ${fit}`;
 }
 
 const SAMPLE_LIKELIHOOD_HELP = "probit, logistic (labels -1/+1 or 0/1), poisson (counts), volatility (y ~ N(0, exp(f)^2)) or ordinal (categories 1..r; needs --thresholds)";
@@ -321,6 +336,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--leapfrog-steps <n>", `laplace-hmc, rmhmc, hmc: leapfrog steps per transition (default ${d.leapfrogSteps}; for laplace-hmc drawn from 1..n, default ${D("laplace-hmc").leapfrogSteps})`)
     .option("--max-leapfrog-steps <n>", `hmc-v1, hmc-v2: the number of leapfrog steps is drawn from 1..n (default ${D("hmc-v2").maxLeapfrogSteps})`)
     .option("--max-tree-depth <n>", `laplace-nuts: the largest tree depth, at most 2^n - 1 leapfrog steps per transition (default ${D("laplace-nuts").maxTreeDepth})`)
+    .option("--whitening <from>", "laplace-nuts, laplace-hmc: the Gaussian approximation whose covariance (K^-1 + W)^-1 whitens f: ep (EP's site precisions as W; the default of laplace-nuts on probit, the only likelihood with EP sites here; Laplace's is used instead, with a warning, when EP fails) or laplace (W at Laplace's mode; the default otherwise)")
     .option("--alpha <a>", `mh-v1, mh-v2: initial alpha of the proposal, in (0, 1] (default ${D("mh-v1").alpha})`)
     .option("--scale <s>", `mh: initial sd of the random-walk proposal (default ${D("mh").proposalSd})`)
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")

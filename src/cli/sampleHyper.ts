@@ -47,7 +47,7 @@ export interface RawHyperOptions {
   priorVariance?: string;
 }
 
-type Raw = RawSampleOptions & RawHyperOptions & RawLastingRunOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string };
+type Raw = RawSampleOptions & RawHyperOptions & RawLastingRunOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string; whitening?: string };
 
 /** Whether the command samples the hyperparameters: none of the kernel options is given. */
 export function samplesHyperparameters(raw: RawSampleOptions): boolean {
@@ -72,7 +72,7 @@ function prior(option: string, text: string | undefined, fallback: PositivePrior
 
 /** Options of the fixed-hyperparameter sampler that have no meaning here. */
 function refuseFixedOnly(raw: Raw): void {
-  const refused: [string, unknown][] = [["--init", raw.init !== undefined && raw.init !== "zero" ? raw.init : undefined], ["--no-adapt", raw.adapt === false ? true : undefined], ["--mass", raw.mass], ["--integrator", raw.integrator], ["--target-acceptance", raw.targetAcceptance], ["--alpha", raw.alpha], ["--scale", raw.scale]];
+  const refused: [string, unknown][] = [["--init", raw.init !== undefined && raw.init !== "zero" ? raw.init : undefined], ["--no-adapt", raw.adapt === false ? true : undefined], ["--mass", raw.mass], ["--integrator", raw.integrator], ["--target-acceptance", raw.targetAcceptance], ["--alpha", raw.alpha], ["--scale", raw.scale], ["--whitening", raw.whitening]];
   const hit = refused.find(([, v]) => v !== undefined);
   if (hit) throw new OptionError(hit[0], "is not available with sampled hyperparameters (each chain starts at unit lengthscales and signal variance, f = 0, and adapts both samplers during burn-in)");
 }

@@ -8,7 +8,7 @@
  */
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck, type OutputDirOptions } from "../io/atomic.js";
-import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo } from "../samplers/registry.js";
+import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo, WHITENINGS, type WhiteningName } from "../samplers/registry.js";
 import { MODEL_LIKELIHOODS, parseModelOptions, readModelData, type ModelOptions, type RawModelOptions } from "./modelOptions.js";
 import {
   exclusive,
@@ -29,6 +29,7 @@ export interface RawSamplerOptions {
   scale?: string;
   maxLeapfrogSteps?: string;
   maxTreeDepth?: string;
+  whitening?: string;
 }
 
 /** The checked values (undefined: not given, the sampler's default applies). */
@@ -37,12 +38,13 @@ export interface SamplerOptions {
   scale?: number;
   maxLeapfrogSteps?: number;
   maxTreeDepth?: number;
+  whitening?: WhiteningName;
 }
 
 /** Samplers `gpmcmc sample` knows (src/samplers/registry.ts builds them). */
 export const SAMPLERS = LATENT_SAMPLER_NAMES;
 /** --sampler's help: the names, the default and why it is the default (figures: BENCHMARKS.md, bench/stan.ts). */
-export const SAMPLER_HELP = `${LATENT_SAMPLER_NAMES.join(", ")}; ${DEFAULT_LATENT_SAMPLER} (the default) is Stan's multinomial NUTS in coordinates whitened by Laplace's covariance (K^-1 + W)^-1 at the mode, laplace-hmc HMC in the same coordinates with 1..8 steps, both with their step size adapted in burn-in (on probit GP classification, 3-18 times the min bulk ESS per CPU second of Stan's NUTS on the same posterior; BENCHMARKS.md) (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`;
+export const SAMPLER_HELP = `${LATENT_SAMPLER_NAMES.join(", ")}; ${DEFAULT_LATENT_SAMPLER} (the default) is Stan's multinomial NUTS in coordinates whitened by a Gaussian approximation's covariance (K^-1 + W)^-1 (EP's on probit, Laplace's at the mode otherwise: --whitening), laplace-hmc HMC in coordinates whitened by Laplace's with 1..8 steps, both with their step size adapted in burn-in (on probit GP classification, 4.1-25 times the min bulk ESS per CPU second of Stan's NUTS on the same posterior at n = 100-400; BENCHMARKS.md) (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`;
 
 /** Defaults for options not given. */
 export const SAMPLE_DEFAULTS = {
@@ -197,6 +199,7 @@ const OPTION_FIELDS = {
   "--leapfrog-steps": "leapfrogSteps",
   "--max-leapfrog-steps": "maxLeapfrogSteps",
   "--max-tree-depth": "maxTreeDepth",
+  "--whitening": "whitening",
   "--alpha": "alpha",
   "--scale": "proposalSd",
   "--target-acceptance": "targetAcceptance",
@@ -231,6 +234,7 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
   checkScope("--leapfrog-steps", raw.leapfrogSteps, sampler);
   checkScope("--max-leapfrog-steps", raw.maxLeapfrogSteps, sampler);
   checkScope("--max-tree-depth", raw.maxTreeDepth, sampler);
+  checkScope("--whitening", raw.whitening, sampler);
   checkScope("--alpha", raw.alpha, sampler);
   checkScope("--scale", raw.scale, sampler);
   checkScope("--target-acceptance", raw.targetAcceptance, sampler);
@@ -249,5 +253,9 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
     // 2^20 - 1 leapfrog steps per transition is far beyond any use (Stan's default depth is 10).
     if (maxTreeDepth > 20) throw new OptionError("--max-tree-depth", `must be at most 20, got ${JSON.stringify(raw.maxTreeDepth)}`);
   }
-  return { alpha, scale, maxLeapfrogSteps, maxTreeDepth };
+  const whitening = raw.whitening === undefined ? undefined : parseChoice("--whitening", raw.whitening, WHITENINGS, "whitening");
+  // EP's sites exist for probit only (approx/sites.ts); run/whiteningMass.ts says which likelihoods EP whitens.
+  const likelihood = raw.likelihood ?? SAMPLE_DEFAULTS.likelihood;
+  if (whitening === "ep" && likelihood !== "probit") throw new OptionError("--whitening", `ep applies only to --likelihood probit (the likelihood with EP sites), not ${likelihood}`);
+  return { alpha, scale, maxLeapfrogSteps, maxTreeDepth, whitening };
 }

@@ -18,7 +18,7 @@ import { runChainTasks } from "./chainTasks.js";
 import { LATENT_GP_CHAIN_TASK, type LatentGpChainInput } from "./chainTask.js";
 import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
 import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
-import { withLaplaceMass } from "./laplaceMass.js";
+import { withWhiteningMass, type WhiteningFit } from "./whiteningMass.js";
 import { initialPoint, type LatentGpRunSpec } from "./runSpec.js";
 
 export interface RunHooks {
@@ -26,7 +26,7 @@ export interface RunHooks {
   onProgress?: (progress: Progress) => void;
   /** Called with each chain's result as soon as the chain finishes (e.g. to write its draws). */
   onChain?: (result: ChainResult) => void;
-  /** Told (one line) when jitter is added to K, or when the Laplace mode did not converge (default: stderr). */
+  /** Told (one line) when jitter is added to K, when the Laplace mode did not converge, or when EP's whitening failed and Laplace's is used (default: stderr). */
   onWarning?: (message: string) => void;
   /** Called once the target and kernel are built (K assembled and factorised), before any chain runs. */
   onTargetReady?: (target: AnnealedLatentTarget) => void;
@@ -58,8 +58,10 @@ export interface LatentGpRun {
   target: AnnealedLatentTarget;
   /** One per chain, in chain order. */
   results: ChainResult[];
-  /** Wall-clock seconds of all chains (model set-up excluded). */
+  /** Wall-clock seconds of the whitening's fit and all chains (model set-up excluded). */
   seconds: number;
+  /** laplace-hmc and laplace-nuts: what their whitening was fitted from, and its cost (before any chain, once for all). */
+  whitening?: WhiteningFit;
   /** Worker threads that ran the chains (0: they ran in this thread). */
   workers: number;
   /** False when a stop was requested and some chain ended early. */
@@ -76,8 +78,9 @@ let runCounter = 0;
 export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, options: RunOptions = {}): Promise<LatentGpRun> {
   const target = latentGpTarget(data.X, data.y, spec.model, options.onWarning);
   latentSampler(target, spec.sampler); // checks the sampler spec before any thread starts
-  // The chains get laplace-hmc's mass as data (the caller's spec, and what it reports, stay as given).
-  const chainSpec = { ...spec, sampler: withLaplaceMass(target, spec.sampler) };
+  // The chains get laplace-hmc's and laplace-nuts' whitening as data (the caller's spec, and what it reports, stay as given).
+  const whitened = withWhiteningMass(target, spec.sampler, { onWarning: options.onWarning });
+  const chainSpec = { ...spec, sampler: whitened.spec };
   const x0 = initialPoint(target, spec.init, options.onWarning);
   options.onTargetReady?.(target);
   const runKey = `${process.pid}-${++runCounter}-${Date.now()}`;
@@ -91,5 +94,5 @@ export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, opt
     else options.onProgress?.(m);
   };
   const run = await runChainTasks<LatentGpChainInput, ChainResult>(LATENT_GP_CHAIN_TASK, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
-  return { target, ...run };
+  return { target, ...run, seconds: run.seconds + (whitened.fit?.wallSeconds ?? 0), ...(whitened.fit ? { whitening: whitened.fit } : {}) };
 }

@@ -13,8 +13,8 @@
  * matrix-vector product each, O(n^2), through BLAS) and the likelihood's O(n) derivatives; the
  * one O(n^3) factorisation happens here, once.
  *
- * W is given: Laplace's W at the mode (approx/laplace.ts, which `runLatentGp` fills in as the
- * spec's `massDiagonal`, run/laplaceMass.ts). Without it, W is the expected Fisher information
+ * W is given: Laplace's W at the mode (approx/laplace.ts) or EP's site precisions (approx/ep.ts),
+ * which `runLatentGp` fills in as the spec's `massDiagonal` (run/whiteningMass.ts). Without it, W is the expected Fisher information
  * at f = 0 times beta (HMC v1's choice). Either way the change of variables is a fixed linear
  * map: a sampler exact in u is exact in f whatever W is; W only sets its efficiency. The Gaussian
  * part of the target must be the prior N(0, K).

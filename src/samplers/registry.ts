@@ -42,8 +42,18 @@ export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
  * against Stan's NUTS on the same probit posteriors it is about as fast as laplace-hmc at n = 400
  * and somewhat slower at n = 100, but on USPS at a large signal variance, where Laplace's Gaussian
  * is far from f | y, laplace-hmc's 1..8 short steps did not mix (R-hat 1.22) and NUTS did.
+ * On probit `runLatentGp` whitens it by EP's covariance (run/whiteningMass.ts; BENCHMARKS.md,
+ * "laplace-nuts whitened by EP's covariance").
  */
 export const DEFAULT_LATENT_SAMPLER: LatentSamplerName = "laplace-nuts";
+
+/**
+ * The Gaussian approximations whose covariance (K^-1 + W)^-1 whitens laplace-hmc and laplace-nuts:
+ * Laplace's at the mode, or EP's (W = EP's site precisions). run/whiteningMass.ts fits them and
+ * says which is the default.
+ */
+export const WHITENINGS = ["laplace", "ep"] as const;
+export type WhiteningName = (typeof WHITENINGS)[number];
 
 /** HMC mass matrices: "prior" (M^-1 = K, the default) or "identity". */
 export const HMC_MASSES = ["prior", "identity"] as const;
@@ -78,7 +88,9 @@ export interface LaplaceHmcSpec extends Adapted {
   stepSize: number;
   leapfrogSteps: number;
   randomiseSteps?: boolean;
-  /** W of the mass (K^-1 + W)^-1: Laplace's at the mode, which `runLatentGp` fills in (default: the Fisher information at f = 0). */
+  /** Which approximation's W `runLatentGp` fills in as `massDiagonal` (unset: run/whiteningMass.ts's default). */
+  whitening?: WhiteningName;
+  /** W of the mass (K^-1 + W)^-1: the whitening's, which `runLatentGp` fills in (default: the Fisher information at f = 0). */
   massDiagonal?: readonly number[];
 }
 
@@ -88,6 +100,8 @@ export interface LaplaceNutsSpec extends Adapted {
   stepSize: number;
   /** Largest tree depth: at most 2^maxTreeDepth - 1 leapfrog steps per transition. */
   maxTreeDepth: number;
+  /** As laplace-hmc's. */
+  whitening?: WhiteningName;
   /** As laplace-hmc's. */
   massDiagonal?: readonly number[];
 }
@@ -175,9 +189,9 @@ const LAPLACE_HMC_STEPS = 8;
  */
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
   "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
-    "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps", ["massDiagonal"]),
+    "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps", ["whitening", "massDiagonal"]),
   "laplace-nuts": entry({ sampler: "laplace-nuts", stepSize: LAPLACE_HMC_STEP, maxTreeDepth: NUTS_DEFAULT_MAX_TREE_DEPTH, targetAcceptance: NUTS_TARGET_ACCEPTANCE }, "stepSize",
-    "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition", ["massDiagonal"]),
+    "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition", ["whitening", "massDiagonal"]),
   "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
     "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",

@@ -175,7 +175,7 @@ test("README comparison: a changed figure, a missing or extra row, a changed err
   const error = 'gpmcmc: data.csv:7:3: cell "abc" in column "x2" is not a number';
   assert.notEqual(compareOutput(error, error.replace("7:3", "7:2")), "");
   // The README's own diagnose example, altered, no longer matches what it showed.
-  const block = shellBlocks().find((b) => b.output !== undefined)?.output;
+  const block = shellBlocks().find((b) => b.output !== undefined && /^f\.1\s+\S+/m.test(b.output.text))?.output;
   assert.ok(block !== undefined);
   const part = outputParts(block)[0];
   const altered = part.expected.replace(/^(f\.1\s+)\S+/m, "$1123");

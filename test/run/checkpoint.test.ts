@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { Rng } from "../../src/random/rng.js";
 import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
-import { withLaplaceMass } from "../../src/run/laplaceMass.js";
+import { withWhiteningMass } from "../../src/run/whiteningMass.js";
 import { initialPoint, runLatentGpChain, type LatentGpRunSpec } from "../../src/run/runSpec.js";
 import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
 import { LATENT_SAMPLER_NAMES, latentSampler, latentSamplerSpec, type LatentSamplerName } from "../../src/samplers/registry.js";
@@ -27,7 +27,7 @@ function setup(sampler: LatentSamplerName, n = 8) {
     init: "zero",
   };
   const target = latentGpTarget(X, y, spec.model);
-  const chainSpec = { ...spec, sampler: withLaplaceMass(target, spec.sampler) };
+  const chainSpec = { ...spec, sampler: withWhiteningMass(target, spec.sampler).spec };
   const kernel = () => latentSampler(target, chainSpec.sampler);
   return { spec: chainSpec, kernel, x0: initialPoint(target, "zero") };
 }

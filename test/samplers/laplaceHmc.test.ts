@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sample } from "../../src/samplers/driver.js";
 import { laplace } from "../../src/approx/laplace.js";
-import { withLaplaceMass } from "../../src/run/laplaceMass.js";
+import { withWhiteningMass } from "../../src/run/whiteningMass.js";
 import { laplaceHmc } from "../../src/samplers/laplaceHmc.js";
 import { latentSampler, latentSamplerSpec } from "../../src/samplers/registry.js";
 import type { LatentGpTarget } from "../../src/samplers/latentTarget.js";
@@ -87,7 +87,7 @@ test("laplace-hmc's factor R satisfies R R' = (K^-1 + W)^-1 (dense inverse), and
   const built = latentSampler(target, "laplace-hmc");
   assert.equal(built.name, "laplace-hmc");
   // runLatentGp's spec carries Laplace's W (times beta = 1) as plain numbers.
-  const filled = withLaplaceMass(target, latentSamplerSpec("laplace-hmc"));
+  const filled = withWhiteningMass(target, latentSamplerSpec("laplace-hmc")).spec;
   assert.deepEqual(filled.sampler === "laplace-hmc" ? filled.massDiagonal : undefined, Array.from(w));
-  assert.equal(withLaplaceMass(target, latentSamplerSpec("hmc")).sampler, "hmc");
+  assert.equal(withWhiteningMass(target, latentSamplerSpec("hmc")).spec.sampler, "hmc");
 });

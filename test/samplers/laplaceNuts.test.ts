@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { laplace } from "../../src/approx/laplace.js";
-import { withLaplaceMass } from "../../src/run/laplaceMass.js";
+import { withWhiteningMass } from "../../src/run/whiteningMass.js";
 import { sample } from "../../src/samplers/driver.js";
 import type { RandomSource } from "../../src/random/types.js";
 import { hmc } from "../../src/samplers/hmc.js";
@@ -50,7 +50,7 @@ test("negative control: laplace-nuts without the f' W f / 2 term of log p(u) fai
 
 test("laplace-nuts from the registry: Laplace's W filled in, and states report the target's log density", () => {
   const p = probitProblem();
-  const spec = withLaplaceMass(p.target, latentSamplerSpec("laplace-nuts"));
+  const spec = withWhiteningMass(p.target, latentSamplerSpec({ sampler: "laplace-nuts", whitening: "laplace" })).spec;
   assert.ok(spec.sampler === "laplace-nuts" && spec.massDiagonal !== undefined && spec.maxTreeDepth === 10);
   const kernel = latentSampler(p.target, spec);
   assert.equal(kernel.name, "laplace-nuts");
