@@ -7,19 +7,20 @@
 import { backendFor, Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
 import { symmetricMatvecInto } from "../linalg/products.js";
-import {
-  applyWoodburyInverse, choleskyIdentityPlusScaled, woodbury, woodburyInverseDiagonal, woodburyInverseFromSolved,
-} from "../targets/woodbury.js";
+import { applyWoodburyInverse, choleskyIdentityPlusScaled, woodbury, woodburyInverseFromSolved } from "../targets/woodbury.js";
+import { invertFactor, solvedFromInverse, woodburyInverseDiagonalFromInverse } from "../targets/woodburyFromInverseFactor.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 /**
  * The posterior given the sites, recomputed from scratch (GPML Algorithm 3.5 lines 12-14): its
  * mean, the diagonal of Sigma and chol(B), and the dense Sigma only when `full` (the sequential
  * schedule updates it site by site; the parallel one needs only the diagonal, which saves the
- * n^3 of forming V'V in every sweep). Without `full`, V = L^-1 S~^1/2 K is kept (in `work.v`,
- * reused from sweep to sweep with `work.b`, where B is factorised) so that the dense
- * Sigma = K - V'V of the last sweep costs one syrk. With `work`, the posterior's `v` and `chol`
- * are valid until the next recompute with the same workspaces.
+ * n^3 of forming V'V in every sweep). Without `full`, diag(Sigma) comes from L and L^-1
+ * (woodburyFromInverseFactor.ts: a Cholesky and a triangular inverse, 2/3 n^3 flops, where the
+ * triangular solve for V = L^-1 S~^1/2 K took n^3), and L^-1 is kept (in `work.inverse`, reused
+ * from sweep to sweep with `work.b`, where B is factorised) so that the dense Sigma = K - V'V of
+ * the last sweep costs O(n^2) for V and one syrk. With `work`, the posterior's `inverse` and
+ * `chol` are valid until the next recompute with the same workspaces.
  */
 export interface Posterior {
   mean: Float64Array;
@@ -27,18 +28,18 @@ export interface Posterior {
   covariance: Matrix | undefined;
   sqrtTau: Float64Array;
   chol: Cholesky;
-  /** V = L^-1 S~^1/2 K (column-major n x n) when the posterior was recomputed without `full`. */
-  v: Float64Array | undefined;
+  /** L^-1 (column-major n x n, lower triangle) when the posterior was recomputed without `full`. */
+  inverse: Float64Array | undefined;
 }
 
-/** Workspaces of the parallel schedule's sweeps: V (n x n) and the matrix B is factorised in. */
+/** Workspaces of the parallel schedule's sweeps: L^-1 (n x n) and the matrix B is factorised in. */
 export interface SweepWork {
-  v: Float64Array;
+  inverse: Float64Array;
   b: Matrix;
 }
 
 export function sweepWork(n: number): SweepWork {
-  return { v: new Float64Array(n * n), b: new Matrix(n, n) };
+  return { inverse: new Float64Array(n * n), b: new Matrix(n, n) };
 }
 
 export function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: boolean, work?: SweepWork): Posterior {
@@ -52,13 +53,14 @@ export function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: 
     const { cholesky: chol, inverse: sigma } = woodbury(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true });
     symmetricMatvecInto(sigma, nu, mean);
     for (let i = 0; i < n; i++) diagonal[i] = sigma.data[i + i * n];
-    return { mean, diagonal, covariance: sigma, sqrtTau, chol, v: undefined };
+    return { mean, diagonal, covariance: sigma, sqrtTau, chol, inverse: undefined };
   }
   const chol = choleskyIdentityPlusScaled(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true, into: work?.b });
-  const v = work?.v ?? new Float64Array(n * n);
-  woodburyInverseDiagonal(k.data, sqrtTau, chol.factor.data, n, v, diagonal);
+  const inverse = work?.inverse ?? new Float64Array(n * n);
+  invertFactor(chol.factor.data, n, inverse);
+  woodburyInverseDiagonalFromInverse(k.data, sqrtTau, chol.factor.data, inverse, n, diagonal);
   applyWoodburyInverse(k.data, sqrtTau, chol.factor.data, n, nu, mean, new Float64Array(n), new Float64Array(n));
-  return { mean, diagonal, covariance: undefined, sqrtTau, chol, v };
+  return { mean, diagonal, covariance: undefined, sqrtTau, chol, inverse };
 }
 
 /**
@@ -73,12 +75,16 @@ export function priorPosterior(k: Matrix): Posterior {
   const identity = new Matrix(n, n);
   for (let i = 0; i < n; i++) identity.data[i + i * n] = 1;
   const chol = new Cholesky(identity); // chol(I) = I, without a factorisation
-  return { mean: new Float64Array(n), diagonal, covariance: k.clone(), sqrtTau, chol, v: undefined };
+  return { mean: new Float64Array(n), diagonal, covariance: k.clone(), sqrtTau, chol, inverse: undefined };
 }
 
-/** The dense Sigma = K - V'V of a posterior recomputed without `full` (one syrk, n^3 flops; a new matrix). */
+/** The dense Sigma = K - V'V of a posterior recomputed without `full` (V from L and L^-1, then one syrk, n^3 flops; a new matrix). */
 export function covarianceOf(k: Matrix, post: Posterior): Matrix {
-  return post.covariance ?? woodburyInverseFromSolved(k, post.v!);
+  if (post.covariance) return post.covariance;
+  const n = k.rows;
+  const v = new Float64Array(n * n);
+  solvedFromInverse(k.data, post.sqrtTau, post.chol.factor.data, post.inverse!, n, v);
+  return woodburyInverseFromSolved(k, v);
 }
 
 /**
