@@ -118,8 +118,12 @@ export function proposeSite(
  * One sequential sweep (GPML Algorithm 3.5 lines 4-9) with the rank-one updates of Sigma
  * gathered into blocks: within a block Sigma = Sigma0 - U diag(c) U', so site i's column is
  * Sigma0[:, i] - U diag(c) U[i, :]' (one gemv), and at the end of the block Sigma0 takes the
- * rank-k update in one gemm. The arithmetic is that of the one-at-a-time updates, grouped so
- * that the n^3 flops of a sweep run at matrix-matrix speed rather than as n rank-one loops.
+ * rank-k update in gemm calls. The arithmetic is that of the one-at-a-time updates, grouped so
+ * that the flops of a sweep run at matrix-matrix speed rather than as n rank-one loops. Sigma is
+ * symmetric, so only its lower triangle is updated (n^3 flops a sweep rather than 2 n^3) and
+ * site i's column is read from it (rows >= i from column i, rows < i from row i). On return the
+ * lower triangle of `post.covariance` and `post.mean` hold the posterior at the new sites; the
+ * strict upper triangle and `post.diagonal` are stale (both callers recompute or read the diagonal).
  */
 export function sequentialSweep(
   post: Posterior, tau: Float64Array, nu: Float64Array, sites: EpSites, damping: number, tm: TiltedMoments,
@@ -141,12 +145,17 @@ export function sequentialSweep(
   let k = 0;
   const flush = (): void => {
     if (k === 0) return;
-    be.gemm("N", "T", n, n, k, -1, uc, n, u, n, 1, sd, n);
+    // the lower triangle of Sigma0 - (U diag(c)) U', by column blocks: rows c0..n-1 of columns c0..c1-1
+    for (let c0 = 0; c0 < n; c0 += LOWER_UPDATE_COLUMNS) {
+      const w = Math.min(LOWER_UPDATE_COLUMNS, n - c0);
+      be.gemm("N", "T", n - c0, w, k, -1, uc.subarray(c0), n, u.subarray(c0), n, 1, sd.subarray(c0 + c0 * n), n);
+    }
     k = 0;
   };
   for (let i = 0; i < n; i++) {
-    // col = Sigma[:, i] = Sigma0[:, i] - U diag(c) U[i, :]'
-    col.set(sd.subarray(i * n, i * n + n));
+    // col = Sigma[:, i] = Sigma0[:, i] - U diag(c) U[i, :]', Sigma0 read from its lower triangle
+    for (let r = 0; r < i; r++) col[r] = sd[i + r * n];
+    col.set(sd.subarray(i * n + i, i * n + n), i);
     if (k > 0) {
       for (let m = 0; m < k; m++) w[m] = cs[m] * u[i + m * n];
       be.gemv("N", n, k, -1, u, n, w.subarray(0, k), 1, col);
@@ -183,6 +192,8 @@ export function sequentialSweep(
 
 /** Sites per block of rank-one updates in the sequential sweep (the k of the gemm). */
 const SEQUENTIAL_BLOCK = 64;
+/** Columns per gemm call of the lower-triangular update (the upper part of each diagonal block is updated too, and ignored). */
+const LOWER_UPDATE_COLUMNS = 128;
 
 export interface Cavities {
   mean: Float64Array;
