@@ -55,9 +55,9 @@ export interface EpOptions {
    * With Anderson acceleration d tau~, d nu~ are what a plain undamped parallel sweep would
    * still change at the new point (the residual of the fixed-point equations), since the
    * accelerated step itself is not an EP update, and the log Z test is on the estimated error
-   * |log Z_EP - its fixed-point value| (the last change times the squared ratio of the last two
-   * residuals, epAnderson.ts: log Z_EP is stationary at the fixed point, so its error is
-   * quadratic in the residual). Defaults 1e-6 and 1e-8; with Anderson acceleration 1e-4 and 1e-8.
+   * |log Z_EP - its fixed-point value| (c r^2 for the residual r, c from the last changes:
+   * epAnderson.ts; log Z_EP is stationary at the fixed point, so its error is quadratic in the
+   * residual). Defaults 1e-6 and 1e-8; with Anderson acceleration 1e-4 and 1e-8.
    */
   siteTolerance?: number;
   logZTolerance?: number;
@@ -69,9 +69,9 @@ export interface EpOptions {
 }
 
 /**
- * The accelerated schedule's default site tolerance: its log Z test bounds log Z_EP's error
- * itself (quadratic in the residual), so the sites need not be driven to 1e-6 for it; on USPS 3
- * vs 5 it saves two of ten parallel sweeps with log Z_EP 5e-9 from its fixed-point value
+ * The accelerated schedule's default site tolerance: its log Z test is on log Z_EP's estimated
+ * error itself (quadratic in the residual), so the sites need not be driven to 1e-6 for it; on
+ * USPS 3 vs 5 it saves two of ten parallel sweeps with log Z_EP 5e-9 from its fixed-point value
  * (BENCHMARKS.md). The result's siteChange says how far the sites are.
  */
 const ANDERSON_SITE_TOLERANCE = 1e-4;

@@ -27,13 +27,17 @@
  * (tau~, nu~) vanishes there: the site updates are its stationarity conditions, which is why
  * GPML eq. 5.27, logZGradient.ts, may neglect the sites' dependence on the hyperparameters;
  * Seeger 2005, "Expectation propagation for exponential families"), so its error at a point
- * whose residual is r is about c r^2. The change of log Z_EP over the last accepted step, |Z_k - Z_{k-1}|, is about the error
- * at the previous point, c r_{k-1}^2, hence the estimate
+ * whose residual is r is about c r^2. The change of log Z_EP over an accepted step,
+ * |Z_j - Z_{j-1}|, is about the error at the earlier point, c r_{j-1}^2, which gives c; the
+ * estimate is
  *
- *   |Z_k - Z*| ~ |Z_k - Z_{k-1}| min(1, (r_k / r_{k-1})^2),
+ *   |Z_k - Z*| ~ c r_k^2,   c = max over the last CURVATURE_STEPS accepted steps j of |Z_j - Z_{j-1}| / r_{j-1}^2
  *
- * which is what `logZTolerance` bounds here (BENCHMARKS.md compares it with the measured error
- * sweep by sweep on USPS 3 vs 5). The residual r_k itself is
+ * (the maximum over a few steps, because a step that hardly moves, as when the iteration
+ * stalls, shows a small change that says nothing about c), and `logZTolerance` bounds it. It is
+ * an estimate, not a bound: on the test problems (test/approx/epAnderson.test.ts) the error at
+ * the stop was at most 2.1 times the tolerance, and BENCHMARKS.md compares it with the measured
+ * error sweep by sweep on USPS 3 vs 5. The residual r_k itself is
  * reported as the result's site change, and must be below `siteTolerance`.
  */
 import type { Matrix } from "../linalg/matrix.js";
@@ -85,6 +89,8 @@ const ANDERSON_FROM = 0.1;
 /** The posterior marginals a parallel update needs: diag(Sigma) and mu. */
 type Marginals = Pick<Posterior, "diagonal" | "mean">;
 
+/** Accepted steps whose |Z_j - Z_{j-1}| / r_{j-1}^2 the log Z error estimate takes the largest of. */
+const CURVATURE_STEPS = 3;
 /** A residual this many times the smallest seen marks the point as diverging. */
 const REJECT_GROWTH = 10;
 /** A column of dF whose weighted norm after orthogonalisation falls below this fraction of its own is dropped (near-collinear history). */
@@ -223,6 +229,7 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
   let siteChange = Infinity;
   let logZChange = Infinity;
   let logZError = Infinity;
+  const curvature: number[] = []; // |Z_j - Z_{j-1}| / r_{j-1}^2 of the last accepted steps
   let sweeps = 0;
   const xNew = new Float64Array(2 * n);
   const tauOld = new Float64Array(n);
@@ -295,8 +302,13 @@ export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array,
     // mixing. Anderson steps are not judged so: their residuals need not fall monotonically.
     if (plain && size >= lastSize) beta /= 2;
     logZChange = Math.abs(ev.logZ - logZPrev);
-    // the error is quadratic in the residual: the last change scaled by the residuals' ratio squared
-    logZError = logZChange * (size < lastSize ? (size / lastSize) ** 2 : 1);
+    // the error is quadratic in the residual, c r^2; c from the last few changes (see above)
+    if (Number.isFinite(logZChange)) {
+      // (no log Z_EP at the starting point when the caller gave its marginals: no change yet)
+      curvature.push(lastSize > 0 ? logZChange / (lastSize * lastSize) : logZChange > 0 ? Infinity : 0);
+      if (curvature.length > CURVATURE_STEPS) curvature.shift();
+    }
+    logZError = size === 0 ? 0 : curvature.length > 0 ? Math.max(...curvature) * size * size : Infinity;
     lastSize = size;
     best = Math.min(best, size);
     // How far the sites are from EP's fixed point: the change a plain undamped parallel update
