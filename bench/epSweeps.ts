@@ -11,29 +11,21 @@
 //   npm run bench -- epSweeps [--base /tmp/s4epbase] [--rounds 3]
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import { expectationPropagation, type EpOptions, type EpResult } from "../src/approx/ep.js";
 import { priorPosterior, sequentialSweep } from "../src/approx/epCore.js";
-import { probitSites, type EpSites } from "../src/approx/sites.js";
-import { seKernel } from "../src/gp/squaredExponential.js";
-import { readDataset } from "../src/io/dataset.js";
-import { getBackend, setBackend } from "../src/linalg/backend.js";
-import type { LinalgBackend } from "../src/linalg/types.js";
+import type { EpSites } from "../src/approx/sites.js";
+import { setBackend } from "../src/linalg/backend.js";
 import { Matrix } from "../src/linalg/matrix.js";
 import { invertLowerTriangularInPlace } from "../src/linalg/triangular.js";
+import type { LinalgBackend } from "../src/linalg/types.js";
 import { choleskyIdentityPlusScaled, solveScaledRows } from "../src/targets/woodbury.js";
 import { arg } from "./benchArgs.js";
+import { cpuSeconds as cpu, GPSTUFF_LOGZ, uspsNoteSetting } from "./uspsNoteSetting.js";
 
-const GPSTUFF_LOGZ = -143.4989126;
 const rounds = Number(arg("--rounds", "3"));
 const baseDir = arg("--base", "");
-const here = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const be = getBackend();
-be.setThreads(1);
-const ds = readDataset(join(here, "data/usps35_origsplit_train.csv"));
-const n = ds.n;
-const k = seKernel({ logLengthscale: new Float64Array(ds.d).fill(4.85), logSignalSd: 5.1 }).matrix(ds.X);
-const sites = probitSites(ds.y);
+const { be, n, k, sites } = uspsNoteSetting();
 const quiet = { onWarning: () => {} };
 
 type Ep = (k: Matrix, sites: EpSites, options: EpOptions) => EpResult;
@@ -47,10 +39,6 @@ if (baseDir !== "") {
   baseEp = ((await import(pathToFileURL(file).href)) as { expectationPropagation: Ep }).expectationPropagation;
 }
 
-function cpu(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
 function timed<T>(f: () => T): { seconds: number; value: T } {
   const t0 = cpu();
   const value = f();
