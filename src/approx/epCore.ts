@@ -65,17 +65,27 @@ export function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: 
 
 /**
  * The posterior at tau~ = 0, nu~ = 0: Sigma = K (a copy), mean 0, chol(B) = I. No solve is
- * needed, which is why a run from the prior starts here rather than in `recompute`.
+ * needed, which is why a run from the prior starts here rather than in `recompute`. chol(I) is
+ * formed on first reading (the accelerated schedule's first sweep never reads it: one n x n
+ * array fewer to allocate).
  */
 export function priorPosterior(k: Matrix): Posterior {
   const n = k.rows;
   const sqrtTau = new Float64Array(n);
   const diagonal = new Float64Array(n);
   for (let i = 0; i < n; i++) diagonal[i] = k.data[i + i * n];
-  const identity = new Matrix(n, n);
-  for (let i = 0; i < n; i++) identity.data[i + i * n] = 1;
-  const chol = new Cholesky(identity); // chol(I) = I, without a factorisation
-  return { mean: new Float64Array(n), diagonal, covariance: k.clone(), sqrtTau, chol, inverse: undefined };
+  let chol: Cholesky | undefined;
+  return {
+    mean: new Float64Array(n), diagonal, covariance: k.clone(), sqrtTau, inverse: undefined,
+    get chol(): Cholesky {
+      if (!chol) {
+        const identity = new Matrix(n, n);
+        for (let i = 0; i < n; i++) identity.data[i + i * n] = 1;
+        chol = new Cholesky(identity); // chol(I) = I, without a factorisation
+      }
+      return chol;
+    },
+  };
 }
 
 /** The dense Sigma = K - V'V of a posterior recomputed without `full` (V from L and L^-1, then one syrk, n^3 flops; a new matrix). */
