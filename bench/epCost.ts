@@ -3,37 +3,22 @@
 // (process.cpuUsage, so load from other processes inflates it far less than the wall clock):
 // EP itself (sites to convergence and log Z_EP; data reading and forming K excluded), then the
 // dense Sigma (read from the result) and the second-order correction, for each schedule, and
-// Laplace. Beside it, the same BLAS calls a parallel sweep makes, timed alone at n = 1214
-// (potrf of B, trsm for V = L^-1 S~^1/2 K), their GFLOP/s, and the sweep time they predict.
+// Laplace. Beside it, BLAS calls timed alone at n = 1214 (potrf of B, and the trsm for
+// V = L^-1 S~^1/2 K a parallel sweep made before it took L^-1 instead: `epSweeps` times that),
+// their GFLOP/s, and the sweep time they predict.
 //   npm run bench -- epCost [--reps 3]
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { epCorrectedLogZ } from "../src/approx/epCorrection.js";
 import { expectationPropagation, type EpOptions, type EpResult } from "../src/approx/ep.js";
 import { laplace } from "../src/approx/laplace.js";
-import { probitSites } from "../src/approx/sites.js";
-import { seKernel } from "../src/gp/squaredExponential.js";
-import { readDataset } from "../src/io/dataset.js";
 import { likelihoodByName } from "../src/likelihoods/index.js";
-import { getBackend } from "../src/linalg/backend.js";
 import { Matrix } from "../src/linalg/matrix.js";
 import { choleskyIdentityPlusScaled, solveScaledRows } from "../src/targets/woodbury.js";
 import { arg } from "./benchArgs.js";
+import { cpuSeconds as cpu, GPSTUFF_LOGZ, uspsNoteSetting } from "./uspsNoteSetting.js";
 
-const GPSTUFF_LOGZ = -143.4989126;
 const reps = Number(arg("--reps", "3"));
-const here = resolve(fileURLToPath(new URL("../..", import.meta.url)));
-const be = getBackend();
-be.setThreads(1);
-const ds = readDataset(join(here, "data/usps35_origsplit_train.csv"));
-const n = ds.n;
-const k = seKernel({ logLengthscale: new Float64Array(ds.d).fill(4.85), logSignalSd: 5.1 }).matrix(ds.X);
-const sites = probitSites(ds.y);
+const { be, ds, n, k, sites } = uspsNoteSetting();
 
-function cpu(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
 /** The fastest of `reps` CPU timings of f, and f's last result. */
 function fastest<T>(f: () => T): { seconds: number; value: T } {
   let best = Infinity;

@@ -22,6 +22,7 @@ extern "C" {
 // character-length arguments gfortran passes (OpenBLAS ignores them; declaring them keeps the
 // calls correct against a gfortran-built reference LAPACK too).
 void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
+void dtrtri_(const char* uplo, const char* diag, const int* n, double* a, const int* lda, int* info, size_t, size_t);
 void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag, const int* m,
             const int* n, const double* alpha, const double* a, const int* lda, double* b, const int* ldb,
             size_t, size_t, size_t, size_t);
@@ -175,6 +176,19 @@ Napi::Value Potrf(const Napi::CallbackInfo& info) {
   double* a = args.Matrix(2, "a", n, n, lda);
   int result = 0;
   if (n > 0) dpotrf_(&uplo, &n, a, &lda, &result, 1);
+  return Napi::Number::New(info.Env(), result);
+}
+
+// trtri(uplo, diag, n, a, lda) -> info (0, or the 1-based index of a zero diagonal entry).
+Napi::Value Trtri(const Napi::CallbackInfo& info) {
+  Args args(info, "trtri", 5);
+  char uplo = args.Flag(0, "uplo", "LU");
+  char diag = args.Flag(1, "diag", "NU");
+  int n = args.Dim(2, "n");
+  int lda = args.Ld(4, "lda", n);
+  double* a = args.Matrix(3, "a", n, n, lda);
+  int result = 0;
+  if (n > 0) dtrtri_(&uplo, &diag, &n, a, &lda, &result, 1, 1);
   return Napi::Number::New(info.Env(), result);
 }
 
@@ -334,6 +348,7 @@ Napi::Value CreateBackend(const Napi::CallbackInfo& info) {
   Napi::Object b = Napi::Object::New(env);
   b.Set("name", "native");
   b.Set("potrf", Napi::Function::New(env, Potrf, "potrf"));
+  b.Set("trtri", Napi::Function::New(env, Trtri, "trtri"));
   b.Set("trsm", Napi::Function::New(env, Trsm, "trsm"));
   b.Set("trsv", Napi::Function::New(env, Trsv, "trsv"));
   b.Set("syrk", Napi::Function::New(env, Syrk, "syrk"));

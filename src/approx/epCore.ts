@@ -7,19 +7,20 @@
 import { backendFor, Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
 import { symmetricMatvecInto } from "../linalg/products.js";
-import {
-  applyWoodburyInverse, choleskyIdentityPlusScaled, woodbury, woodburyInverseDiagonal, woodburyInverseFromSolved,
-} from "../targets/woodbury.js";
+import { applyWoodburyInverse, choleskyIdentityPlusScaled, woodbury, woodburyInverseFromSolved } from "../targets/woodbury.js";
+import { invertFactor, solvedFromInverse, woodburyInverseDiagonalFromInverse } from "../targets/woodburyFromInverseFactor.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 /**
  * The posterior given the sites, recomputed from scratch (GPML Algorithm 3.5 lines 12-14): its
  * mean, the diagonal of Sigma and chol(B), and the dense Sigma only when `full` (the sequential
  * schedule updates it site by site; the parallel one needs only the diagonal, which saves the
- * n^3 of forming V'V in every sweep). Without `full`, V = L^-1 S~^1/2 K is kept (in `work.v`,
- * reused from sweep to sweep with `work.b`, where B is factorised) so that the dense
- * Sigma = K - V'V of the last sweep costs one syrk. With `work`, the posterior's `v` and `chol`
- * are valid until the next recompute with the same workspaces.
+ * n^3 of forming V'V in every sweep). Without `full`, diag(Sigma) comes from L and L^-1
+ * (woodburyFromInverseFactor.ts: a Cholesky and a triangular inverse, 2/3 n^3 flops, where the
+ * triangular solve for V = L^-1 S~^1/2 K took n^3), and L^-1 is kept (in `work.inverse`, reused
+ * from sweep to sweep with `work.b`, where B is factorised) so that the dense Sigma = K - V'V of
+ * the last sweep costs O(n^2) for V and one syrk. With `work`, the posterior's `inverse` and
+ * `chol` are valid until the next recompute with the same workspaces.
  */
 export interface Posterior {
   mean: Float64Array;
@@ -27,18 +28,18 @@ export interface Posterior {
   covariance: Matrix | undefined;
   sqrtTau: Float64Array;
   chol: Cholesky;
-  /** V = L^-1 S~^1/2 K (column-major n x n) when the posterior was recomputed without `full`. */
-  v: Float64Array | undefined;
+  /** L^-1 (column-major n x n, lower triangle) when the posterior was recomputed without `full`. */
+  inverse: Float64Array | undefined;
 }
 
-/** Workspaces of the parallel schedule's sweeps: V (n x n) and the matrix B is factorised in. */
+/** Workspaces of the parallel schedule's sweeps: L^-1 (n x n) and the matrix B is factorised in. */
 export interface SweepWork {
-  v: Float64Array;
+  inverse: Float64Array;
   b: Matrix;
 }
 
 export function sweepWork(n: number): SweepWork {
-  return { v: new Float64Array(n * n), b: new Matrix(n, n) };
+  return { inverse: new Float64Array(n * n), b: new Matrix(n, n) };
 }
 
 export function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: boolean, work?: SweepWork): Posterior {
@@ -52,33 +53,48 @@ export function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: 
     const { cholesky: chol, inverse: sigma } = woodbury(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true });
     symmetricMatvecInto(sigma, nu, mean);
     for (let i = 0; i < n; i++) diagonal[i] = sigma.data[i + i * n];
-    return { mean, diagonal, covariance: sigma, sqrtTau, chol, v: undefined };
+    return { mean, diagonal, covariance: sigma, sqrtTau, chol, inverse: undefined };
   }
   const chol = choleskyIdentityPlusScaled(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true, into: work?.b });
-  const v = work?.v ?? new Float64Array(n * n);
-  woodburyInverseDiagonal(k.data, sqrtTau, chol.factor.data, n, v, diagonal);
+  const inverse = work?.inverse ?? new Float64Array(n * n);
+  invertFactor(chol.factor.data, n, inverse);
+  woodburyInverseDiagonalFromInverse(k.data, sqrtTau, chol.factor.data, inverse, n, diagonal);
   applyWoodburyInverse(k.data, sqrtTau, chol.factor.data, n, nu, mean, new Float64Array(n), new Float64Array(n));
-  return { mean, diagonal, covariance: undefined, sqrtTau, chol, v };
+  return { mean, diagonal, covariance: undefined, sqrtTau, chol, inverse };
 }
 
 /**
  * The posterior at tau~ = 0, nu~ = 0: Sigma = K (a copy), mean 0, chol(B) = I. No solve is
- * needed, which is why a run from the prior starts here rather than in `recompute`.
+ * needed, which is why a run from the prior starts here rather than in `recompute`. chol(I) is
+ * formed on first reading (the accelerated schedule's first sweep never reads it: one n x n
+ * array fewer to allocate).
  */
 export function priorPosterior(k: Matrix): Posterior {
   const n = k.rows;
   const sqrtTau = new Float64Array(n);
   const diagonal = new Float64Array(n);
   for (let i = 0; i < n; i++) diagonal[i] = k.data[i + i * n];
-  const identity = new Matrix(n, n);
-  for (let i = 0; i < n; i++) identity.data[i + i * n] = 1;
-  const chol = new Cholesky(identity); // chol(I) = I, without a factorisation
-  return { mean: new Float64Array(n), diagonal, covariance: k.clone(), sqrtTau, chol, v: undefined };
+  let chol: Cholesky | undefined;
+  return {
+    mean: new Float64Array(n), diagonal, covariance: k.clone(), sqrtTau, inverse: undefined,
+    get chol(): Cholesky {
+      if (!chol) {
+        const identity = new Matrix(n, n);
+        for (let i = 0; i < n; i++) identity.data[i + i * n] = 1;
+        chol = new Cholesky(identity); // chol(I) = I, without a factorisation
+      }
+      return chol;
+    },
+  };
 }
 
-/** The dense Sigma = K - V'V of a posterior recomputed without `full` (one syrk, n^3 flops; a new matrix). */
+/** The dense Sigma = K - V'V of a posterior recomputed without `full` (V from L and L^-1, then one syrk, n^3 flops; a new matrix). */
 export function covarianceOf(k: Matrix, post: Posterior): Matrix {
-  return post.covariance ?? woodburyInverseFromSolved(k, post.v!);
+  if (post.covariance) return post.covariance;
+  const n = k.rows;
+  const v = new Float64Array(n * n);
+  solvedFromInverse(k.data, post.sqrtTau, post.chol.factor.data, post.inverse!, n, v);
+  return woodburyInverseFromSolved(k, v);
 }
 
 /**
@@ -112,8 +128,12 @@ export function proposeSite(
  * One sequential sweep (GPML Algorithm 3.5 lines 4-9) with the rank-one updates of Sigma
  * gathered into blocks: within a block Sigma = Sigma0 - U diag(c) U', so site i's column is
  * Sigma0[:, i] - U diag(c) U[i, :]' (one gemv), and at the end of the block Sigma0 takes the
- * rank-k update in one gemm. The arithmetic is that of the one-at-a-time updates, grouped so
- * that the n^3 flops of a sweep run at matrix-matrix speed rather than as n rank-one loops.
+ * rank-k update in gemm calls. The arithmetic is that of the one-at-a-time updates, grouped so
+ * that the flops of a sweep run at matrix-matrix speed rather than as n rank-one loops. Sigma is
+ * symmetric, so only its lower triangle is updated (n^3 flops a sweep rather than 2 n^3) and
+ * site i's column is read from it (rows >= i from column i, rows < i from row i). On return the
+ * lower triangle of `post.covariance` and `post.mean` hold the posterior at the new sites; the
+ * strict upper triangle and `post.diagonal` are stale (both callers recompute or read the diagonal).
  */
 export function sequentialSweep(
   post: Posterior, tau: Float64Array, nu: Float64Array, sites: EpSites, damping: number, tm: TiltedMoments,
@@ -135,12 +155,17 @@ export function sequentialSweep(
   let k = 0;
   const flush = (): void => {
     if (k === 0) return;
-    be.gemm("N", "T", n, n, k, -1, uc, n, u, n, 1, sd, n);
+    // the lower triangle of Sigma0 - (U diag(c)) U', by column blocks: rows c0..n-1 of columns c0..c1-1
+    for (let c0 = 0; c0 < n; c0 += LOWER_UPDATE_COLUMNS) {
+      const w = Math.min(LOWER_UPDATE_COLUMNS, n - c0);
+      be.gemm("N", "T", n - c0, w, k, -1, uc.subarray(c0), n, u.subarray(c0), n, 1, sd.subarray(c0 + c0 * n), n);
+    }
     k = 0;
   };
   for (let i = 0; i < n; i++) {
-    // col = Sigma[:, i] = Sigma0[:, i] - U diag(c) U[i, :]'
-    col.set(sd.subarray(i * n, i * n + n));
+    // col = Sigma[:, i] = Sigma0[:, i] - U diag(c) U[i, :]', Sigma0 read from its lower triangle
+    for (let r = 0; r < i; r++) col[r] = sd[i + r * n];
+    col.set(sd.subarray(i * n + i, i * n + n), i);
     if (k > 0) {
       for (let m = 0; m < k; m++) w[m] = cs[m] * u[i + m * n];
       be.gemv("N", n, k, -1, u, n, w.subarray(0, k), 1, col);
@@ -177,6 +202,8 @@ export function sequentialSweep(
 
 /** Sites per block of rank-one updates in the sequential sweep (the k of the gemm). */
 const SEQUENTIAL_BLOCK = 64;
+/** Columns per gemm call of the lower-triangular update (the upper part of each diagonal block is updated too, and ignored). */
+const LOWER_UPDATE_COLUMNS = 128;
 
 export interface Cavities {
   mean: Float64Array;

@@ -125,8 +125,8 @@ export function registerEpCommand(program: Command): void {
     .option("--acceleration <a>", "parallel updates: anderson (default: Anderson mixing of the last residuals, from one sequential sweep) or none (plain damped sweeps)")
     .option("--damping <d>", "damping in (0, 1] on the site parameters (default 1; 0.5 for parallel with --acceleration none)")
     .option("--max-sweeps <n>", "at most this many sweeps over the sites (default 100)")
-    .option("--tolerance <t>", "converged when every site moved by less than this over a sweep, relative to its marginal (default 1e-6)")
-    .option("--logz-tolerance <t>", "... and log Z_EP changed by less than this (default 1e-8)")
+    .option("--tolerance <t>", "converged when every site moved by less than this over a sweep, relative to its marginal (default 1e-6; 1e-4 with Anderson mixing)")
+    .option("--logz-tolerance <t>", "... and log Z_EP changed by less than this (default 1e-8; with Anderson mixing its estimated error, quadratic in the sites' residual)")
     .option("--correction <form>", "cumulant (default: orders 3..4 of the cumulant expansion) or pairwise (the pair expectations' Hermite series)")
     .option("--correction-order <l>", "highest order kept in the correction, 3 to 60 (default 4 cumulant, 20 pairwise)");
   registerApproxCommand(program, ["ep", "expectation propagation for GP probit classification: print log Z_EP and its second-order correction", "likelihood: probit only"], own, (raw: RawEpOptions) => runEp(raw));

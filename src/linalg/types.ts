@@ -12,6 +12,12 @@ export interface LinalgBackend {
   readonly name: "js" | "native";
   /** Cholesky factorisation in place (LAPACK dpotrf). Returns 0, or the 1-based index of the failing pivot. */
   potrf(uplo: Uplo, n: number, a: Float64Array, lda: number): number;
+  /**
+   * A <- A^-1 in place, A triangular (LAPACK dtrtri). Returns 0, or the 1-based index of a zero
+   * diagonal entry. Optional: the native backend has it; elsewhere `invertLowerTriangularInPlace`
+   * inverts by triangular solves (linalg/triangular.ts).
+   */
+  trtri?(uplo: Uplo, diag: Diag, n: number, a: Float64Array, lda: number): number;
   /** B <- alpha op(A)^-1 B (side L) or alpha B op(A)^-1 (side R), A triangular (BLAS dtrsm). */
   trsm(side: Side, uplo: Uplo, transA: Trans, diag: Diag, m: number, n: number, alpha: number,
     a: Float64Array, lda: number, b: Float64Array, ldb: number): void;

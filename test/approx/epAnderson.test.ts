@@ -64,6 +64,29 @@ test("accelerated parallel EP needs fewer sweeps than damped parallel EP on the 
   assert.ok(fast.sweeps * 2 < plain.sweeps, `accelerated ${fast.sweeps} sweeps, damped ${plain.sweeps}`);
 });
 
+test("accelerated parallel EP's default stop: log Z within 3x logZTolerance of the fixed point's, sites within 20 residuals of it; the site test alone is not enough", () => {
+  let siteOnlyWorst = 0;
+  for (const [n, sf, ell] of [[60, 20, 1], [60, 50, 2], [80, 100, 0.5], [100, 5, 1], [60, 2, 1]]) {
+    const { k, y } = hardProblem(n, sf, ell);
+    const what = `(${n}, ${sf}, ${ell})`;
+    const star = expectationPropagation(k, probitSites(y), { ...TIGHT, schedule: "parallel", siteTolerance: 1e-10, logZTolerance: 1e-13 });
+    assert.ok(star.siteChange < 1e-9, `${what} reference: residual ${star.siteChange}`);
+    const def = expectationPropagation(k, probitSites(y), { schedule: "parallel", onWarning: quiet });
+    assert.ok(def.converged, `${what} converged`);
+    assert.ok(def.siteChange < 1e-4 && def.logZError < 1e-8, `${what}: residual ${def.siteChange}, estimated log Z error ${def.logZError}`);
+    const err = Math.abs(def.logZ - star.logZ);
+    assert.ok(err < 3e-8, `${what}: log Z ${def.logZ} is ${err} from the fixed point's (estimate ${def.logZError})`);
+    // the residual is what the result says about the sites: they are that near the fixed point
+    // the residual is what the result says about the sites: their distance from the fixed point
+    // is a small multiple of it (up to 11 here: the iteration contracts, not by much per sweep)
+    assert.ok(distance(def, star) < 20 * def.siteChange, `${what}: distance ${distance(def, star)}, residual ${def.siteChange}`);
+    const siteOnly = expectationPropagation(k, probitSites(y), { schedule: "parallel", logZTolerance: Infinity, onWarning: quiet });
+    siteOnlyWorst = Math.max(siteOnlyWorst, Math.abs(siteOnly.logZ - star.logZ));
+  }
+  // negative control: stopping on the site tolerance 1e-4 alone leaves log Z measurably further off
+  assert.ok(siteOnlyWorst > 3e-8, `the site test alone: worst log Z error ${siteOnlyWorst}`);
+});
+
 test("Anderson coefficients solve the weighted least-squares problem (normal equations) and drop collinear history", () => {
   const len = 12;
   const col = (c: number) => Float64Array.from({ length: len }, (_, t) => Math.sin(1.7 * t * (c + 1) + c) + 0.1 * t * (c === 1 ? 1 : 0));

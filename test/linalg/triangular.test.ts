@@ -1,7 +1,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { getBackend, invertLowerTriangularInPlace, jsBackend, opCounts, resetOpCounts, setBackend, type LinalgBackend } from "../../src/linalg/index.js";
-import { backends, EPS, makeRng, SENTINEL } from "./helpers.js";
+import { DimensionError, getBackend, invertLowerTriangularInPlace, jsBackend, opCounts, resetOpCounts, setBackend, type LinalgBackend } from "../../src/linalg/index.js";
+import { backends, EPS, makeRng, native, nativeSkip, SENTINEL } from "./helpers.js";
 
 /** A well-conditioned lower-triangular n x n matrix in an array with leading dimension ld (padding and upper triangle = SENTINEL). */
 function lower(n: number, ld: number, seed: number): Float64Array {
@@ -50,4 +50,31 @@ test("invertLowerTriangularInPlace checks its arguments", () => {
   assert.throws(() => invertLowerTriangularInPlace(3, new Float64Array(8), 3), /too short/);
   assert.throws(() => invertLowerTriangularInPlace(3, new Float64Array(9), 2), /leading dimension/);
   assert.throws(() => invertLowerTriangularInPlace(-1, new Float64Array(9)), /order/);
+});
+
+describe("the native backend's trtri (LAPACK dtrtri)", { skip: nativeSkip }, () => {
+  test("checks its arguments as the other routines do, and reports a zero diagonal entry", () => {
+    const be = native!;
+    assert.ok(be.trtri, "the native backend has trtri");
+    assert.throws(() => be.trtri!("L", "N", 3, new Float64Array(8), 3), (e: unknown) => e instanceof DimensionError && /trtri: a has 8 entries, needs at least 9/.test((e as Error).message));
+    assert.throws(() => be.trtri!("L", "N", 3, new Float64Array(9), 2), (e: unknown) => e instanceof DimensionError && /trtri: lda must be an integer >= 3, got 2/.test((e as Error).message));
+    assert.throws(() => be.trtri!("X" as "L", "N", 1, new Float64Array(1), 1), /trtri: uplo must be "L" or "U"/);
+    // upper triangular, unit diagonal: [[1, 2], [0, 1]]^-1 = [[1, -2], [0, 1]] (the diagonal is not read)
+    const u = Float64Array.of(7, SENTINEL, 2, 7);
+    assert.equal(be.trtri!("U", "U", 2, u, 2), 0);
+    assert.deepEqual(Array.from(u), [7, SENTINEL, -2, 7]);
+    const singular = Float64Array.of(1, 2, SENTINEL, 0);
+    assert.equal(be.trtri!("L", "N", 2, singular, 2), 2);
+    // through invertLowerTriangularInPlace at an order the native backend is used for
+    const n = 200;
+    const big = lower(n, n, 7);
+    big[n * n - 1] = 0;
+    const saved = getBackend();
+    setBackend(be);
+    try {
+      assert.throws(() => invertLowerTriangularInPlace(n, big, n), /diagonal entry 200 is zero/);
+    } finally {
+      setBackend(saved);
+    }
+  });
 });

@@ -1,0 +1,136 @@
+// Parallel EP on USPS 3 vs 5 at the note's setting (n = 1214, log lengthscale 4.85, log signal sd
+// 5.1, probit), one BLAS thread, in CPU seconds of this process (process.cpuUsage; data reading and
+// forming K excluded), three tables:
+//  1. EP itself, this checkout against another built checkout (--base DIR, imported into this
+//     process and run alternately with this one, round by round), by schedule; the median over the
+//     rounds of the per-round ratio base / this;
+//  2. sweep by sweep, the residual, log Z_EP's distance from its fixed-point value (a run to
+//     residual 1e-9) and the error estimate the accelerated schedule stops on;
+//  3. the BLAS calls a sweep makes at n = 1214, timed alone in the same process, with their
+//     GFLOP/s and the sweep time they predict.
+//   npm run bench -- epSweeps [--base /tmp/s4epbase] [--rounds 3]
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { expectationPropagation, type EpOptions, type EpResult } from "../src/approx/ep.js";
+import { priorPosterior, sequentialSweep } from "../src/approx/epCore.js";
+import type { EpSites } from "../src/approx/sites.js";
+import { setBackend } from "../src/linalg/backend.js";
+import { Matrix } from "../src/linalg/matrix.js";
+import { invertLowerTriangularInPlace } from "../src/linalg/triangular.js";
+import type { LinalgBackend } from "../src/linalg/types.js";
+import { choleskyIdentityPlusScaled, solveScaledRows } from "../src/targets/woodbury.js";
+import { arg } from "./benchArgs.js";
+import { cpuSeconds as cpu, GPSTUFF_LOGZ, uspsNoteSetting } from "./uspsNoteSetting.js";
+
+const rounds = Number(arg("--rounds", "3"));
+const baseDir = arg("--base", "");
+const { be, n, k, sites } = uspsNoteSetting();
+const quiet = { onWarning: () => {} };
+
+type Ep = (k: Matrix, sites: EpSites, options: EpOptions) => EpResult;
+let baseEp: Ep | undefined;
+if (baseDir !== "") {
+  const file = join(resolve(baseDir), "dist/src/approx/ep.js");
+  if (!existsSync(file)) {
+    console.error(`epSweeps: --base ${baseDir} has no dist/src/approx/ep.js (build it first)`);
+    process.exit(2);
+  }
+  baseEp = ((await import(pathToFileURL(file).href)) as { expectationPropagation: Ep }).expectationPropagation;
+}
+
+function timed<T>(f: () => T): { seconds: number; value: T } {
+  const t0 = cpu();
+  const value = f();
+  return { seconds: cpu() - t0, value };
+}
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (x: number, d = 3) => x.toFixed(d);
+
+console.log(`${be.describe().library}, ${be.getThreads()} BLAS thread; node ${process.version}; n = ${n}; ${rounds} rounds, CPU seconds of this process`);
+console.log("");
+
+// 1. This checkout against the base, alternating within each round.
+const runs: [string, EpOptions, EpOptions | undefined][] = [
+  ["parallel (default: Anderson)", { schedule: "parallel" }, { schedule: "parallel" }],
+  ["parallel, --logz-tolerance 1e-6", { schedule: "parallel", logZTolerance: 1e-6 }, undefined],
+  ["parallel, the base's tolerances (--tolerance 1e-6; log Z test on the change)", { schedule: "parallel", siteTolerance: 1e-6 }, undefined],
+  ["sequential", { schedule: "sequential" }, { schedule: "sequential" }],
+];
+console.log("| EP run | sweeps | CPU s (median) | fastest | per sweep (ms) | log Z_EP | - GPstuff's | base sweeps | base CPU s (median) | base / this (median of rounds) |");
+console.log("|---|---|---|---|---|---|---|---|---|---|");
+for (const [name, options, baseOptions] of runs) {
+  const mine: number[] = [];
+  const theirs: number[] = [];
+  const ratios: number[] = [];
+  let r: EpResult | undefined;
+  let rb: EpResult | undefined;
+  for (let round = 0; round < rounds; round++) {
+    const a = timed(() => expectationPropagation(k, sites, { ...options, ...quiet }));
+    mine.push(a.seconds);
+    r = a.value;
+    if (baseEp && baseOptions) {
+      const b = timed(() => baseEp!(k, sites, { ...baseOptions, ...quiet }));
+      theirs.push(b.seconds);
+      ratios.push(b.seconds / a.seconds);
+      rb = b.value;
+    }
+  }
+  const baseCols = rb ? `${rb.sweeps} | ${fmt(median(theirs))} | ${ratios.length ? fmt(median(ratios), 2) : "-"}` : "- | - | -";
+  const perSweep = (1000 * median(mine)) / r!.sweeps;
+  console.log(`| ${name} | ${r!.sweeps} | ${fmt(median(mine))} | ${fmt(Math.min(...mine))} | ${perSweep.toFixed(1)} | ${r!.logZ.toFixed(9)} | ${(r!.logZ - GPSTUFF_LOGZ).toExponential(1)} | ${baseCols} |`);
+}
+
+// 2. Sweep by sweep: each row is the default run stopped after that many sweeps (deterministic,
+// so each is the prefix of the next); the reference is the fixed point to residual 1e-9.
+const star = expectationPropagation(k, sites, { schedule: "parallel", siteTolerance: 1e-9, logZTolerance: 1e-12, maxSweeps: 30, ...quiet });
+console.log("");
+console.log(`reference: ${star.sweeps} sweeps, residual ${star.siteChange.toExponential(1)}, log Z_EP ${star.logZ.toFixed(10)} (${(star.logZ - GPSTUFF_LOGZ).toExponential(1)} from GPstuff's)`);
+console.log("");
+console.log("| sweeps (1 sequential + parallel) | residual r | log Z_EP - reference | estimated error (stopping test) | stops here by default |");
+console.log("|---|---|---|---|---|");
+const defaultSweeps = expectationPropagation(k, sites, { schedule: "parallel", ...quiet }).sweeps;
+for (let m = 2; m <= 11; m++) {
+  const r = expectationPropagation(k, sites, { schedule: "parallel", maxSweeps: m, siteTolerance: 0, logZTolerance: 0, ...quiet });
+  console.log(`| ${m} | ${r.siteChange.toExponential(1)} | ${(r.logZ - star.logZ).toExponential(1)} | ${r.logZError.toExponential(1)} | ${m === defaultSweeps ? "yes" : ""} |`);
+}
+
+// 3. A sweep's BLAS calls at the converged sites, timed alone (fastest of 5).
+function fastest(f: () => void): number {
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) best = Math.min(best, timed(f).seconds);
+  return best;
+}
+const s = star.sqrtSiteTau;
+const b = new Matrix(n, n);
+const tChol = fastest(() => choleskyIdentityPlusScaled(k, s, "B", { skipFiniteCheck: true, into: b }));
+const inv = new Float64Array(n * n);
+const tInv = fastest(() => {
+  inv.set(b.data);
+  invertLowerTriangularInPlace(n, inv, n);
+});
+// the same inverse by recursive triangular solves (what a backend without dtrtri does)
+const withoutTrtri: LinalgBackend = { ...be, trtri: undefined };
+setBackend(withoutTrtri);
+const tInvRecursive = fastest(() => {
+  inv.set(b.data);
+  invertLowerTriangularInPlace(n, inv, n);
+});
+setBackend(be);
+const v = new Float64Array(n * n);
+const tTrsm = fastest(() => solveScaledRows(k.data, s, b.data, n, v));
+const tSeq = fastest(() => {
+  const post = priorPosterior(k);
+  sequentialSweep(post, new Float64Array(n), new Float64Array(n), sites, 1, { logZ: 0, mean: 0, variance: 0 });
+});
+const gf = (flops: number, seconds: number) => (flops / seconds / 1e9).toFixed(1);
+const n3 = n ** 3;
+console.log("");
+console.log(`| BLAS call at n = ${n} | flops | CPU ms | GFLOP/s |`);
+console.log("|---|---|---|---|");
+console.log(`| fill B + potrf | n^3/3 = ${(n3 / 3 / 1e9).toFixed(2)} G | ${(1000 * tChol).toFixed(1)} | ${gf(n3 / 3, tChol)} |`);
+console.log(`| copy L + triangular inverse (dtrtri) | n^3/3 = ${(n3 / 3 / 1e9).toFixed(2)} G | ${(1000 * tInv).toFixed(1)} | ${gf(n3 / 3, tInv)} |`);
+console.log(`| copy L + triangular inverse by recursive trsm (a backend without dtrtri) | n^3/3 = ${(n3 / 3 / 1e9).toFixed(2)} G | ${(1000 * tInvRecursive).toFixed(1)} | ${gf(n3 / 3, tInvRecursive)} |`);
+console.log(`| this sweep's two calls (potrf + inverse) | 2/3 n^3 = ${((2 / 3) * n3 / 1e9).toFixed(2)} G | ${(1000 * (tChol + tInv)).toFixed(1)} | ${gf((2 / 3) * n3, tChol + tInv)} |`);
+console.log(`| the base's sweep: potrf + scale rows + trsm (V) | 4/3 n^3 = ${((4 / 3) * n3 / 1e9).toFixed(2)} G | ${(1000 * (tChol + tTrsm)).toFixed(1)} | ${gf((4 / 3) * n3, tChol + tTrsm)} |`);
+console.log(`| sequential sweep from the prior (lower triangle, blocked gemm) | n^3 = ${(n3 / 1e9).toFixed(2)} G | ${(1000 * tSeq).toFixed(1)} | ${gf(n3, tSeq)} |`);
