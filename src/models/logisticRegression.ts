@@ -49,6 +49,76 @@ function scaleColumnsInto(a: Float64Array, w: Float64Array, out: Float64Array, n
   }
 }
 
+/**
+ * The Bernoulli-logit log-likelihood sum_i [y_i e_i - log(1 + exp(e_i))] at linear predictor e,
+ * one exp per case: with z = exp(-|e_i|), log(1 + exp(e_i)) = max(e_i, 0) + log(1 + z). The logs
+ * of 1 + z (each in [1, 2]) are taken of products of LOG_BLOCK of them, one log per block instead
+ * of one per case (absolute error about LOG_BLOCK ulp per block).
+ */
+function bernoulliLogDensity(y: Float64Array, e: Float64Array, n: number): number {
+  let l = 0;
+  for (let from = 0; from < n; from += LOG_BLOCK) {
+    const to = Math.min(n, from + LOG_BLOCK);
+    let product = 1;
+    for (let i = from; i < to; i++) {
+      const ei = e[i];
+      product *= 1 + Math.exp(-Math.abs(ei));
+      l += y[i] * ei - (ei > 0 ? ei : 0);
+    }
+    l -= Math.log(product);
+  }
+  return l;
+}
+
+/**
+ * bernoulliLogDensity, and in the same pass r_i = y_i - s_i with s_i = 1/(1 + z) (e_i >= 0) or
+ * z/(1 + z) (e_i < 0), stable for any e_i; `lambda` (optional) receives s (1 - s) = z / (1 + z)^2
+ * and `omega` (optional) lambda (1 - 2 s).
+ */
+function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
+  let l = 0;
+  for (let from = 0; from < n; from += LOG_BLOCK) {
+    const to = Math.min(n, from + LOG_BLOCK);
+    let product = 1;
+    for (let i = from; i < to; i++) {
+      const ei = e[i];
+      const z = Math.exp(-Math.abs(ei));
+      product *= 1 + z;
+      l += y[i] * ei - (ei > 0 ? ei : 0);
+      const w = 1 / (1 + z);
+      const s = ei >= 0 ? w : z * w;
+      r[i] = y[i] - s;
+      if (lambda) lambda[i] = z * w * w;
+      if (omega) omega[i] = z * w * w * (1 - 2 * s);
+    }
+    l -= Math.log(product);
+  }
+  return l;
+}
+
+/** r_i = y_i - s_i alone (the gradient without the density). */
+function residuals(y: Float64Array, e: Float64Array, n: number, r: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const ei = e[i];
+    const z = Math.exp(-Math.abs(ei));
+    r[i] = y[i] - (ei >= 0 ? 1 / (1 + z) : z / (1 + z));
+  }
+}
+
+/** lambda_i = s_i (1 - s_i) = z / (1 + z)^2 alone (the metric without the density). */
+function logisticWeights(e: Float64Array, n: number, lambda: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const z = Math.exp(-Math.abs(e[i]));
+    const w = 1 / (1 + z);
+    lambda[i] = z * w * w;
+  }
+}
+
+/** out_i = base_i + delta a[offset + i]: the linear predictor with one coefficient moved. */
+function shiftedInto(base: Float64Array, delta: number, a: Float64Array, offset: number, out: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = base[i] + delta * a[offset + i];
+}
+
 /** out_i = sum_k a[i + k n]^2 for an n x d column-major a. */
 function rowSquaredNorms(a: Float64Array, n: number, d: number, out: Float64Array): void {
   out.fill(0);
@@ -114,35 +184,9 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     return -q / (2 * alpha);
   }
 
-  /**
-   * The log-likelihood at linear predictor `e` in one pass with one exp per case: with z =
-   * exp(-|e_i|), log(1 + exp(e_i)) = max(e_i, 0) + log(1 + z) and s_i = 1/(1 + z) (e_i >= 0) or
-   * z/(1 + z) (e_i < 0), stable for any e_i. The logs of 1 + z (each in [1, 2]) are taken of
-   * products of LOG_BLOCK of them, one log per block instead of one per case (absolute error
-   * about LOG_BLOCK ulp per block). `r` (optional) receives y - s, `lambda` (optional)
-   * s (1 - s) = z / (1 + z)^2 and `omega` (optional) lambda (1 - 2 s).
-   */
+  /** The log-likelihood at linear predictor `e` (see bernoulliLogLikelihood for the outputs). */
   function logLikelihood(e: Float64Array, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
-    let l = 0;
-    for (let from = 0; from < n; from += LOG_BLOCK) {
-      const to = Math.min(n, from + LOG_BLOCK);
-      let product = 1;
-      for (let i = from; i < to; i++) {
-        const ei = e[i];
-        const z = Math.exp(-Math.abs(ei));
-        product *= 1 + z;
-        l += y[i] * ei - (ei > 0 ? ei : 0);
-        if (r) {
-          const w = 1 / (1 + z);
-          const s = ei >= 0 ? w : z * w;
-          r[i] = y[i] - s;
-          if (lambda) lambda[i] = z * w * w;
-          if (omega) omega[i] = z * w * w * (1 - 2 * s);
-        }
-      }
-      l -= Math.log(product);
-    }
-    return l;
+    return r ? bernoulliLogLikelihood(y, e, n, r, lambda, omega) : bernoulliLogDensity(y, e, n);
   }
 
   /** L(beta) from eta = X beta (see logLikelihood for the optional outputs). */
@@ -152,11 +196,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
 
   /** lambda_i = s_i (1 - s_i) from eta alone (the metric needs no log density). */
   function weightsOnly(lambda: Float64Array): void {
-    for (let i = 0; i < n; i++) {
-      const z = Math.exp(-Math.abs(eta[i]));
-      const w = 1 / (1 + z);
-      lambda[i] = z * w * w;
-    }
+    logisticWeights(eta, n, lambda);
   }
 
   function gradientFrom(beta: Float64Array, r: Float64Array, grad: Float64Array): void {
@@ -252,11 +292,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
 
     gradient(beta, grad) {
       linearPredictor(beta);
-      for (let i = 0; i < n; i++) {
-        const e = eta[i];
-        const z = Math.exp(-Math.abs(e));
-        resid[i] = y[i] - (e >= 0 ? 1 / (1 + z) : z / (1 + z));
-      }
+      residuals(y, eta, n, resid);
       gradientFrom(beta, resid, grad);
     },
 
@@ -273,7 +309,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
         logDensityWith(k, value) {
           const delta = value - b[k];
           const c = k * n;
-          for (let i = 0; i < n; i++) moved[i] = base[i] + delta * x[c + i];
+          shiftedInto(base, delta, x, c, moved, n);
           const l = logLikelihood(moved) - (squares - b[k] * b[k] + value * value) / (2 * alpha);
           lastK = k;
           lastValue = value;
