@@ -53,29 +53,11 @@ function scaleColumnsInto(a: Float64Array, w: Float64Array, out: Float64Array, n
  * The Bernoulli-logit log-likelihood sum_i [y_i e_i - log(1 + exp(e_i))] at linear predictor e,
  * one exp per case: with z = exp(-|e_i|), log(1 + exp(e_i)) = max(e_i, 0) + log(1 + z). The logs
  * of 1 + z (each in [1, 2]) are taken of products of LOG_BLOCK of them, one log per block instead
- * of one per case (absolute error about LOG_BLOCK ulp per block).
+ * of one per case (absolute error about LOG_BLOCK ulp per block). In the same pass `r` (optional)
+ * receives r_i = y_i - s_i with s_i = 1/(1 + z) (e_i >= 0) or z/(1 + z) (e_i < 0), stable for any
+ * e_i, `lambda` (optional) s (1 - s) = z / (1 + z)^2 and `omega` (optional) lambda (1 - 2 s).
  */
-function bernoulliLogDensity(y: Float64Array, e: Float64Array, n: number): number {
-  let l = 0;
-  for (let from = 0; from < n; from += LOG_BLOCK) {
-    const to = Math.min(n, from + LOG_BLOCK);
-    let product = 1;
-    for (let i = from; i < to; i++) {
-      const ei = e[i];
-      product *= 1 + Math.exp(-Math.abs(ei));
-      l += y[i] * ei - (ei > 0 ? ei : 0);
-    }
-    l -= Math.log(product);
-  }
-  return l;
-}
-
-/**
- * bernoulliLogDensity, and in the same pass r_i = y_i - s_i with s_i = 1/(1 + z) (e_i >= 0) or
- * z/(1 + z) (e_i < 0), stable for any e_i; `lambda` (optional) receives s (1 - s) = z / (1 + z)^2
- * and `omega` (optional) lambda (1 - 2 s).
- */
-function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
+function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
   let l = 0;
   for (let from = 0; from < n; from += LOG_BLOCK) {
     const to = Math.min(n, from + LOG_BLOCK);
@@ -85,6 +67,7 @@ function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r: 
       const z = Math.exp(-Math.abs(ei));
       product *= 1 + z;
       l += y[i] * ei - (ei > 0 ? ei : 0);
+      if (!r) continue;
       const w = 1 / (1 + z);
       const s = ei >= 0 ? w : z * w;
       r[i] = y[i] - s;
@@ -186,7 +169,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
 
   /** The log-likelihood at linear predictor `e` (see bernoulliLogLikelihood for the outputs). */
   function logLikelihood(e: Float64Array, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
-    return r ? bernoulliLogLikelihood(y, e, n, r, lambda, omega) : bernoulliLogDensity(y, e, n);
+    return bernoulliLogLikelihood(y, e, n, r, lambda, omega);
   }
 
   /** L(beta) from eta = X beta (see logLikelihood for the optional outputs). */
