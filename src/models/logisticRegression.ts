@@ -8,14 +8,15 @@
  *   dG/dbeta_k = X' Lambda V_k X,                        V_k = diag((1 - 2 s_i) x_ik)
  *
  * (the expected Fisher information plus the prior's; for the canonical link it is also minus the
- * Hessian of L). G is one syrk of Lambda^1/2 X, and each dG_k one gemm X' (c_k o X) with c_k the
- * row weights lambda_i (1 - 2 s_i) x_ik: BLAS level 3, no loop over D x D x N entries.
+ * Hessian of L). G is one gemm (syrk from SYRK_FROM coefficients) of Lambda^1/2 X, and each dG_k
+ * one gemm X' (c_k o X) with c_k the row weights lambda_i (1 - 2 s_i) x_ik: BLAS level 3, no loop
+ * over D x D x N entries.
  *
  * The samplers need dG_k only contracted (targets/denseMetric.ts), and with omega_i =
  * lambda_i (1 - 2 s_i), (dG_k)_ab = sum_i omega_i x_ia x_ib x_ik, so without forming any dG_k:
  *
  *   v' dG_k v       = [X' (omega o (X v)^2)]_k                          two gemv, O(N D)
- *   tr(G^-1 dG_k)   = [X' (omega o h)]_k,  h_i = x_i' G^-1 x_i = |L^-1 x_i|^2   one trsm, O(N D^2)
+ *   tr(G^-1 dG_k)   = [X' (omega o h)]_k,  h_i = x_i' G^-1 x_i = |L^-1 x_i|^2   one gemm or trsm, O(N D^2)
  *   sum_j dG_j (G^-1)_{:,j} = the same vector t (dG_k is symmetric in all three indices)
  *
  * which is what the geometry uses: O(N D^2) per position instead of the D gemms' O(N D^3). The
@@ -30,7 +31,8 @@ import type { CoordinateDensity } from "../targets/types.js";
 /**
  * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm (twice the
  * flops, but OpenBLAS's gemm kernels are 2-3 times faster than its syrk and trsm at N x D =
- * 690 x 15 or 1000 x 25, slower at Caravan's 5822 x 86: `npm run bench -- logisticStep`).
+ * 690 x 15 or 1000 x 25, slower at Caravan's 5822 x 86: BENCHMARKS.md, "Bayesian logistic
+ * regression at the paper's protocol").
  */
 const SYRK_FROM = 48;
 
@@ -39,8 +41,9 @@ const LOG_BLOCK = 512;
 
 /**
  * out[i + k n] = a[i + k n] w_i for an n x d column-major a. The loops over N x D entries live in
- * module-level functions with their sizes as arguments: as closures over the model's variables
- * V8 ran them about twice as slowly (690 x 15: 20 us against 8 us).
+ * module-level functions on Float64Arrays with their sizes as arguments: as closures over the
+ * model's variables, or through linalg's scaleRows (which takes any ArrayLike and a Matrix), V8
+ * ran this one at 20 us instead of 8 (690 x 15).
  */
 function scaleColumnsInto(a: Float64Array, w: Float64Array, out: Float64Array, n: number, d: number): void {
   for (let k = 0; k < d; k++) {
@@ -149,7 +152,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   const eta = new Float64Array(n);
   const resid = new Float64Array(n);
   const u = new Float64Array(n);
-  const scaled = new Float64Array(n * d); // Lambda^1/2 X for the syrk of G
+  const scaled = new Float64Array(n * d); // Lambda^1/2 X, whose cross-product is G
   const solved = new Float64Array(n * d); // X L'^-1 for the traces
   const linvMatrix = new Matrix(d, d); // L^-1
   const linv = linvMatrix.data;
@@ -187,7 +190,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     for (let k = 0; k < d; k++) grad[k] -= beta[k] / alpha;
   }
 
-  /** eq. 28: G = X' Lambda X + I / alpha, one syrk of Lambda^1/2 X (lambda is overwritten). */
+  /** eq. 28: G = X' Lambda X + I / alpha, one gemm or syrk of Lambda^1/2 X (lambda is overwritten). */
   function metricFrom(lambda: Float64Array): Matrix {
     for (let i = 0; i < n; i++) lambda[i] = Math.sqrt(lambda[i]);
     scaleColumnsInto(x, lambda, scaled, n, d);
