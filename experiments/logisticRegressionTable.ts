@@ -36,28 +36,34 @@ const MIN_REFERENCE_ESS = 20;
 const files = process.argv.slice(2).filter((a) => a !== "--speed");
 const results = files.map((file) => ({ file, ...(JSON.parse(readFileSync(file, "utf8")) as Result) }));
 // a result file under table2/ holds Table 2's cells; cells with a fixed leapfrog count, Table 3's
-// a cell run twice (same identity and seed, in two result files) counts once
+// a cell run twice (same identity, seed and chain length, in two result files) counts once; the
+// seed does not depend on the chain length, so runs of another length are other cells
 const seen = new Set<string>();
 const cells = results
   .flatMap((r) => r.cells.map((c) => ({ ...c, burnIn: r.burnIn, draws: r.draws, table2: r.file.includes("table2") })))
   .filter((c) => {
-    const key = JSON.stringify([c.data, c.sampler, c.run, (c as { seed?: number }).seed, c.thin, c.stepSize, c.leapfrogSteps, c.table2]);
+    const key = JSON.stringify([c.data, c.sampler, c.run, (c as { seed?: number }).seed, c.thin, c.stepSize, c.leapfrogSteps, c.table2, c.burnIn, c.draws]);
     return !seen.has(key) && !!seen.add(key);
   });
 const isTable3 = (c: Cell) => c.leapfrogSteps !== undefined && c.leapfrogSteps !== null;
 const main = cells.filter((c) => !isTable3(c) && !c.table2);
 const dataSets = Object.keys(PAPER_TABLE).filter((d) => cells.some((c) => c.data === d));
+// a method run on a data set at two chain lengths is two rows, named with the length
+const lengths = new Map<string, Set<string>>();
+for (const c of main) lengths.set(`${c.data} ${c.sampler}`, (lengths.get(`${c.data} ${c.sampler}`) ?? new Set()).add(`${c.burnIn}+${c.draws}`));
+const method = (c: { data: string; sampler: string; burnIn: number; draws: number }) =>
+  lengths.get(`${c.data} ${c.sampler}`)!.size > 1 ? `${c.sampler} (${c.burnIn}+${c.draws})` : c.sampler;
 const out: string[] = [];
 
 if (speedOnly) {
-  const methods = [...new Set(main.map((c) => c.sampler))];
+  const methods = [...new Set(main.map(method))];
   out.push(`| method | ${dataSets.join(" | ")} |`, `|---|${dataSets.map(() => "---").join("|")}|`);
   for (const m of methods) {
     const row = dataSets.map((data) => {
-      const cs = main.filter((c) => c.data === data && c.sampler === m);
+      const cs = main.filter((c) => c.data === data && method(c) === m);
       if (!cs.length) return "-";
       const ours = mean(cs.map((c) => time(c) / c.minEss));
-      const p = PAPER_TABLES_4_9[data]?.[m];
+      const p = PAPER_TABLES_4_9[data]?.[cs[0].sampler];
       return `${f(ours)} (${p ? `x${f(p[2] / ours)}` : "-"})`;
     });
     out.push(`| ${m} | ${row.join(" | ")} |`);
@@ -70,7 +76,7 @@ if (speedOnly) {
 out.push("### Tables 4-9", "");
 for (const data of dataSets) {
   const rows = new Map<string, (typeof main)[number][]>();
-  for (const c of main.filter((x) => x.data === data)) rows.set(c.sampler, [...(rows.get(c.sampler) ?? []), c]);
+  for (const c of main.filter((x) => x.data === data)) rows.set(method(c), [...(rows.get(method(c)) ?? []), c]);
   if (rows.size === 0) continue;
   const spm = (cs: Cell[]) => mean(cs.map((c) => time(c) / c.minEss));
   const slowest = Math.max(...[...rows.values()].map(spm).filter(Number.isFinite));
@@ -78,7 +84,7 @@ for (const data of dataSets) {
   out.push("| method | burn-in + draws x runs | CPU time (s) | ESS (min, med, max) | s / min-ESS | rel. speed | accept | paper: time, min ESS of 5000, s / min-ESS | paper / ours (s / min-ESS) |");
   out.push("|---|---|---|---|---|---|---|---|---|");
   for (const [sampler, cs] of rows) {
-    const p = PAPER_TABLES_4_9[data]?.[sampler];
+    const p = PAPER_TABLES_4_9[data]?.[cs[0].sampler];
     const s = spm(cs);
     out.push(`| ${sampler} | ${cs[0].burnIn} + ${cs[0].draws} x ${cs.length} | ${f(mean(cs.map(time)))} | (${f(mean(cs.map((c) => c.minEss)))}, ${f(mean(cs.map((c) => c.medianEss)))}, ${f(mean(cs.map((c) => c.maxEss)))}) | ${f(s)} | ${Number.isFinite(s) ? `x${f(slowest / s)}` : "-"} | ${f(mean(cs.map((c) => c.acceptanceRate)))} | ${p ? `${p[0]}, ${p[1]}, ${p[2]}` : "-"} | ${p ? f(p[2] / s) : "-"} |`);
   }

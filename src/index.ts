@@ -2,7 +2,7 @@
 export { VERSION } from "./version.js";
 export * from "./linalg/index.js";
 export * from "./random/index.js";
-export type { Target, LocalGeometry, LocalMetric, InverseMetric } from "./targets/types.js";
+export type { Target, LocalGeometry, LocalMetric, InverseMetric, CoordinateDensity } from "./targets/types.js";
 export * from "./samplers/index.js";
 export * from "./gp/index.js";
 export * from "./likelihoods/index.js";

@@ -8,14 +8,15 @@
  *   dG/dbeta_k = X' Lambda V_k X,                        V_k = diag((1 - 2 s_i) x_ik)
  *
  * (the expected Fisher information plus the prior's; for the canonical link it is also minus the
- * Hessian of L). G is one syrk of Lambda^1/2 X, and each dG_k one gemm X' (c_k o X) with c_k the
- * row weights lambda_i (1 - 2 s_i) x_ik: BLAS level 3, no loop over D x D x N entries.
+ * Hessian of L). G is one gemm (syrk from SYRK_FROM coefficients) of Lambda^1/2 X, and each dG_k
+ * one gemm X' (c_k o X) with c_k the row weights lambda_i (1 - 2 s_i) x_ik: BLAS level 3, no loop
+ * over D x D x N entries.
  *
  * The samplers need dG_k only contracted (targets/denseMetric.ts), and with omega_i =
  * lambda_i (1 - 2 s_i), (dG_k)_ab = sum_i omega_i x_ia x_ib x_ik, so without forming any dG_k:
  *
  *   v' dG_k v       = [X' (omega o (X v)^2)]_k                          two gemv, O(N D)
- *   tr(G^-1 dG_k)   = [X' (omega o h)]_k,  h_i = x_i' G^-1 x_i = |L^-1 x_i|^2   one trsm, O(N D^2)
+ *   tr(G^-1 dG_k)   = [X' (omega o h)]_k,  h_i = x_i' G^-1 x_i = |L^-1 x_i|^2   one gemm or trsm, O(N D^2)
  *   sum_j dG_j (G^-1)_{:,j} = the same vector t (dG_k is symmetric in all three indices)
  *
  * which is what the geometry uses: O(N D^2) per position instead of the D gemms' O(N D^3). The
@@ -23,9 +24,95 @@
  */
 import { backendFor, type Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
-import { crossprod, scaleRows } from "../linalg/products.js";
-import { log1pExp } from "../math/log1pExp.js";
+import { scaleRows } from "../linalg/products.js";
 import type { DenseMetricModel, DenseMetricParts, MetricDerivativeProducts } from "../targets/denseMetric.js";
+import type { CoordinateDensity } from "../targets/types.js";
+
+/**
+ * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm (twice the
+ * flops, but OpenBLAS's gemm kernels are 2-3 times faster than its syrk and trsm at N x D =
+ * 690 x 15 or 1000 x 25, slower at Caravan's 5822 x 86: BENCHMARKS.md, "Bayesian logistic
+ * regression at the paper's protocol").
+ */
+const SYRK_FROM = 48;
+
+/** Cases per log in the log-likelihood: a product of 512 factors in [1, 2] cannot overflow. */
+const LOG_BLOCK = 512;
+
+/**
+ * out[i + k n] = a[i + k n] w_i for an n x d column-major a. The loops over N x D entries live in
+ * module-level functions on Float64Arrays with their sizes as arguments: as closures over the
+ * model's variables, or through linalg's scaleRows (which takes any ArrayLike and a Matrix), V8
+ * ran this one at 20 us instead of 8 (690 x 15).
+ */
+function scaleColumnsInto(a: Float64Array, w: Float64Array, out: Float64Array, n: number, d: number): void {
+  for (let k = 0; k < d; k++) {
+    const c = k * n;
+    for (let i = 0; i < n; i++) out[c + i] = a[c + i] * w[i];
+  }
+}
+
+/**
+ * The Bernoulli-logit log-likelihood sum_i [y_i e_i - log(1 + exp(e_i))] at linear predictor e,
+ * one exp per case: with z = exp(-|e_i|), log(1 + exp(e_i)) = max(e_i, 0) + log(1 + z). The logs
+ * of 1 + z (each in [1, 2]) are taken of products of LOG_BLOCK of them, one log per block instead
+ * of one per case (absolute error about LOG_BLOCK ulp per block). In the same pass `r` (optional)
+ * receives r_i = y_i - s_i with s_i = 1/(1 + z) (e_i >= 0) or z/(1 + z) (e_i < 0), stable for any
+ * e_i, `lambda` (optional) s (1 - s) = z / (1 + z)^2 and `omega` (optional) lambda (1 - 2 s).
+ */
+function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
+  let l = 0;
+  for (let from = 0; from < n; from += LOG_BLOCK) {
+    const to = Math.min(n, from + LOG_BLOCK);
+    let product = 1;
+    for (let i = from; i < to; i++) {
+      const ei = e[i];
+      const z = Math.exp(-Math.abs(ei));
+      product *= 1 + z;
+      l += y[i] * ei - (ei > 0 ? ei : 0);
+      if (!r) continue;
+      const w = 1 / (1 + z);
+      const s = ei >= 0 ? w : z * w;
+      r[i] = y[i] - s;
+      if (lambda) lambda[i] = z * w * w;
+      if (omega) omega[i] = z * w * w * (1 - 2 * s);
+    }
+    l -= Math.log(product);
+  }
+  return l;
+}
+
+/** r_i = y_i - s_i alone (the gradient without the density). */
+function residuals(y: Float64Array, e: Float64Array, n: number, r: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const ei = e[i];
+    const z = Math.exp(-Math.abs(ei));
+    r[i] = y[i] - (ei >= 0 ? 1 / (1 + z) : z / (1 + z));
+  }
+}
+
+/** lambda_i = s_i (1 - s_i) = z / (1 + z)^2 alone (the metric without the density). */
+function logisticWeights(e: Float64Array, n: number, lambda: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    const z = Math.exp(-Math.abs(e[i]));
+    const w = 1 / (1 + z);
+    lambda[i] = z * w * w;
+  }
+}
+
+/** out_i = base_i + delta a[offset + i]: the linear predictor with one coefficient moved. */
+function shiftedInto(base: Float64Array, delta: number, a: Float64Array, offset: number, out: Float64Array, n: number): void {
+  for (let i = 0; i < n; i++) out[i] = base[i] + delta * a[offset + i];
+}
+
+/** out_i = sum_k a[i + k n]^2 for an n x d column-major a. */
+function rowSquaredNorms(a: Float64Array, n: number, d: number, out: Float64Array): void {
+  out.fill(0);
+  for (let k = 0; k < d; k++) {
+    const c = k * n;
+    for (let i = 0; i < n; i++) out[i] += a[c + i] * a[c + i];
+  }
+}
 
 /** Default prior variance alpha (the paper's N(0, 100)). */
 export const DEFAULT_PRIOR_VARIANCE = 100;
@@ -43,6 +130,9 @@ export interface LogisticRegressionModel extends DenseMetricModel {
   readonly priorVariance: number;
   /** s_i = P(y_i = 1 | beta) for each case. */
   probabilities(beta: Float64Array): Float64Array;
+  gradient(beta: Float64Array, grad: Float64Array): void;
+  metricAt(beta: Float64Array): Matrix;
+  coordinateDensity(beta: Float64Array): CoordinateDensity;
 }
 
 /** The model for a design that already holds its intercept column. */
@@ -55,15 +145,22 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   const y = Float64Array.from(labels);
   for (let i = 0; i < n; i++) if (y[i] !== 0 && y[i] !== 1) throw new RangeError(`logistic regression: label ${i + 1} is ${y[i]}, expected 0 or 1`);
   const x = design.data;
-  // X' (D x N), the right-hand side of the trsm in the traces
-  const xt = new Matrix(d, n);
-  for (let i = 0; i < n; i++) for (let k = 0; k < d; k++) xt.data[k + i * d] = x[i + k * n];
+  // Every evaluation runs over the N cases once (eta, s, the log density, y - s, lambda) and hands
+  // the products with X to BLAS in as few calls as possible; the N-length and N x D buffers below
+  // are consumed within a call and reused, so a position allocates only what it returns.
+  const blas = backendFor(Math.max(n, d));
+  const eta = new Float64Array(n);
+  const resid = new Float64Array(n);
+  const u = new Float64Array(n);
+  const scaled = new Float64Array(n * d); // Lambda^1/2 X, whose cross-product is G
+  const solved = new Float64Array(n * d); // X L'^-1 for the traces
+  const linvMatrix = new Matrix(d, d); // L^-1
+  const linv = linvMatrix.data;
 
-  /** eta = X beta. */
+  /** eta <- X beta. */
   function linearPredictor(beta: Float64Array): Float64Array {
     if (beta.length !== d) throw new RangeError(`logistic regression: beta has length ${beta.length}, expected ${d}`);
-    const eta = new Float64Array(n);
-    backendFor(Math.max(n, d)).gemv("N", n, d, 1, x, n, beta, 0, eta);
+    blas.gemv("N", n, d, 1, x, n, beta, 0, eta);
     return eta;
   }
 
@@ -73,31 +170,45 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     return -q / (2 * alpha);
   }
 
-  /** L from eta; `resid` (optional) receives y - s. */
-  function logDensityFrom(beta: Float64Array, eta: Float64Array, resid?: Float64Array, s?: Float64Array): number {
-    let l = logPrior(beta);
-    for (let i = 0; i < n; i++) {
-      const e = eta[i];
-      // y e - log(1 + e^e), written to keep precision for large |e|
-      l += y[i] === 1 ? -log1pExp(-e) : -log1pExp(e);
-      if (resid || s) {
-        const si = 1 / (1 + Math.exp(-e));
-        if (s) s[i] = si;
-        if (resid) resid[i] = y[i] - si;
-      }
-    }
-    return l;
+  /** The log-likelihood at linear predictor `e` (see bernoulliLogLikelihood for the outputs). */
+  function logLikelihood(e: Float64Array, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
+    return bernoulliLogLikelihood(y, e, n, r, lambda, omega);
   }
 
-  function gradientFrom(beta: Float64Array, resid: Float64Array, grad: Float64Array): void {
-    backendFor(Math.max(n, d)).gemv("T", n, d, 1, x, n, resid, 0, grad);
+  /** L(beta) from eta = X beta (see logLikelihood for the optional outputs). */
+  function pass(beta: Float64Array, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
+    return logPrior(beta) + logLikelihood(eta, r, lambda, omega);
+  }
+
+  /** lambda_i = s_i (1 - s_i) from eta alone (the metric needs no log density). */
+  function weightsOnly(lambda: Float64Array): void {
+    logisticWeights(eta, n, lambda);
+  }
+
+  function gradientFrom(beta: Float64Array, r: Float64Array, grad: Float64Array): void {
+    blas.gemv("T", n, d, 1, x, n, r, 0, grad);
     for (let k = 0; k < d; k++) grad[k] -= beta[k] / alpha;
+  }
+
+  /** eq. 28: G = X' Lambda X + I / alpha, one gemm or syrk of Lambda^1/2 X (lambda is overwritten). */
+  function metricFrom(lambda: Float64Array): Matrix {
+    for (let i = 0; i < n; i++) lambda[i] = Math.sqrt(lambda[i]);
+    scaleColumnsInto(x, lambda, scaled, n, d);
+    const g = new Matrix(d, d);
+    // gemm beats syrk at these shapes, which is more than its doubled flops (BENCHMARKS.md);
+    // only the lower triangle is kept and mirrored, so G is exactly symmetric either way
+    if (d < SYRK_FROM) blas.gemm("T", "N", d, d, n, 1, scaled, n, scaled, n, 0, g.data, d);
+    else blas.syrk("L", "T", d, n, 1, scaled, n, 0, g.data, d);
+    for (let k = 0; k < d; k++) {
+      g.data[k + k * d] += 1 / alpha;
+      for (let j = k + 1; j < d; j++) g.data[k + j * d] = g.data[j + k * d];
+    }
+    return g;
   }
 
   /** dG_k = X' (c_k o X), c_ik = omega_i x_ik: one gemm per coefficient. */
   function metricDerivativeMatrices(rowWeight: Float64Array): Matrix[] {
     const weighted = new Matrix(n, d);
-    const blas = backendFor(Math.max(n, d));
     const out: Matrix[] = [];
     const c = new Float64Array(n);
     for (let k = 0; k < d; k++) {
@@ -111,6 +222,36 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     return out;
   }
 
+  /** The three contractions of dG_k at a position with row weights omega (module comment). */
+  function derivativeProducts(rowWeight: Float64Array): MetricDerivativeProducts {
+    return {
+      quadraticForms(v, out) {
+        blas.gemv("N", n, d, 1, x, n, v, 0, u);
+        for (let i = 0; i < n; i++) u[i] = rowWeight[i] * u[i] * u[i];
+        blas.gemv("T", n, d, 1, x, n, u, 0, out);
+      },
+      traces(factor: Cholesky) {
+        // h_i = |L^-1 x_i|^2, the squared norm of row i of X L^-T: below SYRK_FROM columns as one
+        // gemm with the explicit L^-1 (D^3/3 to form), faster than the trsm on X at these shapes
+        if (d < SYRK_FROM) {
+          linv.fill(0);
+          for (let k = 0; k < d; k++) linv[k + k * d] = 1;
+          factor.solveLowerMatrixInPlace(linvMatrix);
+          blas.gemm("N", "T", n, d, d, 1, x, n, linv, d, 0, solved, n);
+        } else {
+          solved.set(x);
+          blas.trsm("R", "L", "T", "N", n, d, 1, factor.factor.data, d, solved, n);
+        }
+        rowSquaredNorms(solved, n, d, u);
+        for (let i = 0; i < n; i++) u[i] *= rowWeight[i];
+        const t = new Float64Array(d);
+        blas.gemv("T", n, d, 1, x, n, u, 0, t);
+        return t;
+      },
+      christoffelSum: (_factor, traces) => traces,
+    };
+  }
+
   return {
     dim: d,
     design,
@@ -118,64 +259,75 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     priorVariance: alpha,
 
     probabilities(beta) {
-      const eta = linearPredictor(beta);
-      for (let i = 0; i < n; i++) eta[i] = 1 / (1 + Math.exp(-eta[i]));
-      return eta;
+      const p = Float64Array.from(linearPredictor(beta));
+      for (let i = 0; i < n; i++) p[i] = 1 / (1 + Math.exp(-p[i]));
+      return p;
     },
 
     logDensity(beta) {
-      return logDensityFrom(beta, linearPredictor(beta));
+      linearPredictor(beta);
+      return pass(beta);
     },
 
     logDensityAndGradient(beta, grad) {
-      const resid = new Float64Array(n);
-      const l = logDensityFrom(beta, linearPredictor(beta), resid);
+      linearPredictor(beta);
+      const l = pass(beta, resid);
       gradientFrom(beta, resid, grad);
       return l;
     },
 
+    gradient(beta, grad) {
+      linearPredictor(beta);
+      residuals(y, eta, n, resid);
+      gradientFrom(beta, resid, grad);
+    },
+
+    coordinateDensity(beta) {
+      // eta = X beta kept for the base point; moving beta_k by delta changes eta by delta X[:, k]
+      const base = Float64Array.from(linearPredictor(beta));
+      const moved = new Float64Array(n);
+      const b = Float64Array.from(beta);
+      let squares = 0;
+      for (let k = 0; k < d; k++) squares += b[k] * b[k];
+      let lastK = -1;
+      let lastValue = NaN;
+      return {
+        logDensityWith(k, value) {
+          const delta = value - b[k];
+          const c = k * n;
+          shiftedInto(base, delta, x, c, moved, n);
+          const l = logLikelihood(moved) - (squares - b[k] * b[k] + value * value) / (2 * alpha);
+          lastK = k;
+          lastValue = value;
+          return l;
+        },
+        set(k, value) {
+          if (k !== lastK || value !== lastValue) this.logDensityWith(k, value);
+          base.set(moved);
+          squares += value * value - b[k] * b[k];
+          b[k] = value;
+          lastK = -1;
+        },
+      };
+    },
+
+    metricAt(beta) {
+      linearPredictor(beta);
+      weightsOnly(u);
+      return metricFrom(u);
+    },
+
     denseMetric(beta, derivatives): DenseMetricParts {
-      const resid = new Float64Array(n);
-      const s = new Float64Array(n);
-      const logDensity = logDensityFrom(beta, linearPredictor(beta), resid, s);
+      linearPredictor(beta);
+      const rowWeight = derivatives ? new Float64Array(n) : undefined; // omega_i = lambda_i (1 - 2 s_i)
+      const logDensity = pass(beta, resid, u, rowWeight);
       const gradient = new Float64Array(d);
       gradientFrom(beta, resid, gradient);
-      const lambda = new Float64Array(n);
-      const root = new Float64Array(n);
-      for (let i = 0; i < n; i++) {
-        lambda[i] = s[i] * (1 - s[i]);
-        root[i] = Math.sqrt(lambda[i]);
-      }
-      // eq. 28: G = X' Lambda X + I / alpha (one syrk)
-      const metric = crossprod(scaleRows(design, root));
-      for (let k = 0; k < d; k++) metric.data[k + k * d] += 1 / alpha;
-      if (!derivatives) return { logDensity, gradient, metric };
-      const rowWeight = new Float64Array(n); // omega_i = lambda_i (1 - 2 s_i)
-      for (let i = 0; i < n; i++) rowWeight[i] = lambda[i] * (1 - 2 * s[i]);
-      const blas = backendFor(Math.max(n, d));
-      const u = new Float64Array(n);
-      const metricDerivativeProducts: MetricDerivativeProducts = {
-        quadraticForms(v, out) {
-          blas.gemv("N", n, d, 1, x, n, v, 0, u);
-          for (let i = 0; i < n; i++) u[i] = rowWeight[i] * u[i] * u[i];
-          blas.gemv("T", n, d, 1, x, n, u, 0, out);
-        },
-        traces(factor: Cholesky) {
-          const a = factor.solveLowerMatrixInPlace(xt.clone()); // L^-1 X', D x N
-          for (let i = 0; i < n; i++) {
-            let h = 0;
-            for (let k = 0; k < d; k++) h += a.data[k + i * d] ** 2;
-            u[i] = rowWeight[i] * h;
-          }
-          const t = new Float64Array(d);
-          blas.gemv("T", n, d, 1, x, n, u, 0, t);
-          return t;
-        },
-        christoffelSum: (_factor, traces) => traces,
-      };
+      const metric = metricFrom(u);
+      if (!rowWeight) return { logDensity, gradient, metric };
       let matrices: Matrix[] | undefined;
       return {
-        logDensity, gradient, metric, metricDerivativeProducts,
+        logDensity, gradient, metric, metricDerivativeProducts: derivativeProducts(rowWeight),
         get metricDerivatives() {
           return (matrices ??= metricDerivativeMatrices(rowWeight));
         },

@@ -90,15 +90,19 @@ export function componentwiseMetropolis(target: Target, options: ComponentwiseMh
     let logDensity = state.logDensity;
     let accepted = 0;
     const adapting = transitions < adaptIterations;
+    // a target that moves one coordinate for less than a whole evaluation (logistic regression:
+    // X beta updated in O(N)) does so; the proposals and decisions are the same either way
+    const moves = target.coordinateDensity?.(x);
     for (let k = 0; k < n; k++) {
       const old = x[k];
       x[k] = old + scales[k] * rng.normal();
-      const proposed = target.logDensity(x);
+      const proposed = moves ? moves.logDensityWith(k, x[k]) : target.logDensity(x);
       const logU = Math.log(rng.uniform());
       const ok = options.broken === "skip-ratio" && k % 2 === 0 ? Number.isFinite(proposed) : logU < proposed - logDensity;
       if (ok) {
         logDensity = proposed;
         accepted++;
+        moves?.set(k, x[k]);
       } else {
         x[k] = old;
       }

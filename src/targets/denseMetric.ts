@@ -28,7 +28,7 @@ import { cholesky, type Cholesky } from "../linalg/cholesky.js";
 import type { Matrix } from "../linalg/matrix.js";
 import { symmetricMatvecInto } from "../linalg/products.js";
 import type { RandomSource } from "../random/types.js";
-import type { InverseMetric, LocalGeometry, LocalMetric, Target } from "./types.js";
+import type { CoordinateDensity, InverseMetric, LocalGeometry, LocalMetric, Target } from "./types.js";
 
 /** What a parametric model gives at one position. */
 export interface DenseMetricParts {
@@ -60,6 +60,15 @@ export interface DenseMetricModel {
   logDensityAndGradient(x: Float64Array, grad: Float64Array): number;
   /** L, dL/dx, G and (when `derivatives`) dG/dx_k at x. */
   denseMetric(x: Float64Array, derivatives: boolean): DenseMetricParts;
+  /**
+   * G(x) alone, without L and dL/dx (optional): what the position fixed point of the generalised
+   * leapfrog needs, about five times per leapfrog step.
+   */
+  metricAt?(x: Float64Array): Matrix;
+  /** dL/dx alone into `grad`, where cheaper than with L (optional; see Target.gradient). */
+  gradient?(x: Float64Array, grad: Float64Array): void;
+  /** One-coordinate moves from x (optional; see Target.coordinateDensity). */
+  coordinateDensity?(x: Float64Array): CoordinateDensity;
 }
 
 /** A local geometry with a dense metric, offering the Christoffel drift term of full mMALA. */
@@ -206,10 +215,21 @@ export function denseMetricTarget(model: DenseMetricModel): DenseMetricTarget {
     dim: model.dim,
     logDensity: (x) => model.logDensity(x),
     logDensityAndGradient: (x, grad) => model.logDensityAndGradient(x, grad),
+    ...(model.gradient ? { gradient: (x: Float64Array, grad: Float64Array) => model.gradient!(x, grad) } : {}),
+    ...(model.coordinateDensity ? { coordinateDensity: (x: Float64Array) => model.coordinateDensity!(x) } : {}),
     geometry: (x) => new DenseGeometry(x, model.denseMetric(x, true)),
     fisherMetric: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
     // the position fixed point of the generalised leapfrog needs only G(x)^-1 (no dG/dx_k)
-    inverseMetricAt: (x) => new DenseGeometry(x, model.denseMetric(x, false)),
+    inverseMetricAt: (x) => {
+      if (!model.metricAt) return new DenseGeometry(x, model.denseMetric(x, false));
+      const factor = cholesky(model.metricAt(x), { inPlace: true });
+      return {
+        applyInverse(p, out) {
+          out.set(p);
+          factor.solveInPlace(out);
+        },
+      };
+    },
   };
 }
 
@@ -226,6 +246,7 @@ export function withDerivativeMatricesOnly(model: DenseMetricModel): DenseMetric
       const { logDensity, gradient, metric, metricDerivatives } = model.denseMetric(x, derivatives);
       return { logDensity, gradient, metric, metricDerivatives };
     },
+    ...(model.metricAt ? { metricAt: (x: Float64Array) => model.metricAt!(x) } : {}),
   };
 }
 

@@ -29,6 +29,20 @@ export interface Target {
    * generalised leapfrog needs). Optional: samplers fall back to `geometry`.
    */
   inverseMetricAt?(x: Float64Array): InverseMetric;
+  /**
+   * The log density along one coordinate at a time from x (component-wise samplers), where moving
+   * one coordinate costs less than a whole evaluation (logistic regression: O(N) instead of
+   * O(N D)). Optional: samplers fall back to `logDensity`.
+   */
+  coordinateDensity?(x: Float64Array): CoordinateDensity;
+}
+
+/** One-coordinate moves from a base point (Target.coordinateDensity). */
+export interface CoordinateDensity {
+  /** The log density at the base point with coordinate k set to `value`. */
+  logDensityWith(k: number, value: number): number;
+  /** Moves the base point: coordinate k becomes `value`. */
+  set(k: number, value: number): void;
 }
 
 export interface InverseMetric {
