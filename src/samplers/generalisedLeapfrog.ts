@@ -29,6 +29,8 @@ export interface LeapfrogSettings {
   readonly tolerance: number;
   /** Iterations after which a solve stops (f_max, or the cap on a converging one). */
   readonly iterationCap: number;
+  /** Anderson acceleration of the momentum solve (with a tolerance; the position solve always has it then). */
+  readonly accelerateMomentum: boolean;
   readonly kinetic?: KineticEnergy; // K(q), q = p' G^-1 p (undefined: Gaussian, K = q / 2)
 }
 
@@ -61,6 +63,11 @@ function workspace(n: number) {
     /** sqrt(c) p' for a non-Gaussian kinetic energy (kineticEnergy.ts). */
     scaled: vector(),
   };
+}
+
+function allFinite(v: Float64Array): boolean {
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
+  return true;
 }
 
 /** History kept by the Anderson acceleration of the position solve. */
@@ -161,18 +168,40 @@ export class GeneralisedLeapfrog {
     return fixedCount === undefined && change <= tolerance ? "done" : "iterate";
   }
 
-  /** Eq. (13), p' = p - e/2 dH/dx(x, p'), by fixed-point iteration from p' = p (Algorithm 1 lines 13-17). */
-  private momentumHalfStep(geo: LocalGeometry, h: number): boolean {
+  /**
+   * Eq. (13), p' = p - e/2 dH/dx(x, p'), by fixed-point iteration from p' = p (Algorithm 1 lines
+   * 13-17). With a tolerance (`accelerate`) the points at which dH/dx is evaluated are chosen by
+   * Anderson acceleration, as in `positionStep`: the test stays that of the plain iteration
+   * (g(p_k) within the tolerance of p_k) and the returned p' is g(p_k), so only the way to the root
+   * changes. Why: where G(x) changes fast, the plain map's contraction factor |e/2 d(dH/dx)/dp'|
+   * (dH/dx is quadratic in p' through 1/2 p' G^-1 dG G^-1 p') reaches 0.8-0.95 at the step sizes dual
+   * averaging settles on for GP classification, so that the plain iteration needed more than the
+   * 50 allowed iterations and the transition was rejected as divergent (all the divergent
+   * transitions after burn-in of BENCHMARKS.md's "RMHMC's divergences" were such solves, on the
+   * way out or on the reversibility check's way back).
+   */
+  private momentumHalfStep(geo: LocalGeometry, h: number, accelerate: boolean): boolean {
     const p = this.p;
     const { pHalf, next, dHdx } = this.w;
-    pHalf.set(p);
+    const acc = this.acc;
+    acc.count = 0;
+    acc.point.set(p);
+    this.hamiltonianGradient(geo, acc.point, dHdx); // line 15 at p' = p
+    this.cost.gradientCalls++;
     for (let it = 1; ; it++) {
-      this.hamiltonianGradient(geo, pHalf, dHdx); // line 15
-      this.cost.gradientCalls++;
       this.cost.fixedPointIterations++;
-      for (let i = 0; i < this.n; i++) next[i] = p[i] - h * dHdx[i]; // line 14
-      const progress = this.settle(it, pHalf, pHalf);
+      for (let i = 0; i < this.n; i++) next[i] = p[i] - h * dHdx[i]; // line 14: g(point)
+      const progress = this.settle(it, pHalf, acc.point);
       if (progress !== "iterate") return progress === "done";
+      if (accelerate && this.anderson(pHalf)) {
+        this.hamiltonianGradient(geo, acc.point, dHdx);
+        this.cost.gradientCalls++;
+        if (allFinite(dHdx)) continue;
+        acc.count = 0; // the extrapolated momentum broke the gradient: plain step
+      }
+      acc.point.set(pHalf);
+      this.hamiltonianGradient(geo, acc.point, dHdx); // line 15
+      this.cost.gradientCalls++;
     }
   }
 
@@ -211,9 +240,7 @@ export class GeneralisedLeapfrog {
       // xNew = g(point), the plain iterate; accelerated, the next point evaluated is elsewhere
       if (accelerate && this.anderson(xNew)) {
         this.inverseMetricTimesMomentum(acc.point, vNew);
-        let finite = true;
-        for (let i = 0; i < this.n; i++) if (!Number.isFinite(vNew[i])) finite = false;
-        if (finite) continue;
+        if (allFinite(vNew)) continue;
         acc.count = 0; // the extrapolated point left the region where G is finite: plain step
       }
       acc.point.set(xNew);
@@ -312,11 +339,12 @@ export class GeneralisedLeapfrog {
     let geo = start.geometry;
     let x = start.position;
     let slot = 0;
+    const accelerate = this.settings.fixedCount === undefined; // a fixed count is the note's plain iteration
     try {
       for (let l = 0; l < steps; l++) {
         const xNew = this.pool[slot];
-        if (!this.momentumHalfStep(geo, h)) return;
-        if (!this.positionStep(geo, x, xNew, h, this.settings.fixedCount === undefined)) return;
+        if (!this.momentumHalfStep(geo, h, this.settings.accelerateMomentum)) return;
+        if (!this.positionStep(geo, x, xNew, h, accelerate)) return;
         // Line 22 at the converged x_new: the whole geometry, once per leapfrog step. The previous
         // step's geometry is no longer used: its workspace goes back to the target (the start's
         // belongs to the caller).

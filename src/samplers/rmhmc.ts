@@ -83,6 +83,12 @@ export interface RmhmcOptions extends TrajectoryOptions {
   /** "fast" (default) or "reference" (Algorithm 1 as written). */
   variant?: RmhmcVariant;
   /**
+   * With a tolerance, how the momentum equation (13) is solved: "anderson" (default), its
+   * fixed-point iteration with Anderson acceleration, as the position equation (14) always is;
+   * "plain", the iteration of Algorithm 1 lines 13-17 (for comparison).
+   */
+  momentumSolve?: "anderson" | "plain";
+  /**
    * Accept only proposals from which the integrator returns to the start (see the module
    * comment), to this tolerance; `false`: no check. Default 1e-2 with a fixed-point tolerance,
    * `false` with `fixedPointIterations`.
@@ -154,6 +160,8 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   checkPositive("fixedPointTolerance", tolerance);
   const maxIterations = options.maxFixedPointIterations ?? 50;
   checkPositiveInteger("maxFixedPointIterations", maxIterations);
+  const momentumSolve = options.momentumSolve ?? "anderson";
+  if (momentumSolve !== "anderson" && momentumSolve !== "plain") throw new RangeError(`rmhmc: momentumSolve must be "anderson" or "plain", got ${String(momentumSolve)}`);
   const reversibility = options.reversibilityTolerance ?? (fixedCount === undefined ? DEFAULT_REVERSIBILITY_TOLERANCE : false);
   if (reversibility !== false) checkPositive("reversibilityTolerance", reversibility);
 
@@ -165,6 +173,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     tolerance,
     // In fixed-count mode the loops stop at the count; with a tolerance, at convergence or the maximum.
     iterationCap: fixedCount ?? maxIterations,
+    accelerateMomentum: fixedCount === undefined && momentumSolve === "anderson",
     kinetic: options.kineticEnergy?.name === "student-t" ? options.kineticEnergy : undefined,
   });
   const kinetic = options.kineticEnergy;
