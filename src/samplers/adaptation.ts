@@ -138,9 +138,9 @@ export class DualAveraging implements Adapter {
     const xEta = Math.pow(this.counter, -kappa);
     this.xBar = (1 - xEta) * this.xBar + xEta * x;
     this.current = Math.exp(x);
-    if (this.edge > 0 && this.counter >= burnIn! - this.window) {
+    if (this.edge > 0 && this.counter >= burnIn! - this.window && DIVERGENCE_MARGIN * this.edge < Math.exp(this.xBar)) {
       this.frozen = true;
-      this.current = Math.min(Math.exp(this.xBar), DIVERGENCE_MARGIN * this.edge);
+      this.current = DIVERGENCE_MARGIN * this.edge;
     }
     return this.current;
   }
