@@ -10,6 +10,7 @@
  * may keep a reference to its x.
  */
 import type { InverseMetric, LocalGeometry } from "../targets/types.js";
+import { AndersonAcceleration } from "./andersonAcceleration.js";
 import { dot, kineticHamiltonianGradient, type KineticEnergy } from "./kineticEnergy.js";
 import { isNumericalFailure } from "./metropolis.js";
 import type { DivergenceReason, SamplerState, TrajectoryCost } from "./types.js";
@@ -70,29 +71,11 @@ function allFinite(v: Float64Array): boolean {
   return true;
 }
 
-/** History kept by the Anderson acceleration of the position solve. */
-const ANDERSON_MEMORY = 3;
-
-function andersonWorkspace(n: number) {
-  const m = ANDERSON_MEMORY;
-  return {
-    /** The point x_k at which g was last evaluated. */
-    point: new Float64Array(n),
-    /** Residuals f_j = g(x_j) - x_j and values g(x_j), oldest first (m + 1 slots). */
-    f: Array.from({ length: m + 1 }, () => new Float64Array(n)),
-    g: Array.from({ length: m + 1 }, () => new Float64Array(n)),
-    count: 0,
-    normal: new Float64Array(m * m),
-    rhs: new Float64Array(m),
-    gamma: new Float64Array(m),
-  };
-}
-
 export class GeneralisedLeapfrog {
   /** The momentum: a trajectory's start, then p_new after each step (eq. 15); the final momentum after `run`. */
   readonly p: Float64Array;
   private readonly w: ReturnType<typeof workspace>;
-  private readonly acc: ReturnType<typeof andersonWorkspace>;
+  private readonly acc: AndersonAcceleration;
   // Positions of successive leapfrog steps alternate between two buffers, so the buffer written by
   // step l + 1 is the one whose geometry (from step l - 1) is no longer used. The final one is
   // handed to the caller and replaced.
@@ -109,7 +92,7 @@ export class GeneralisedLeapfrog {
   constructor(private readonly n: number, private readonly settings: LeapfrogSettings) {
     this.p = new Float64Array(n);
     this.w = workspace(n);
-    this.acc = andersonWorkspace(n);
+    this.acc = new AndersonAcceleration(n);
     this.pool = [new Float64Array(n), new Float64Array(n)];
     this.position = this.pool[0];
   }
@@ -193,7 +176,7 @@ export class GeneralisedLeapfrog {
       for (let i = 0; i < this.n; i++) next[i] = p[i] - h * dHdx[i]; // line 14: g(point)
       const progress = this.settle(it, pHalf, acc.point);
       if (progress !== "iterate") return progress === "done";
-      if (accelerate && this.anderson(pHalf)) {
+      if (accelerate && acc.extrapolate(pHalf)) {
         this.hamiltonianGradient(geo, acc.point, dHdx);
         this.cost.gradientCalls++;
         if (allFinite(dHdx)) continue;
@@ -220,7 +203,7 @@ export class GeneralisedLeapfrog {
   /**
    * Eq. (14), x_new = x + e/2 [G(x)^-1 p' + G(x_new)^-1 p'], by fixed-point iteration from
    * x_new = x (Algorithm 1 lines 18-25), into xNew. With a tolerance (`accelerate`) the points at
-   * which G(x_new)^-1 p' is evaluated are chosen by Anderson acceleration (see `anderson`); the
+   * which G(x_new)^-1 p' is evaluated are chosen by Anderson acceleration (andersonAcceleration.ts); the
    * convergence test and the returned x_new stay those of the plain iteration, so the root
    * and its tolerance are unchanged, only fewer factorisations are spent reaching it.
    */
@@ -238,7 +221,7 @@ export class GeneralisedLeapfrog {
       const progress = this.settle(it, xNew, it === 1 ? x : acc.point);
       if (progress !== "iterate") return progress === "done";
       // xNew = g(point), the plain iterate; accelerated, the next point evaluated is elsewhere
-      if (accelerate && this.anderson(xNew)) {
+      if (accelerate && acc.extrapolate(xNew)) {
         this.inverseMetricTimesMomentum(acc.point, vNew);
         if (allFinite(vNew)) continue;
         acc.count = 0; // the extrapolated point left the region where G is finite: plain step
@@ -246,78 +229,6 @@ export class GeneralisedLeapfrog {
       acc.point.set(xNew);
       this.inverseMetricTimesMomentum(xNew, vNew); // lines 22-23
     }
-  }
-
-  /**
-   * Anderson acceleration (Walker & Ni 2011) of x <- g(x), memory ANDERSON_MEMORY: given g(x_k) in
-   * `gk` and x_k in acc.point, sets acc.point to x_{k+1} = g_k - sum_j gamma_j (g_{j+1} - g_j) with
-   * gamma minimising |f_k - sum_j gamma_j (f_{j+1} - f_j)|, f = g(x) - x (normal equations of at
-   * most ANDERSON_MEMORY unknowns, lightly regularised). Returns false (point unchanged) while
-   * there is no history yet.
-   */
-  private anderson(gk: Float64Array): boolean {
-    const acc = this.acc;
-    const n = this.n;
-    const m = ANDERSON_MEMORY;
-    // shift the history: slot m holds the newest (f_k, g_k)
-    const slot = acc.count <= m ? acc.count : m;
-    if (acc.count > m) {
-      const f0 = acc.f.shift()!, g0 = acc.g.shift()!;
-      acc.f.push(f0);
-      acc.g.push(g0);
-    }
-    const fk = acc.f[slot], gSlot = acc.g[slot];
-    for (let i = 0; i < n; i++) {
-      fk[i] = gk[i] - acc.point[i];
-      gSlot[i] = gk[i];
-    }
-    acc.count++;
-    const k = slot; // differences available
-    if (k === 0) return false;
-    const a = acc.normal;
-    const b = acc.rhs;
-    for (let r = 0; r < k; r++) {
-      const fr1 = acc.f[r + 1], fr = acc.f[r];
-      let br = 0;
-      for (let i = 0; i < n; i++) br += (fr1[i] - fr[i]) * fk[i];
-      b[r] = br;
-      for (let c = 0; c <= r; c++) {
-        const fc1 = acc.f[c + 1], fc = acc.f[c];
-        let s = 0;
-        for (let i = 0; i < n; i++) s += (fr1[i] - fr[i]) * (fc1[i] - fc[i]);
-        a[r * m + c] = s;
-        a[c * m + r] = s;
-      }
-    }
-    let trace = 0;
-    for (let r = 0; r < k; r++) trace += a[r * m + r];
-    if (!(trace > 0)) return false;
-    for (let r = 0; r < k; r++) a[r * m + r] += 1e-10 * trace;
-    // Gaussian elimination without pivoting on the regularised SPD system
-    for (let c = 0; c < k; c++) {
-      for (let r = c + 1; r < k; r++) {
-        const f = a[r * m + c] / a[c * m + c];
-        for (let j = c; j < k; j++) a[r * m + j] -= f * a[c * m + j];
-        b[r] -= f * b[c];
-      }
-    }
-    const gamma = acc.gamma;
-    for (let r = k - 1; r >= 0; r--) {
-      let s = b[r];
-      for (let j = r + 1; j < k; j++) s -= a[r * m + j] * gamma[j];
-      gamma[r] = s / a[r * m + r];
-    }
-    const pt = acc.point;
-    pt.set(gk);
-    for (let r = 0; r < k; r++) {
-      const gr1 = acc.g[r + 1], gr = acc.g[r], gm = gamma[r];
-      if (!Number.isFinite(gm)) {
-        pt.set(gk);
-        return false;
-      }
-      for (let i = 0; i < n; i++) pt[i] -= gm * (gr1[i] - gr[i]);
-    }
-    return true;
   }
 
   /**

@@ -19,7 +19,10 @@
  * `maxFixedPointIterations` rejects the proposal as a divergence, because only a converged solve
  * gives the reversible, volume-preserving map the accept step relies on. `fixedPointIterations`
  * instead runs a fixed count (the note's f_max = 5), which reproduces the note's chains but is
- * only approximately reversible.
+ * only approximately reversible. With a tolerance both iterations are Anderson-accelerated
+ * (generalisedLeapfrog.ts): the test and the returned value stay those of the plain iteration,
+ * only the points it is evaluated at change, so the roots are the same, reached in fewer
+ * iterations, and solves whose plain iteration contracts too slowly for the cap no longer fail.
  *
  * Reversibility check. Convergence of each solve is not enough: where G(x) changes fast (GP
  * classification with a large prior scale, where Lambda(x) switches between ~beta and ~0 as a
