@@ -15,15 +15,17 @@
  *   reversibility check after a small energy error would otherwise count as an acceptance (and a
  *   chain whose divergences all report alpha near 1 would grow its step without bound). When the
  *   burn-in length is known, the smallest step size at which a transition of the second half of
- *   burn-in diverged is the divergence edge; once one is found, the last tenth of burn-in (or what
- *   is left of it) runs at the fixed step min(ebar, DIVERGENCE_MARGIN x edge), multiplied by
- *   DIVERGENCE_MARGIN again at each divergent transition, and burn-in ends at that step. Why:
- *   dual averaging settles where the mean of alpha is delta, and divergences, being rare, hardly
- *   move that mean, so ebar can sit at a step where a few percent of the transitions diverge
- *   (RMHMC on the Fitzhugh-Nagumo posterior: 8-10% at its ebar of 0.57-0.60); the second half is
- *   where dual averaging tries steps near its final value, after the first half's large trial
- *   steps and the chain's transient; the fixed-step window tests the step burn-in ends at. A
- *   chain without divergent transitions in the second half adapts exactly as before.
+ *   burn-in diverged is the divergence edge; once DIVERGENCE_MARGIN x edge lies below ebar, the
+ *   last tenth of burn-in (or what is left of it) runs at the fixed step DIVERGENCE_MARGIN x edge,
+ *   multiplied by DIVERGENCE_MARGIN again at each divergent transition, and burn-in ends at that
+ *   step (otherwise dual averaging goes on and ends at ebar, as without the rule). Why: dual
+ *   averaging settles where the mean of alpha is delta, and divergences, being rare, hardly move
+ *   that mean, so ebar can sit at a step where a few percent of the transitions diverge (RMHMC on
+ *   the Fitzhugh-Nagumo posterior: 8-10% at its ebar of 0.57-0.60); the second half is where dual
+ *   averaging tries steps near its final value, after the first half's large trial steps and the
+ *   chain's transient; the fixed-step window tests the step burn-in ends at. A chain without
+ *   divergent transitions in the second half at steps below ebar / DIVERGENCE_MARGIN adapts
+ *   exactly as before. A divergence rate of a fraction of a percent at ebar can go unseen.
 
  * - The acceptance window the papers use (G&C Section 6: "stepsize being adapted in every 100
  *   iterations during burn-in to achieve an acceptance rate of between 20% and 40%"): after each
