@@ -23,9 +23,10 @@
  *   that mean, so ebar can sit at a step where a few percent of the transitions diverge (RMHMC on
  *   the Fitzhugh-Nagumo posterior: 8-10% at its ebar of 0.57-0.60); the second half is where dual
  *   averaging tries steps near its final value, after the first half's large trial steps and the
- *   chain's transient; the fixed-step window tests the step burn-in ends at. A chain without
- *   divergent transitions in the second half at steps below ebar / DIVERGENCE_MARGIN adapts
- *   exactly as before. A divergence rate of a fraction of a percent at ebar can go unseen.
+ *   chain's transient; the fixed-step window tests the step burn-in ends at. A chain whose
+ *   divergent transitions all reported alpha = 0 and none of whose second-half ones came at a step
+ *   below ebar / DIVERGENCE_MARGIN adapts exactly as before. A divergence rate of a fraction of a
+ *   percent at ebar can go unseen.
 
  * - The acceptance window the papers use (G&C Section 6: "stepsize being adapted in every 100
  *   iterations during burn-in to achieve an acceptance rate of between 20% and 40%"): after each
