@@ -23,7 +23,7 @@ const PAPER: Record<string, { name: string; time: number; ess: [number, number, 
 };
 const PAPER_DRAWS = 5000;
 
-interface Cell { sampler: string; seconds: number; ess: number[]; acceptanceRate: number; solves: { statesOnly: number; firstOrder: number; secondOrder: number } }
+interface Cell { sampler: string; seconds: number; ess: number[]; acceptanceRate: number; divergences: number; burnInDivergences?: number; solves: { statesOnly: number; firstOrder: number; secondOrder: number } }
 
 const f = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 interface Result { cells: Cell[]; draws: number; burnIn: number; runs: number }
@@ -38,17 +38,20 @@ const rows = samplers.map((sampler) => {
   const time = mean(cs.map((c) => c.seconds));
   const perDraw = (n: number) => n / (result.burnIn + result.draws);
   const solves = [perDraw(mean(cs.map((c) => c.solves.statesOnly))), perDraw(mean(cs.map((c) => c.solves.firstOrder))), perDraw(mean(cs.map((c) => c.solves.secondOrder)))];
-  return { sampler, runs: cs.length, draws: result.draws, time, ess, perMinEss: time / Math.min(...ess), accept: mean(cs.map((c) => c.acceptanceRate)), solves };
+  // divergent transitions summed over the runs, after burn-in and (where the file records them) in it
+  const divergent = cs.reduce((a, c) => a + c.divergences, 0);
+  const inBurnIn = cs.every((c) => c.burnInDivergences !== undefined) ? ` (${cs.reduce((a, c) => a + c.burnInDivergences!, 0)})` : "";
+  return { sampler, runs: cs.length, draws: result.draws, time, ess, perMinEss: time / Math.min(...ess), accept: mean(cs.map((c) => c.acceptanceRate)), divergent: `${divergent}${inBurnIn}`, solves };
 });
 const slowest = Math.max(...rows.map((r) => r.perMinEss));
 const lines = [
-  "| method | runs x draws | time (s) | mean ESS (a, b, c) | s / min mean-ESS | rel. speed | accept | solves per iteration (states, 1st, 2nd order) | paper: time (s), mean ESS (a, b, c), s / min mean-ESS, rel. speed | paper's ESS scaled to our draws |",
-  "|---|---|---|---|---|---|---|---|---|---|",
+  "| method | runs x draws | time (s) | mean ESS (a, b, c) | s / min mean-ESS | rel. speed | accept | divergent, all runs (in burn-in) | solves per iteration (states, 1st, 2nd order) | paper: time (s), mean ESS (a, b, c), s / min mean-ESS, rel. speed | paper's ESS scaled to our draws |",
+  "|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 for (const r of rows) {
   const p = PAPER[r.sampler];
   lines.push(
-    `| ${r.sampler} | ${r.runs} x ${r.draws} | ${f(r.time)} | ${r.ess.map(f).join(", ")} | ${f(r.perMinEss)} | x${(slowest / r.perMinEss).toFixed(1)} | ${r.accept.toFixed(2)} | ${r.solves.map((s) => s.toFixed(1)).join(", ")} | ` +
+    `| ${r.sampler} | ${r.runs} x ${r.draws} | ${f(r.time)} | ${r.ess.map(f).join(", ")} | ${f(r.perMinEss)} | x${(slowest / r.perMinEss).toFixed(1)} | ${r.accept.toFixed(2)} | ${r.divergent} | ${r.solves.map((s) => s.toFixed(1)).join(", ")} | ` +
       (p ? `${p.name}: ${p.time}, ${p.ess.join(", ")}, ${p.perMinEss}, x${p.speed} | ${p.ess.map((e) => f((e * r.draws) / PAPER_DRAWS)).join(", ")} |` : "- | - |"),
   );
 }

@@ -47,6 +47,8 @@ export interface FitzhughNagumoCell {
   secondsPerMinEss: number;
   acceptanceRate: number;
   divergences: number;
+  /** Divergent transitions of burn-in (absent in results made before they were recorded). */
+  burnInDivergences?: number;
   stepSize: number | null;
   means: number[];
   sds: number[];
@@ -113,7 +115,7 @@ export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, b
   const minEss = Math.min(...ess);
   const cell: FitzhughNagumoCell = {
     sampler, run, seed: seed.toString(), seconds: r.seconds.sampling, burnInSeconds: r.seconds.burnIn, ess, minEss,
-    secondsPerMinEss: r.seconds.sampling / minEss, acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences,
+    secondsPerMinEss: r.seconds.sampling / minEss, acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences, burnInDivergences: r.summary.burnInDivergences,
     stepSize: r.tunedValue ?? null, means, sds, solves: { statesOnly: solves[0]!, firstOrder: solves[1]!, secondOrder: solves[2]! },
   };
   return { cell, samples: r.samples, resumed: r.resumed };

@@ -120,7 +120,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
   try {
     if (tunable && options.initialTunableValue !== undefined) tunable.value = options.initialTunableValue;
     const adapter: Adapter | undefined = tunable && options.adapt && burnIn > 0
-      ? makeAdapter(options.adapt, tunable.value, tunable.targetAcceptance)
+      ? makeAdapter(options.adapt, tunable.value, tunable.targetAcceptance, burnIn)
       : undefined;
 
     const resume = options.resume;
@@ -197,7 +197,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       const info = transition();
       if (!info) break;
       burnInDone = t + 1;
-      if (adapter) tunable!.value = adapter.update(info.acceptanceProbability, info.accepted);
+      if (adapter) tunable!.value = adapter.update(info.acceptanceProbability, info.accepted, info.divergent);
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === burnIn)) report(t + 1, "burn-in", t + 1);
       if (every > 0 && (t + 1) % every === 0) save(t + 1, "burn-in");
     }

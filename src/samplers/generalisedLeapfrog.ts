@@ -10,6 +10,7 @@
  * may keep a reference to its x.
  */
 import type { InverseMetric, LocalGeometry } from "../targets/types.js";
+import { AndersonAcceleration } from "./andersonAcceleration.js";
 import { dot, kineticHamiltonianGradient, type KineticEnergy } from "./kineticEnergy.js";
 import { isNumericalFailure } from "./metropolis.js";
 import type { DivergenceReason, SamplerState, TrajectoryCost } from "./types.js";
@@ -29,6 +30,8 @@ export interface LeapfrogSettings {
   readonly tolerance: number;
   /** Iterations after which a solve stops (f_max, or the cap on a converging one). */
   readonly iterationCap: number;
+  /** Anderson acceleration of the momentum solve (with a tolerance; the position solve always has it then). */
+  readonly accelerateMomentum: boolean;
   readonly kinetic?: KineticEnergy; // K(q), q = p' G^-1 p (undefined: Gaussian, K = q / 2)
 }
 
@@ -63,29 +66,16 @@ function workspace(n: number) {
   };
 }
 
-/** History kept by the Anderson acceleration of the position solve. */
-const ANDERSON_MEMORY = 3;
-
-function andersonWorkspace(n: number) {
-  const m = ANDERSON_MEMORY;
-  return {
-    /** The point x_k at which g was last evaluated. */
-    point: new Float64Array(n),
-    /** Residuals f_j = g(x_j) - x_j and values g(x_j), oldest first (m + 1 slots). */
-    f: Array.from({ length: m + 1 }, () => new Float64Array(n)),
-    g: Array.from({ length: m + 1 }, () => new Float64Array(n)),
-    count: 0,
-    normal: new Float64Array(m * m),
-    rhs: new Float64Array(m),
-    gamma: new Float64Array(m),
-  };
+function allFinite(v: Float64Array): boolean {
+  for (let i = 0; i < v.length; i++) if (!Number.isFinite(v[i])) return false;
+  return true;
 }
 
 export class GeneralisedLeapfrog {
   /** The momentum: a trajectory's start, then p_new after each step (eq. 15); the final momentum after `run`. */
   readonly p: Float64Array;
   private readonly w: ReturnType<typeof workspace>;
-  private readonly acc: ReturnType<typeof andersonWorkspace>;
+  private readonly acc: AndersonAcceleration;
   // Positions of successive leapfrog steps alternate between two buffers, so the buffer written by
   // step l + 1 is the one whose geometry (from step l - 1) is no longer used. The final one is
   // handed to the caller and replaced.
@@ -102,7 +92,7 @@ export class GeneralisedLeapfrog {
   constructor(private readonly n: number, private readonly settings: LeapfrogSettings) {
     this.p = new Float64Array(n);
     this.w = workspace(n);
-    this.acc = andersonWorkspace(n);
+    this.acc = new AndersonAcceleration(n);
     this.pool = [new Float64Array(n), new Float64Array(n)];
     this.position = this.pool[0];
   }
@@ -161,18 +151,40 @@ export class GeneralisedLeapfrog {
     return fixedCount === undefined && change <= tolerance ? "done" : "iterate";
   }
 
-  /** Eq. (13), p' = p - e/2 dH/dx(x, p'), by fixed-point iteration from p' = p (Algorithm 1 lines 13-17). */
-  private momentumHalfStep(geo: LocalGeometry, h: number): boolean {
+  /**
+   * Eq. (13), p' = p - e/2 dH/dx(x, p'), by fixed-point iteration from p' = p (Algorithm 1 lines
+   * 13-17). With a tolerance (`accelerate`) the points at which dH/dx is evaluated are chosen by
+   * Anderson acceleration, as in `positionStep`: the test stays that of the plain iteration
+   * (g(p_k) within the tolerance of p_k) and the returned p' is g(p_k), so only the way to the root
+   * changes. Why: where G(x) changes fast, the plain map's contraction factor |e/2 d(dH/dx)/dp'|
+   * (dH/dx is quadratic in p' through 1/2 p' G^-1 dG G^-1 p') reaches 0.75-0.95 at the step sizes dual
+   * averaging settles on for GP classification, so that the plain iteration needed more than the
+   * 50 allowed iterations and the transition was rejected as divergent (all the divergent
+   * transitions after burn-in of BENCHMARKS.md's "RMHMC's divergences" were such solves, on the
+   * way out or on the reversibility check's way back).
+   */
+  private momentumHalfStep(geo: LocalGeometry, h: number, accelerate: boolean): boolean {
     const p = this.p;
     const { pHalf, next, dHdx } = this.w;
-    pHalf.set(p);
+    const acc = this.acc;
+    acc.count = 0;
+    acc.point.set(p);
+    this.hamiltonianGradient(geo, acc.point, dHdx); // line 15 at p' = p
+    this.cost.gradientCalls++;
     for (let it = 1; ; it++) {
-      this.hamiltonianGradient(geo, pHalf, dHdx); // line 15
-      this.cost.gradientCalls++;
       this.cost.fixedPointIterations++;
-      for (let i = 0; i < this.n; i++) next[i] = p[i] - h * dHdx[i]; // line 14
-      const progress = this.settle(it, pHalf, pHalf);
+      for (let i = 0; i < this.n; i++) next[i] = p[i] - h * dHdx[i]; // line 14: g(point)
+      const progress = this.settle(it, pHalf, acc.point);
       if (progress !== "iterate") return progress === "done";
+      if (accelerate && acc.extrapolate(pHalf)) {
+        this.hamiltonianGradient(geo, acc.point, dHdx);
+        this.cost.gradientCalls++;
+        if (allFinite(dHdx)) continue;
+        acc.count = 0; // the extrapolated momentum broke the gradient: plain step
+      }
+      acc.point.set(pHalf);
+      this.hamiltonianGradient(geo, acc.point, dHdx); // line 15
+      this.cost.gradientCalls++;
     }
   }
 
@@ -191,7 +203,7 @@ export class GeneralisedLeapfrog {
   /**
    * Eq. (14), x_new = x + e/2 [G(x)^-1 p' + G(x_new)^-1 p'], by fixed-point iteration from
    * x_new = x (Algorithm 1 lines 18-25), into xNew. With a tolerance (`accelerate`) the points at
-   * which G(x_new)^-1 p' is evaluated are chosen by Anderson acceleration (see `anderson`); the
+   * which G(x_new)^-1 p' is evaluated are chosen by Anderson acceleration (andersonAcceleration.ts); the
    * convergence test and the returned x_new stay those of the plain iteration, so the root
    * and its tolerance are unchanged, only fewer factorisations are spent reaching it.
    */
@@ -209,88 +221,14 @@ export class GeneralisedLeapfrog {
       const progress = this.settle(it, xNew, it === 1 ? x : acc.point);
       if (progress !== "iterate") return progress === "done";
       // xNew = g(point), the plain iterate; accelerated, the next point evaluated is elsewhere
-      if (accelerate && this.anderson(xNew)) {
+      if (accelerate && acc.extrapolate(xNew)) {
         this.inverseMetricTimesMomentum(acc.point, vNew);
-        let finite = true;
-        for (let i = 0; i < this.n; i++) if (!Number.isFinite(vNew[i])) finite = false;
-        if (finite) continue;
+        if (allFinite(vNew)) continue;
         acc.count = 0; // the extrapolated point left the region where G is finite: plain step
       }
       acc.point.set(xNew);
       this.inverseMetricTimesMomentum(xNew, vNew); // lines 22-23
     }
-  }
-
-  /**
-   * Anderson acceleration (Walker & Ni 2011) of x <- g(x), memory ANDERSON_MEMORY: given g(x_k) in
-   * `gk` and x_k in acc.point, sets acc.point to x_{k+1} = g_k - sum_j gamma_j (g_{j+1} - g_j) with
-   * gamma minimising |f_k - sum_j gamma_j (f_{j+1} - f_j)|, f = g(x) - x (normal equations of at
-   * most ANDERSON_MEMORY unknowns, lightly regularised). Returns false (point unchanged) while
-   * there is no history yet.
-   */
-  private anderson(gk: Float64Array): boolean {
-    const acc = this.acc;
-    const n = this.n;
-    const m = ANDERSON_MEMORY;
-    // shift the history: slot m holds the newest (f_k, g_k)
-    const slot = acc.count <= m ? acc.count : m;
-    if (acc.count > m) {
-      const f0 = acc.f.shift()!, g0 = acc.g.shift()!;
-      acc.f.push(f0);
-      acc.g.push(g0);
-    }
-    const fk = acc.f[slot], gSlot = acc.g[slot];
-    for (let i = 0; i < n; i++) {
-      fk[i] = gk[i] - acc.point[i];
-      gSlot[i] = gk[i];
-    }
-    acc.count++;
-    const k = slot; // differences available
-    if (k === 0) return false;
-    const a = acc.normal;
-    const b = acc.rhs;
-    for (let r = 0; r < k; r++) {
-      const fr1 = acc.f[r + 1], fr = acc.f[r];
-      let br = 0;
-      for (let i = 0; i < n; i++) br += (fr1[i] - fr[i]) * fk[i];
-      b[r] = br;
-      for (let c = 0; c <= r; c++) {
-        const fc1 = acc.f[c + 1], fc = acc.f[c];
-        let s = 0;
-        for (let i = 0; i < n; i++) s += (fr1[i] - fr[i]) * (fc1[i] - fc[i]);
-        a[r * m + c] = s;
-        a[c * m + r] = s;
-      }
-    }
-    let trace = 0;
-    for (let r = 0; r < k; r++) trace += a[r * m + r];
-    if (!(trace > 0)) return false;
-    for (let r = 0; r < k; r++) a[r * m + r] += 1e-10 * trace;
-    // Gaussian elimination without pivoting on the regularised SPD system
-    for (let c = 0; c < k; c++) {
-      for (let r = c + 1; r < k; r++) {
-        const f = a[r * m + c] / a[c * m + c];
-        for (let j = c; j < k; j++) a[r * m + j] -= f * a[c * m + j];
-        b[r] -= f * b[c];
-      }
-    }
-    const gamma = acc.gamma;
-    for (let r = k - 1; r >= 0; r--) {
-      let s = b[r];
-      for (let j = r + 1; j < k; j++) s -= a[r * m + j] * gamma[j];
-      gamma[r] = s / a[r * m + r];
-    }
-    const pt = acc.point;
-    pt.set(gk);
-    for (let r = 0; r < k; r++) {
-      const gr1 = acc.g[r + 1], gr = acc.g[r], gm = gamma[r];
-      if (!Number.isFinite(gm)) {
-        pt.set(gk);
-        return false;
-      }
-      for (let i = 0; i < n; i++) pt[i] -= gm * (gr1[i] - gr[i]);
-    }
-    return true;
   }
 
   /**
@@ -312,11 +250,12 @@ export class GeneralisedLeapfrog {
     let geo = start.geometry;
     let x = start.position;
     let slot = 0;
+    const accelerate = this.settings.fixedCount === undefined; // a fixed count is the note's plain iteration
     try {
       for (let l = 0; l < steps; l++) {
         const xNew = this.pool[slot];
-        if (!this.momentumHalfStep(geo, h)) return;
-        if (!this.positionStep(geo, x, xNew, h, this.settings.fixedCount === undefined)) return;
+        if (!this.momentumHalfStep(geo, h, this.settings.accelerateMomentum)) return;
+        if (!this.positionStep(geo, x, xNew, h, accelerate)) return;
         // Line 22 at the converged x_new: the whole geometry, once per leapfrog step. The previous
         // step's geometry is no longer used: its workspace goes back to the target (the start's
         // belongs to the caller).
