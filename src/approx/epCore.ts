@@ -35,9 +35,14 @@ export interface Posterior {
 /** Workspaces of the parallel schedule's sweeps: L^-1 (n x n), the matrix B is factorised in, and n-vectors. */
 export type SweepWork = InverseFactorWork;
 
-export function sweepWork(n: number): SweepWork {
+/**
+ * Fresh workspaces, or with `b`, an n x n matrix whose contents are no longer needed (the
+ * sequential first sweep's Sigma) taken as the one B is factorised in: at n in the thousands a
+ * fresh n x n array costs milliseconds in page faults on first writing, as much as an O(n^2) pass.
+ */
+export function sweepWork(n: number, b?: Matrix): SweepWork {
   return {
-    inverse: new Float64Array(n * n), b: new Matrix(n, n),
+    inverse: new Float64Array(n * n), b: b ?? new Matrix(n, n),
     rowSquares: new Float64Array(n), cv: new Float64Array(n), y: new Float64Array(n),
   };
 }

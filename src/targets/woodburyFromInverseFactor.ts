@@ -208,7 +208,7 @@ export function fillIdentityPlusScaledTimes(c: Float64Array, s: ArrayLike<number
   }
 }
 
-/** Workspaces of `woodburyFromInverseFactor`: B (factorised in place; its strict upper triangle must be zero and stays so), L^-1, three n-vectors. */
+/** Workspaces of `woodburyFromInverseFactor`: B (n x n, factorised in place: `cholesky` zeroes its strict upper triangle), L^-1 (only its lower triangle is written), three n-vectors. */
 export interface InverseFactorWork {
   b: Matrix;
   inverse: Float64Array;
