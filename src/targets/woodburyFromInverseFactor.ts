@@ -43,39 +43,45 @@ export const SOLVE_BELOW = 1e-60;
  * L in the copy's order).
  */
 export function invertFactor(factor: Float64Array, n: number, inverse: Float64Array, rowSquares: Float64Array, y?: Float64Array): void {
+  const z = y ?? new Float64Array(n);
   rowSquares.fill(0, 0, n);
-  const z = y ?? rowSquares.subarray(0, 0); // (without y, t0 = t1 = 0 below and z is never indexed)
-  // columns j and j + 1 together: the 2 x 2 diagonal block first, then rows i >= j + 2, which
-  // halves the read-modify-writes of rowSquares_i and y_i (the passes are bound by them, not flops)
-  let j = 0;
-  for (; j + 1 < n; j += 2) {
+  // columns in blocks of four: the diagonal block column by column, then rows below it with the
+  // four columns at once, which quarters the read-modify-writes of rowSquares_i and z_i (the pass
+  // is bound by them, not by flops)
+  for (let j = 0; j < n; j += 4) {
+    const h = Math.min(4, n - j);
+    for (let q = j; q < j + h; q++) {
+      const cq = q * n;
+      inverse[q + cq] = factor[q + cq];
+      const t = (z[q] /= factor[q + cq]);
+      for (let i = q + 1; i < j + h; i++) {
+        const l = factor[i + cq];
+        inverse[i + cq] = l;
+        rowSquares[i] += l * l;
+        z[i] -= l * t;
+      }
+    }
+    if (h < 4) break; // the last columns: no rows below
     const c0 = j * n;
     const c1 = c0 + n;
-    const l00 = factor[j + c0];
-    const l10 = factor[j + 1 + c0];
-    const l11 = factor[j + 1 + c1];
-    inverse[j + c0] = l00;
-    inverse[j + 1 + c0] = l10;
-    inverse[j + 1 + c1] = l11;
-    rowSquares[j + 1] += l10 * l10;
-    let t0 = 0;
-    let t1 = 0;
-    if (y) {
-      t0 = y[j] /= l00;
-      t1 = y[j + 1] = (y[j + 1] - l10 * t0) / l11;
+    const c2 = c1 + n;
+    const c3 = c2 + n;
+    const t0 = z[j];
+    const t1 = z[j + 1];
+    const t2 = z[j + 2];
+    const t3 = z[j + 3];
+    for (let i = j + 4; i < n; i++) {
+      const a0 = factor[i + c0];
+      const a1 = factor[i + c1];
+      const a2 = factor[i + c2];
+      const a3 = factor[i + c3];
+      inverse[i + c0] = a0;
+      inverse[i + c1] = a1;
+      inverse[i + c2] = a2;
+      inverse[i + c3] = a3;
+      rowSquares[i] += a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+      z[i] -= a0 * t0 + a1 * t1 + a2 * t2 + a3 * t3;
     }
-    for (let i = j + 2; i < n; i++) {
-      const a = factor[i + c0];
-      const b = factor[i + c1];
-      inverse[i + c0] = a;
-      inverse[i + c1] = b;
-      rowSquares[i] += a * a + b * b;
-      if (y) z[i] -= a * t0 + b * t1;
-    }
-  }
-  if (j < n) {
-    inverse[j + j * n] = factor[j + j * n];
-    if (y) y[j] /= factor[j + j * n];
   }
   invertLowerTriangularInPlace(n, inverse, n);
 }
@@ -115,43 +121,54 @@ export function woodburyInverseDiagonalFromInverse(
   c: Float64Array, s: ArrayLike<number>, factor: Float64Array, inverse: Float64Array, rowSquares: Float64Array, n: number,
   out: Float64Array, y?: Float64Array,
 ): number {
-  // columns j and j + 1 of L^-1 together (four independent sums); y_i for i >= j is not yet
-  // overwritten when column j's dot product is formed (j ascends)
-  const z = y ?? rowSquares.subarray(0, 0); // (without y, z is never indexed)
-  let j = 0;
-  for (; j + 1 < n; j += 2) {
-    const c0 = j * n;
-    const c1 = c0 + n;
-    const m10 = inverse[j + 1 + c0];
-    let ss0 = rowSquares[j] + m10 * m10;
-    let ss1 = rowSquares[j + 1];
-    let dot0 = 0;
-    let dot1 = 0;
-    if (y) {
-      dot0 = inverse[j + c0] * y[j] + m10 * y[j + 1];
-      dot1 = inverse[j + 1 + c1] * y[j + 1];
-    }
-    for (let i = j + 2; i < n; i++) {
-      const a = inverse[i + c0];
-      const b = inverse[i + c1];
-      ss0 += a * a;
-      ss1 += b * b;
-      if (y) {
-        dot0 += a * z[i];
-        dot1 += b * z[i];
+  // columns of L^-1 in blocks of four (eight independent sums): the diagonal block column by
+  // column, then the rows below it; z_i for i >= j is not yet overwritten while the block's dot
+  // products are formed (blocks ascend, and the block's own entries are written at its end)
+  const z = y ?? new Float64Array(n);
+  const acc = new Float64Array(8); // the block's sums of squares, then its dot products
+  for (let j = 0; j < n; j += 4) {
+    const h = Math.min(4, n - j);
+    for (let q = 0; q < h; q++) {
+      const cq = (j + q) * n;
+      let ss = rowSquares[j + q];
+      let dot = inverse[j + q + cq] * z[j + q];
+      for (let i = j + q + 1; i < j + h; i++) {
+        const m = inverse[i + cq];
+        ss += m * m;
+        dot += m * z[i];
       }
+      acc[q] = ss;
+      acc[4 + q] = dot;
     }
-    if (y) {
-      y[j] = dot0;
-      y[j + 1] = dot1;
+    if (h === 4) {
+      const c0 = j * n;
+      const c1 = c0 + n;
+      const c2 = c1 + n;
+      const c3 = c2 + n;
+      let ss0 = acc[0], ss1 = acc[1], ss2 = acc[2], ss3 = acc[3];
+      let dot0 = acc[4], dot1 = acc[5], dot2 = acc[6], dot3 = acc[7];
+      for (let i = j + 4; i < n; i++) {
+        const zi = z[i];
+        const m0 = inverse[i + c0];
+        const m1 = inverse[i + c1];
+        const m2 = inverse[i + c2];
+        const m3 = inverse[i + c3];
+        ss0 += m0 * m0;
+        ss1 += m1 * m1;
+        ss2 += m2 * m2;
+        ss3 += m3 * m3;
+        dot0 += m0 * zi;
+        dot1 += m1 * zi;
+        dot2 += m2 * zi;
+        dot3 += m3 * zi;
+      }
+      acc.set([ss0, ss1, ss2, ss3, dot0, dot1, dot2, dot3]);
     }
-    out[j] = c[j + c0] - (ss0 + squaredDiagonalTerm(factor[j + c0])) / (s[j] * s[j]);
-    out[j + 1] = c[j + 1 + c1] - (ss1 + squaredDiagonalTerm(factor[j + 1 + c1])) / (s[j + 1] * s[j + 1]);
-  }
-  if (j < n) {
-    const cj = j * n;
-    if (y) y[j] *= inverse[j + cj];
-    out[j] = c[j + cj] - (rowSquares[j] + squaredDiagonalTerm(factor[j + cj])) / (s[j] * s[j]);
+    for (let q = 0; q < h; q++) {
+      const jj = j + q;
+      z[jj] = acc[4 + q];
+      out[jj] = c[jj * (n + 1)] - (acc[q] + squaredDiagonalTerm(factor[jj * (n + 1)])) / (s[jj] * s[jj]);
+    }
   }
   const cols = columnsToSolve(s, n);
   const x = solvedColumns(c, s, factor, n, cols);
@@ -169,42 +186,53 @@ export function woodburyInverseDiagonalFromInverse(
  */
 export function fillIdentityPlusScaledTimes(c: Float64Array, s: ArrayLike<number>, v: Float64Array, n: number, b: Float64Array, cv: Float64Array): void {
   cv.fill(0, 0, n);
-  // columns j and j + 1 together: the 2 x 2 diagonal block, then rows i >= j + 2
-  let j = 0;
-  for (; j + 1 < n; j += 2) {
-    const s0 = s[j];
-    const s1 = s[j + 1];
-    const v0 = v[j];
-    const v1 = v[j + 1];
+  // columns in blocks of four: the diagonal block column by column, then the rows below it
+  for (let j = 0; j < n; j += 4) {
+    const h = Math.min(4, n - j);
+    for (let q = j; q < j + h; q++) {
+      const cq = q * n;
+      const sq = s[q];
+      const vq = v[q];
+      const cqq = c[q + cq];
+      b[q + cq] = sq * cqq * sq + 1;
+      let dot = cqq * vq;
+      for (let i = q + 1; i < j + h; i++) {
+        const x = c[i + cq];
+        b[i + cq] = s[i] * x * sq;
+        cv[i] += x * vq;
+        dot += x * v[i];
+      }
+      cv[q] += dot;
+    }
+    if (h < 4) break; // the last columns: no rows below
     const c0 = j * n;
     const c1 = c0 + n;
-    const c00 = c[j + c0];
-    const c10 = c[j + 1 + c0];
-    const c11 = c[j + 1 + c1];
-    b[j + c0] = s0 * c00 * s0 + 1;
-    b[j + 1 + c0] = s1 * c10 * s0;
-    b[j + 1 + c1] = s1 * c11 * s1 + 1;
-    let d0 = c00 * v0 + c10 * v1;
-    let d1 = c10 * v0 + c11 * v1;
-    for (let i = j + 2; i < n; i++) {
+    const c2 = c1 + n;
+    const c3 = c2 + n;
+    const s0 = s[j], s1 = s[j + 1], s2 = s[j + 2], s3 = s[j + 3];
+    const v0 = v[j], v1 = v[j + 1], v2 = v[j + 2], v3 = v[j + 3];
+    let d0 = 0, d1 = 0, d2 = 0, d3 = 0;
+    for (let i = j + 4; i < n; i++) {
       const x0 = c[i + c0];
       const x1 = c[i + c1];
+      const x2 = c[i + c2];
+      const x3 = c[i + c3];
       const si = s[i];
       const vi = v[i];
       b[i + c0] = si * x0 * s0;
       b[i + c1] = si * x1 * s1;
-      cv[i] += x0 * v0 + x1 * v1;
+      b[i + c2] = si * x2 * s2;
+      b[i + c3] = si * x3 * s3;
+      cv[i] += x0 * v0 + x1 * v1 + x2 * v2 + x3 * v3;
       d0 += x0 * vi;
       d1 += x1 * vi;
+      d2 += x2 * vi;
+      d3 += x3 * vi;
     }
     cv[j] += d0;
     cv[j + 1] += d1;
-  }
-  if (j < n) {
-    const sj = s[j];
-    const cjj = c[j + j * n];
-    b[j + j * n] = sj * cjj * sj + 1;
-    cv[j] += cjj * v[j];
+    cv[j + 2] += d2;
+    cv[j + 3] += d3;
   }
 }
 
