@@ -56,7 +56,22 @@ const fmt = (x: number, d = 3) => x.toFixed(d);
 console.log(`${be.describe().library}, ${be.getThreads()} BLAS thread; node ${process.version}; n = ${n}; ${rounds} rounds, CPU seconds of this process`);
 console.log("");
 
-// 1. This checkout against the base, alternating within each round.
+// 1. This checkout against the base, alternating within each round; how far the results are
+// from the base's: log Z_EP relative, sites as max |d tau~_i|, |d nu~_i| over the largest |tau~|, |nu~|.
+const agreement: string[] = [];
+function siteDistance(a: EpResult, b: EpResult): number {
+  let d = 0;
+  for (const [x, y] of [[a.siteTau, b.siteTau], [a.siteNu, b.siteNu]]) {
+    let diff = 0;
+    let size = 0;
+    for (let i = 0; i < n; i++) {
+      diff = Math.max(diff, Math.abs(x[i] - y[i]));
+      size = Math.max(size, Math.abs(y[i]));
+    }
+    d = Math.max(d, diff / size);
+  }
+  return d;
+}
 const runs: [string, EpOptions, EpOptions | undefined][] = [
   ["parallel (default: Anderson)", { schedule: "parallel" }, { schedule: "parallel" }],
   ["parallel, --logz-tolerance 1e-6", { schedule: "parallel", logZTolerance: 1e-6 }, undefined],
@@ -83,8 +98,14 @@ for (const [name, options, baseOptions] of runs) {
     }
   }
   const baseCols = rb ? `${rb.sweeps} | ${fmt(median(theirs))} | ${ratios.length ? fmt(median(ratios), 2) : "-"}` : "- | - | -";
+  if (rb) agreement.push(`${name}: log Z_EP ${(Math.abs(r!.logZ - rb.logZ) / Math.abs(rb.logZ)).toExponential(1)} relative; sites ${siteDistance(r!, rb).toExponential(1)} of the largest`);
   const perSweep = (1000 * median(mine)) / r!.sweeps;
   console.log(`| ${name} | ${r!.sweeps} | ${fmt(median(mine))} | ${fmt(Math.min(...mine))} | ${perSweep.toFixed(1)} | ${r!.logZ.toFixed(9)} | ${(r!.logZ - GPSTUFF_LOGZ).toExponential(1)} | ${baseCols} |`);
+}
+
+if (agreement.length > 0) {
+  console.log("");
+  console.log(`against the base: ${agreement.join("; ")}`);
 }
 
 // 2. Sweep by sweep: each row is the default run stopped after that many sweeps (deterministic,
