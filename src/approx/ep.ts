@@ -13,7 +13,7 @@ import type { Cholesky } from "../linalg/cholesky.js";
 import type { Matrix } from "../linalg/matrix.js";
 import type { GaussianApproximation } from "../targets/latentModel.js";
 import { andersonParallelEp } from "./epAnderson.js";
-import { covarianceOf, evaluateLogZ, priorPosterior, proposeSite, recompute, sequentialSweep, sweepWork, siteChangeOf, type Cavities, type Posterior } from "./epCore.js";
+import { covarianceOf, evaluateLogZ, priorPosterior, proposeSite, recompute, sequentialSweep, sweepWork, siteChangeOf, type Cavities, type Posterior, type SweepWork } from "./epCore.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 export interface EpOptions {
@@ -181,19 +181,23 @@ export function expectationPropagation(k: Matrix, sites: EpSites, options: EpOpt
     // parallel map is far from linear and needs many damped sweeps.
     let startSweeps = 0;
     let startClamped = 0;
-    let start: Posterior | undefined;
+    let start: Pick<Posterior, "diagonal" | "mean"> | undefined;
+    let work: SweepWork | undefined;
     if (fromPrior && options.parallelStart !== "prior" && maxSweeps > 1) {
-      start = priorPosterior(k);
-      const r = sequentialSweep(start, tau, nu, sites, 1, { logZ: 0, mean: 0, variance: 0 });
-      // the sweep kept mu and the lower triangle of Sigma up to date; the parallel iteration starts from them
-      const sd = start.covariance!.data;
-      for (let i = 0; i < n; i++) start.diagonal[i] = sd[i + i * n];
+      const prior = priorPosterior(k);
+      const r = sequentialSweep(prior, tau, nu, sites, 1, { logZ: 0, mean: 0, variance: 0 });
+      // the sweep kept mu and the lower triangle of Sigma up to date; the parallel iteration starts
+      // from them, and factorises B in Sigma's storage, which it no longer needs
+      const sigma = prior.covariance!;
+      for (let i = 0; i < n; i++) prior.diagonal[i] = sigma.data[i + i * n];
+      start = { diagonal: prior.diagonal, mean: prior.mean };
+      work = sweepWork(n, sigma);
       startSweeps = 1;
       startClamped = r.clamped;
     }
     const a = andersonParallelEp(k, sites, tau, nu, {
       mixing: damping, memory, maxSweeps: maxSweeps - startSweeps, minSweeps: Math.max(1, minSweeps - startSweeps),
-      siteTolerance: siteTol, logZTolerance: logZTol, start,
+      siteTolerance: siteTol, logZTolerance: logZTol, start, work,
     });
     a.sweeps += startSweeps;
     a.clamped += startClamped;

@@ -41,7 +41,7 @@
  * reported as the result's site change, and must be below `siteTolerance`.
  */
 import type { Matrix } from "../linalg/matrix.js";
-import { evaluateLogZ, proposeSite, recompute, sweepWork, type Cavities, type Posterior } from "./epCore.js";
+import { evaluateLogZ, proposeSite, recompute, sweepWork, type Cavities, type Posterior, type SweepWork } from "./epCore.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 export interface AndersonOptions {
@@ -55,6 +55,8 @@ export interface AndersonOptions {
    * recomputation, and log Z_EP is first evaluated after the first step.
    */
   start?: Marginals;
+  /** Workspaces to use (default: fresh ones). */
+  work?: SweepWork;
   maxSweeps: number;
   minSweeps: number;
   siteTolerance: number;
@@ -203,7 +205,7 @@ export function andersonCoefficients(dF: Float64Array[], f: Float64Array, w: Flo
 /** Anderson-accelerated parallel EP from the sites (tau, nu), which it updates in place. */
 export function andersonParallelEp(k: Matrix, sites: EpSites, tau: Float64Array, nu: Float64Array, opts: AndersonOptions): AndersonOutcome {
   const n = tau.length;
-  const work = sweepWork(n);
+  const work = opts.work ?? sweepWork(n);
   const tm: TiltedMoments = { logZ: 0, mean: 0, variance: 0 };
   let post: Posterior | undefined = opts.start ? undefined : recompute(k, tau, nu, false, work);
   let ev = post ? evaluateLogZ(post, tau, nu, sites) : undefined;

@@ -7,8 +7,8 @@
 import { backendFor, Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
 import { symmetricMatvecInto } from "../linalg/products.js";
-import { applyWoodburyInverse, choleskyIdentityPlusScaled, woodbury, woodburyInverseFromSolved } from "../targets/woodbury.js";
-import { invertFactor, solvedFromInverse, woodburyInverseDiagonalFromInverse } from "../targets/woodburyFromInverseFactor.js";
+import { woodbury, woodburyInverseFromSolved } from "../targets/woodbury.js";
+import { solvedFromInverse, woodburyFromInverseFactor, type InverseFactorWork } from "../targets/woodburyFromInverseFactor.js";
 import type { EpSites, TiltedMoments } from "./sites.js";
 
 /**
@@ -32,14 +32,19 @@ export interface Posterior {
   inverse: Float64Array | undefined;
 }
 
-/** Workspaces of the parallel schedule's sweeps: L^-1 (n x n) and the matrix B is factorised in. */
-export interface SweepWork {
-  inverse: Float64Array;
-  b: Matrix;
-}
+/** Workspaces of the parallel schedule's sweeps: L^-1 (n x n), the matrix B is factorised in, and n-vectors. */
+export type SweepWork = InverseFactorWork;
 
-export function sweepWork(n: number): SweepWork {
-  return { inverse: new Float64Array(n * n), b: new Matrix(n, n) };
+/**
+ * Fresh workspaces, or with `b`, an n x n matrix whose contents are no longer needed (the
+ * sequential first sweep's Sigma) taken as the one B is factorised in: at n in the thousands a
+ * fresh n x n array costs milliseconds in page faults on first writing, as much as an O(n^2) pass.
+ */
+export function sweepWork(n: number, b?: Matrix): SweepWork {
+  return {
+    inverse: new Float64Array(n * n), b: b ?? new Matrix(n, n),
+    rowSquares: new Float64Array(n), cv: new Float64Array(n), y: new Float64Array(n),
+  };
 }
 
 export function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: boolean, work?: SweepWork): Posterior {
@@ -55,12 +60,9 @@ export function recompute(k: Matrix, tau: Float64Array, nu: Float64Array, full: 
     for (let i = 0; i < n; i++) diagonal[i] = sigma.data[i + i * n];
     return { mean, diagonal, covariance: sigma, sqrtTau, chol, inverse: undefined };
   }
-  const chol = choleskyIdentityPlusScaled(k, sqrtTau, "B = I + S^1/2 K S^1/2", { skipFiniteCheck: true, into: work?.b });
-  const inverse = work?.inverse ?? new Float64Array(n * n);
-  invertFactor(chol.factor.data, n, inverse);
-  woodburyInverseDiagonalFromInverse(k.data, sqrtTau, chol.factor.data, inverse, n, diagonal);
-  applyWoodburyInverse(k.data, sqrtTau, chol.factor.data, n, nu, mean, new Float64Array(n), new Float64Array(n));
-  return { mean, diagonal, covariance: undefined, sqrtTau, chol, inverse };
+  const w = work ?? sweepWork(n);
+  const chol = woodburyFromInverseFactor(k, sqrtTau, nu, "B = I + S^1/2 K S^1/2", w, diagonal, mean);
+  return { mean, diagonal, covariance: undefined, sqrtTau, chol, inverse: w.inverse };
 }
 
 /**

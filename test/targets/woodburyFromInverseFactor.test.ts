@@ -3,9 +3,9 @@ import assert from "node:assert/strict";
 import { seKernel } from "../../src/gp/index.js";
 import { getBackend, Matrix, setBackend, type LinalgBackend } from "../../src/linalg/index.js";
 import { Rng } from "../../src/random/rng.js";
-import { factorIdentityPlusScaled, solveScaledRows, woodburyInverseDiagonal } from "../../src/targets/woodbury.js";
+import { applyWoodburyInverse, factorIdentityPlusScaled, solveScaledRows, woodburyInverseDiagonal } from "../../src/targets/woodbury.js";
 import {
-  invertFactor, SOLVE_BELOW, solvedFromInverse, woodburyInverseDiagonalFromInverse,
+  invertFactor, SOLVE_BELOW, solvedFromInverse, woodburyFromInverseFactor, woodburyInverseDiagonalFromInverse,
 } from "../../src/targets/woodburyFromInverseFactor.js";
 import { backends } from "../linalg/helpers.js";
 import { luInverseAndLogDet } from "./dense.js";
@@ -62,8 +62,9 @@ function factors(C: Matrix, s: Float64Array) {
   const factor = new Float64Array(N * N);
   assert.ok(Number.isFinite(factorIdentityPlusScaled(C.data, s, N, factor)));
   const inverse = new Float64Array(N * N);
-  invertFactor(factor, N, inverse);
-  return { factor, inverse };
+  const rowSquares = new Float64Array(N);
+  invertFactor(factor, N, inverse, rowSquares);
+  return { factor, inverse, rowSquares };
 }
 
 for (const { name, be, skip } of backends) {
@@ -85,9 +86,9 @@ for (const { name, be, skip } of backends) {
       for (const seed of [1, 2, 3]) {
         const { C, s } = problem(seed);
         const ref = direct(C, s);
-        const { factor, inverse } = factors(C, s);
+        const { factor, inverse, rowSquares } = factors(C, s);
         const diag = new Float64Array(N);
-        const solved = woodburyInverseDiagonalFromInverse(C.data, s, factor, inverse, N, diag);
+        const solved = woodburyInverseDiagonalFromInverse(C.data, s, factor, inverse, rowSquares, N, diag);
         assert.equal(solved, 2, "s_7 < SOLVE_BELOW and s_11 = 0 are solved for");
         const viaSolve = new Float64Array(N);
         woodburyInverseDiagonal(C.data, s, factor, N, new Float64Array(N * N), viaSolve);
@@ -151,6 +152,99 @@ for (const { name, be, skip } of backends) {
           }
         }
         assert.ok(worst < 1e-11, `seed ${seed}: max |Sigma_ij - ref| / sqrt(C_ii C_jj) = ${worst}`);
+      }
+    }));
+
+    // the whole step as EP's sweep takes it: the fused passes (B and C v in one pass over C, the
+    // copy of L with its row sums and L^-1 y, the columns of L^-1 with L^-T y) against the
+    // explicit inversion, with workspaces reused from a different problem (as sweeps reuse them)
+    test("woodburyFromInverseFactor: diag(Sigma), Sigma v and chol(B) agree with the explicit inversion, on reused workspaces", withBackend(() => {
+      const work = {
+        b: new Matrix(N, N), inverse: new Float64Array(N * N), rowSquares: new Float64Array(N),
+        cv: new Float64Array(N), y: new Float64Array(N),
+      };
+      for (const seed of [3, 1, 2]) {
+        const { C, s } = problem(seed);
+        const ref = direct(C, s);
+        const rng = new Rng(100 + seed);
+        const v = Float64Array.from({ length: N }, () => rng.normal());
+        const diag = new Float64Array(N).fill(NaN);
+        const mean = new Float64Array(N).fill(NaN);
+        const chol = woodburyFromInverseFactor(C, s, v, "B", work, diag, mean);
+        const { factor, inverse } = factors(C, s);
+        let worstL = 0;
+        for (let i = 0; i < N * N; i++) worstL = Math.max(worstL, Math.abs(chol.factor.data[i] - factor[i]), Math.abs(work.inverse[i] - inverse[i]));
+        assert.ok(worstL < 1e-12 * N, `seed ${seed}: L or L^-1 differs from a fresh factorisation by ${worstL}`);
+        let worstDiag = 0;
+        let worstMean = 0;
+        for (let i = 0; i < N; i++) {
+          worstDiag = Math.max(worstDiag, Math.abs(diag[i] - ref[i][i]) / C.data[i * (N + 1)]);
+          // (Sigma v)_i cancels against (C v)_i: the scale is sum_j |C_ij v_j|
+          let want = 0;
+          let scale = 0;
+          for (let j = 0; j < N; j++) {
+            want += ref[i][j] * v[j];
+            scale += Math.abs(C.data[i + j * N] * v[j]);
+          }
+          worstMean = Math.max(worstMean, Math.abs(mean[i] - want) / scale);
+        }
+        assert.ok(worstDiag < 1e-11, `seed ${seed}: max |diag - ref| / C_jj = ${worstDiag}`);
+        assert.ok(worstMean < 1e-11, `seed ${seed}: max |(Sigma v)_i - ref| / sum_j |C_ij v_j| = ${worstMean}`);
+      }
+    }));
+
+    test("negative control: Sigma v with the backward solve L' u = t left out (y = S L^-1 S C v) fails the same comparison", withBackend(() => {
+      const { C, s } = problem(1);
+      const ref = direct(C, s);
+      const rng = new Rng(101);
+      const v = Float64Array.from({ length: N }, () => rng.normal());
+      const { factor } = factors(C, s);
+      // C v - C S L^-1 S C v: what the step gives if the pass over L^-1 skipped its dot products
+      const cv = new Float64Array(N);
+      for (let i = 0; i < N; i++) for (let j = 0; j < N; j++) cv[i] += C.data[i + j * N] * v[j];
+      const y = Float64Array.from(cv, (x, i) => s[i] * x);
+      getBackend().trsv("L", "N", "N", N, factor, N, y);
+      for (let i = 0; i < N; i++) y[i] *= s[i];
+      let worst = 0;
+      for (let i = 0; i < N; i++) {
+        let got = cv[i];
+        let want = 0;
+        let scale = 0;
+        for (let j = 0; j < N; j++) {
+          got -= C.data[i + j * N] * y[j];
+          want += ref[i][j] * v[j];
+          scale += Math.abs(C.data[i + j * N] * v[j]);
+        }
+        worst = Math.max(worst, Math.abs(got - want) / scale);
+      }
+      assert.ok(worst > 1e-6, `the step without L^-T is within ${worst} of the reference`);
+    }));
+
+    // the passes take columns in blocks of four: other orders end on a smaller block
+    test("woodburyFromInverseFactor at odd and tiny orders agrees with the triangular-solve route", withBackend(() => {
+      for (const m of [1, 2, 3, 4, 5, 6, 17, 23]) {
+        const rng = new Rng(200 + m);
+        const X = new Matrix(m, 2);
+        for (let i = 0; i < 2 * m; i++) X.data[i] = 2 * rng.uniform() - 1;
+        const C = seKernel({ lengthscale: 0.8, signalSd: 3 }).matrix(X);
+        for (let i = 0; i < m; i++) C.data[i + i * m] *= 1 + 1e-6;
+        const s = Float64Array.from({ length: m }, () => Math.exp(rng.normal()));
+        if (m > 2) s[1] = 0;
+        const v = Float64Array.from({ length: m }, () => rng.normal());
+        const work = { b: new Matrix(m, m), inverse: new Float64Array(m * m), rowSquares: new Float64Array(m), cv: new Float64Array(m), y: new Float64Array(m) };
+        const diag = new Float64Array(m);
+        const mean = new Float64Array(m);
+        woodburyFromInverseFactor(C, s, v, "B", work, diag, mean);
+        const factor = new Float64Array(m * m);
+        factorIdentityPlusScaled(C.data, s, m, factor);
+        const wantDiag = new Float64Array(m);
+        woodburyInverseDiagonal(C.data, s, factor, m, new Float64Array(m * m), wantDiag);
+        const wantMean = new Float64Array(m);
+        applyWoodburyInverse(C.data, s, factor, m, v, wantMean, new Float64Array(m), new Float64Array(m));
+        for (let i = 0; i < m; i++) {
+          assert.ok(Math.abs(diag[i] - wantDiag[i]) < 1e-13 * C.data[i * (m + 1)], `n = ${m}: diag ${i} = ${diag[i]}, want ${wantDiag[i]}`);
+          assert.ok(Math.abs(mean[i] - wantMean[i]) < 1e-12 * (1 + Math.abs(wantMean[i])), `n = ${m}: mean ${i} = ${mean[i]}, want ${wantMean[i]}`);
+        }
       }
     }));
   });
