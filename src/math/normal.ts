@@ -36,19 +36,36 @@ import { MILLS_NODE_FIRST, MILLS_NODE_SPACING, MILLS_NODE_VALUES } from "./mills
 export const LOG_SQRT_2PI = 0.5 * Math.log(2 * Math.PI);
 const INV_SQRT_2PI = 1 / Math.sqrt(2 * Math.PI);
 
+/**
+ * zs[i] <- phi(zs[i]) for i < count. A loop over an array, as millsRatiosInPlace (which says why):
+ * the probit likelihood's loops take their densities from it with nothing boxed per point.
+ */
+export function normalPdfsInPlace(zs: Float64Array, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const z = zs[i];
+    // exp(-z^2/2) with the rounding error of z*z put back: a relative error d in z^2 costs
+    // z^2 d / 2 in the result, 250 ulp at |z| = 37 if ignored. The error e of p = fl(z*z) is
+    // exact by Dekker's product (Veltkamp's split of z), and exp(-(p + e)/2) = exp(-p/2)(1 - e/2)
+    // to within e^2.
+    if (!(Math.abs(z) < 40)) {
+      zs[i] = Number.isNaN(z) ? NaN : 0; // phi(40) = 1.5e-348 underflows
+      continue;
+    }
+    const p = z * z;
+    const c = 134217729 * z; // 2^27 + 1
+    const hi = c - (c - z);
+    const lo = z - hi;
+    const e = hi * hi - p + 2 * hi * lo + lo * lo;
+    zs[i] = INV_SQRT_2PI * Math.exp(-0.5 * p) * (1 - 0.5 * e);
+  }
+}
+
+const PDF_SCRATCH = new Float64Array(1);
 /** Standard normal density. */
 export function normalPdf(z: number): number {
-  // exp(-z^2/2) with the rounding error of z*z put back: a relative error d in z^2 costs
-  // z^2 d / 2 in the result, 250 ulp at |z| = 37 if ignored. The error e of p = fl(z*z) is
-  // exact by Dekker's product (Veltkamp's split of z), and exp(-(p + e)/2) = exp(-p/2)(1 - e/2)
-  // to within e^2.
-  if (!(Math.abs(z) < 40)) return Number.isNaN(z) ? NaN : 0; // phi(40) = 1.5e-348 underflows
-  const p = z * z;
-  const c = 134217729 * z; // 2^27 + 1
-  const hi = c - (c - z);
-  const lo = z - hi;
-  const e = hi * hi - p + 2 * hi * lo + lo * lo;
-  return INV_SQRT_2PI * Math.exp(-0.5 * p) * (1 - 0.5 * e);
+  PDF_SCRATCH[0] = z;
+  normalPdfsInPlace(PDF_SCRATCH, 1);
+  return PDF_SCRATCH[0];
 }
 
 /** log of the standard normal density. */
@@ -74,31 +91,39 @@ for (let j = 0; j < NODE_COUNT; j++) {
 }
 
 /**
- * xs[i] <- R(xs[i]) for MILLS_NODE_FIRST - 1/16 <= xs[i] <= NODE_LAST + 1/16, from the nearest
- * node. In place on an array, not a number in and a number out: the optimising compiler boxes
- * numbers passed to and returned from a function it has not inlined, and the probit
- * likelihood's loop (millsRatiosOfAbs), inlined into a leapfrog step, runs out of its inlining
- * budget before this function (then one allocation per point, and about a tenth of a
- * laplace-nuts chain's time in the collector); an array and an index are passed unboxed.
+ * xs[i] <- R(xs[i]) for i < count, each xs[i] >= MILLS_NODE_FIRST: from the nearest node's Taylor
+ * series up to NODE_LAST + 1/16, by the continued fraction above. One loop over an array, not a
+ * number in and a number out per point: the optimising compiler boxes numbers passed to and
+ * returned from a function it has not inlined, and a per-point function inlined into the probit
+ * likelihood's loop ran out of its inlining budget (then one call and one allocation per point,
+ * about a tenth of a laplace-nuts chain's time in calls and a tenth in the collector). Inside the
+ * loop each branch stores its own result: merged into one value, the result of the rarely taken
+ * (so not inlined) continued fraction would be boxed, and with it the other.
  */
-function millsTaylorAt(xs: Float64Array, i: number): void {
-  const x = xs[i];
-  const j = Math.round((x - MILLS_NODE_FIRST) * INV_SPACING);
-  const h = x - (MILLS_NODE_FIRST + j * MILLS_NODE_SPACING); // exact
-  const o = j * TAYLOR_TERMS;
-  // Horner, unrolled (TAYLOR_TERMS = 12; as a loop it takes twice as long)
-  let s = TAYLOR[o + 11];
-  s = s * h + TAYLOR[o + 10];
-  s = s * h + TAYLOR[o + 9];
-  s = s * h + TAYLOR[o + 8];
-  s = s * h + TAYLOR[o + 7];
-  s = s * h + TAYLOR[o + 6];
-  s = s * h + TAYLOR[o + 5];
-  s = s * h + TAYLOR[o + 4];
-  s = s * h + TAYLOR[o + 3];
-  s = s * h + TAYLOR[o + 2];
-  s = s * h + TAYLOR[o + 1];
-  xs[i] = s * h + TAYLOR[o];
+function millsRatiosInPlace(xs: Float64Array, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const x = xs[i];
+    if (!(x <= NODE_LAST)) {
+      xs[i] = millsContinuedFraction(x); // also NaN, for NaN
+      continue;
+    }
+    const j = Math.round((x - MILLS_NODE_FIRST) * INV_SPACING);
+    const h = x - (MILLS_NODE_FIRST + j * MILLS_NODE_SPACING); // exact
+    const o = j * TAYLOR_TERMS;
+    // Horner, unrolled (TAYLOR_TERMS = 12; as a loop it takes twice as long)
+    let s = TAYLOR[o + 11];
+    s = s * h + TAYLOR[o + 10];
+    s = s * h + TAYLOR[o + 9];
+    s = s * h + TAYLOR[o + 8];
+    s = s * h + TAYLOR[o + 7];
+    s = s * h + TAYLOR[o + 6];
+    s = s * h + TAYLOR[o + 5];
+    s = s * h + TAYLOR[o + 4];
+    s = s * h + TAYLOR[o + 3];
+    s = s * h + TAYLOR[o + 2];
+    s = s * h + TAYLOR[o + 1];
+    xs[i] = s * h + TAYLOR[o];
+  }
 }
 
 /** R(x) for x >= 8 by the continued fraction, evaluated backwards from a fixed depth. */
@@ -114,7 +139,7 @@ const TAYLOR_SCRATCH = new Float64Array(1);
 function millsUpper(x: number): number {
   if (!(x <= NODE_LAST)) return millsContinuedFraction(x);
   TAYLOR_SCRATCH[0] = x;
-  millsTaylorAt(TAYLOR_SCRATCH, 0);
+  millsRatiosInPlace(TAYLOR_SCRATCH, 1);
   return TAYLOR_SCRATCH[0];
 }
 
@@ -133,17 +158,12 @@ export function millsRatio(x: number): number {
 /**
  * out[i] = R(|y_i f_i|) for every i: the one Mills ratio both tails of Phi(y_i f_i) need
  * (Phi(z) = phi(z) R(-z) for z <= 0, 1 - phi(z) R(z) above); the numbers of millsRatio(|y_i f_i|)
- * bit for bit, with no number boxed per point (millsTaylorAt says why that matters).
+ * bit for bit, with no number boxed per point (millsRatiosInPlace says why that matters).
  */
 export function millsRatiosOfAbs(y: Float64Array, f: Float64Array, out: Float64Array): void {
-  for (let i = 0; i < f.length; i++) {
-    const x = Math.abs(y[i] * f[i]);
-    out[i] = x;
-    // millsUpper's two branches, each storing its own result: merged into one value, the result of
-    // the rarely taken (so not inlined) continued fraction would be boxed, and with it the other.
-    if (x <= NODE_LAST) millsTaylorAt(out, i);
-    else out[i] = millsContinuedFraction(x); // also NaN, for NaN
-  }
+  const n = f.length;
+  for (let i = 0; i < n; i++) out[i] = Math.abs(y[i] * f[i]);
+  millsRatiosInPlace(out, n);
 }
 
 /** Standard normal distribution function Phi(z). */
