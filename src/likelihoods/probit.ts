@@ -22,7 +22,7 @@
  * (lines 6-8, -z - 1/z + 2/z^3 below z = -15), which is only the leading terms of the same
  * expansion and would leave a jump at the switch.
  */
-import { logPhi, millsRatiosOfAbs, normalLogPdf, normalPdfCdfRatio, normalPdfsInPlace } from "../math/normal.js";
+import { logPhi, millsRatiosInPlace, normalLogPdf, normalPdfCdfRatio, normalPdfsInPlace } from "../math/normal.js";
 import type { RandomSource } from "../random/types.js";
 import { LikelihoodDataError, type Likelihood } from "./types.js";
 
@@ -67,18 +67,21 @@ export function logPhiDerivatives(z: number, out: ProbitDerivatives): ProbitDeri
 
 let densities = new Float64Array(0);
 /**
- * N(z_i) at z_i = y_i f_i where z_i > 0 (the only points whose terms need it; 0 elsewhere), in a
- * scratch array reused across calls: one loop (normalPdfsInPlace), not a call per point, whose
- * returned number the optimising compiler would box when it does not inline the call.
+ * The two arrays the probit terms at z_i = y_i f_i are taken from, each filled by one loop over
+ * the points (normalPdfsInPlace and millsRatiosInPlace say why loops, not calls per point): the
+ * Mills ratio R(|z_i|) in `mills`, which the caller then overwrites, and N(z_i) where z_i > 0 (the
+ * only points whose terms need it; 0 elsewhere) in the returned scratch array, reused across calls.
  */
-function positiveSideDensities(y: Float64Array, f: Float64Array): Float64Array {
+function millsRatiosAndDensities(y: Float64Array, f: Float64Array, mills: Float64Array): Float64Array {
   const n = f.length;
   if (densities.length < n) densities = new Float64Array(n);
   const d = densities;
   for (let i = 0; i < n; i++) {
     const z = y[i] * f[i];
+    mills[i] = Math.abs(z);
     d[i] = z > 0 ? z : Infinity; // phi(Infinity) = 0 at the cost of one comparison
   }
+  millsRatiosInPlace(mills, n);
   normalPdfsInPlace(d, n);
   return d;
 }
@@ -105,8 +108,7 @@ export const probit: Likelihood = {
   // without the continued fraction of logPhiDerivatives, whose depth only d2 and d3 need.
   gradient(y: Float64Array, f: Float64Array, d1: Float64Array): number {
     const n = f.length;
-    millsRatiosOfAbs(y, f, d1); // d1[i] = R(|z|) until overwritten
-    const pdf = positiveSideDensities(y, f);
+    const pdf = millsRatiosAndDensities(y, f, d1); // d1[i] = R(|z|) until overwritten
     let s = 0;
     for (let i = 0; i < n; i++) {
       const yi = y[i];
@@ -127,8 +129,7 @@ export const probit: Likelihood = {
   // d1 of `gradient` without its logarithms: N(z)/Phi(z) = 1/R(-z) for z <= 0, N(z)/(1 - N(z) R(z)) above.
   score(y: Float64Array, f: Float64Array, d1: Float64Array): void {
     const n = f.length;
-    millsRatiosOfAbs(y, f, d1);
-    const pdf = positiveSideDensities(y, f);
+    const pdf = millsRatiosAndDensities(y, f, d1);
     for (let i = 0; i < n; i++) {
       const yi = y[i];
       if (yi * f[i] <= 0) d1[i] = yi / d1[i];

@@ -100,7 +100,7 @@ for (let j = 0; j < NODE_COUNT; j++) {
  * loop each branch stores its own result: merged into one value, the result of the rarely taken
  * (so not inlined) continued fraction would be boxed, and with it the other.
  */
-function millsRatiosInPlace(xs: Float64Array, count: number): void {
+export function millsRatiosInPlace(xs: Float64Array, count: number): void {
   for (let i = 0; i < count; i++) {
     const x = xs[i];
     if (!(x <= NODE_LAST)) {
@@ -153,17 +153,6 @@ export function millsRatio(x: number): number {
   // Phi(-x)/phi(x) = (1 - Phi(x))/phi(x) = 1/phi(x) - R(-x), with -x > 1: no cancellation
   // (R(-x) < 1 < 1/phi(x)).
   return 1 / normalPdf(x) - millsUpper(-x);
-}
-
-/**
- * out[i] = R(|y_i f_i|) for every i: the one Mills ratio both tails of Phi(y_i f_i) need
- * (Phi(z) = phi(z) R(-z) for z <= 0, 1 - phi(z) R(z) above); the numbers of millsRatio(|y_i f_i|)
- * bit for bit, with no number boxed per point (millsRatiosInPlace says why that matters).
- */
-export function millsRatiosOfAbs(y: Float64Array, f: Float64Array, out: Float64Array): void {
-  const n = f.length;
-  for (let i = 0; i < n; i++) out[i] = Math.abs(y[i] * f[i]);
-  millsRatiosInPlace(out, n);
 }
 
 /** Standard normal distribution function Phi(z). */
