@@ -22,7 +22,7 @@
  * (lines 6-8, -z - 1/z + 2/z^3 below z = -15), which is only the leading terms of the same
  * expansion and would leave a jump at the switch.
  */
-import { logPhi, millsRatiosOfAbs, normalLogPdf, normalPdf, normalPdfCdfRatio } from "../math/normal.js";
+import { logPhi, millsRatiosInPlace, normalLogPdf, normalPdfCdfRatio, normalPdfsInPlace } from "../math/normal.js";
 import type { RandomSource } from "../random/types.js";
 import { LikelihoodDataError, type Likelihood } from "./types.js";
 
@@ -65,6 +65,27 @@ export function logPhiDerivatives(z: number, out: ProbitDerivatives): ProbitDeri
   return out;
 }
 
+let densities = new Float64Array(0);
+/**
+ * The two arrays the probit terms at z_i = y_i f_i are taken from, each filled by one loop over
+ * the points (normalPdfsInPlace and millsRatiosInPlace say why loops, not calls per point): the
+ * Mills ratio R(|z_i|) in `mills`, which the caller then overwrites, and N(z_i) where z_i > 0 (the
+ * only points whose terms need it; 0 elsewhere) in the returned scratch array, reused across calls.
+ */
+function millsRatiosAndDensities(y: Float64Array, f: Float64Array, mills: Float64Array): Float64Array {
+  const n = f.length;
+  if (densities.length < n) densities = new Float64Array(n);
+  const d = densities;
+  for (let i = 0; i < n; i++) {
+    const z = y[i] * f[i];
+    mills[i] = Math.abs(z);
+    d[i] = z > 0 ? z : Infinity; // phi(Infinity) = 0 at the cost of one comparison
+  }
+  millsRatiosInPlace(mills, n);
+  normalPdfsInPlace(d, n);
+  return d;
+}
+
 function checkProbitResponses(y: Float64Array): void {
   for (let i = 0; i < y.length; i++) {
     const v = y[i];
@@ -86,9 +107,10 @@ export const probit: Likelihood = {
   // and normalPdfCdfRatio compute them (z <= 0: Phi(z) = N(z) R(-z); z > 0: Phi(z) = 1 - N(z) R(z)),
   // without the continued fraction of logPhiDerivatives, whose depth only d2 and d3 need.
   gradient(y: Float64Array, f: Float64Array, d1: Float64Array): number {
-    millsRatiosOfAbs(y, f, d1); // d1[i] = R(|z|) until overwritten
+    const n = f.length;
+    const pdf = millsRatiosAndDensities(y, f, d1); // d1[i] = R(|z|) until overwritten
     let s = 0;
-    for (let i = 0; i < f.length; i++) {
+    for (let i = 0; i < n; i++) {
       const yi = y[i];
       const z = yi * f[i];
       const r = d1[i];
@@ -96,10 +118,9 @@ export const probit: Likelihood = {
         s += normalLogPdf(z) + Math.log(r);
         d1[i] = yi / r;
       } else {
-        const pdf = normalPdf(z);
-        const q = pdf * r;
+        const q = pdf[i] * r;
         s += Math.log1p(-q);
-        d1[i] = (yi * pdf) / (1 - q);
+        d1[i] = (yi * pdf[i]) / (1 - q);
       }
     }
     return s;
@@ -107,16 +128,12 @@ export const probit: Likelihood = {
 
   // d1 of `gradient` without its logarithms: N(z)/Phi(z) = 1/R(-z) for z <= 0, N(z)/(1 - N(z) R(z)) above.
   score(y: Float64Array, f: Float64Array, d1: Float64Array): void {
-    millsRatiosOfAbs(y, f, d1);
-    for (let i = 0; i < f.length; i++) {
+    const n = f.length;
+    const pdf = millsRatiosAndDensities(y, f, d1);
+    for (let i = 0; i < n; i++) {
       const yi = y[i];
-      const z = yi * f[i];
-      if (z <= 0) {
-        d1[i] = yi / d1[i];
-      } else {
-        const pdf = normalPdf(z);
-        d1[i] = (yi * pdf) / (1 - pdf * d1[i]);
-      }
+      if (yi * f[i] <= 0) d1[i] = yi / d1[i];
+      else d1[i] = (yi * pdf[i]) / (1 - pdf[i] * d1[i]);
     }
   },
 

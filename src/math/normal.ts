@@ -51,6 +51,15 @@ export function normalPdf(z: number): number {
   return INV_SQRT_2PI * Math.exp(-0.5 * p) * (1 - 0.5 * e);
 }
 
+/**
+ * zs[i] <- phi(zs[i]) for i < count: the probit likelihood's densities from one loop, where the
+ * small normalPdf is inlined, rather than a call per point from the likelihood's larger loop,
+ * whose inlining budget runs out before it (then the returned number is boxed: millsRatiosInPlace).
+ */
+export function normalPdfsInPlace(zs: Float64Array, count: number): void {
+  for (let i = 0; i < count; i++) zs[i] = normalPdf(zs[i]);
+}
+
 /** log of the standard normal density. */
 export function normalLogPdf(z: number): number {
   return -0.5 * z * z - LOG_SQRT_2PI;
@@ -74,31 +83,39 @@ for (let j = 0; j < NODE_COUNT; j++) {
 }
 
 /**
- * xs[i] <- R(xs[i]) for MILLS_NODE_FIRST - 1/16 <= xs[i] <= NODE_LAST + 1/16, from the nearest
- * node. In place on an array, not a number in and a number out: the optimising compiler boxes
- * numbers passed to and returned from a function it has not inlined, and the probit
- * likelihood's loop (millsRatiosOfAbs), inlined into a leapfrog step, runs out of its inlining
- * budget before this function (then one allocation per point, and about a tenth of a
- * laplace-nuts chain's time in the collector); an array and an index are passed unboxed.
+ * xs[i] <- R(xs[i]) for i < count, each xs[i] >= MILLS_NODE_FIRST: from the nearest node's Taylor
+ * series up to NODE_LAST + 1/16, by the continued fraction above. One loop over an array, not a
+ * number in and a number out per point: the optimising compiler boxes numbers passed to and
+ * returned from a function it has not inlined, and a per-point function inlined into the probit
+ * likelihood's loop ran out of its inlining budget (then one call and one allocation per point,
+ * about a tenth of a laplace-nuts chain's time in calls and a tenth in the collector). Inside the
+ * loop each branch stores its own result: merged into one value, the result of the rarely taken
+ * (so not inlined) continued fraction would be boxed, and with it the other.
  */
-function millsTaylorAt(xs: Float64Array, i: number): void {
-  const x = xs[i];
-  const j = Math.round((x - MILLS_NODE_FIRST) * INV_SPACING);
-  const h = x - (MILLS_NODE_FIRST + j * MILLS_NODE_SPACING); // exact
-  const o = j * TAYLOR_TERMS;
-  // Horner, unrolled (TAYLOR_TERMS = 12; as a loop it takes twice as long)
-  let s = TAYLOR[o + 11];
-  s = s * h + TAYLOR[o + 10];
-  s = s * h + TAYLOR[o + 9];
-  s = s * h + TAYLOR[o + 8];
-  s = s * h + TAYLOR[o + 7];
-  s = s * h + TAYLOR[o + 6];
-  s = s * h + TAYLOR[o + 5];
-  s = s * h + TAYLOR[o + 4];
-  s = s * h + TAYLOR[o + 3];
-  s = s * h + TAYLOR[o + 2];
-  s = s * h + TAYLOR[o + 1];
-  xs[i] = s * h + TAYLOR[o];
+export function millsRatiosInPlace(xs: Float64Array, count: number): void {
+  for (let i = 0; i < count; i++) {
+    const x = xs[i];
+    if (!(x <= NODE_LAST)) {
+      xs[i] = millsContinuedFraction(x); // also NaN, for NaN
+      continue;
+    }
+    const j = Math.round((x - MILLS_NODE_FIRST) * INV_SPACING);
+    const h = x - (MILLS_NODE_FIRST + j * MILLS_NODE_SPACING); // exact
+    const o = j * TAYLOR_TERMS;
+    // Horner, unrolled (TAYLOR_TERMS = 12; as a loop it takes twice as long)
+    let s = TAYLOR[o + 11];
+    s = s * h + TAYLOR[o + 10];
+    s = s * h + TAYLOR[o + 9];
+    s = s * h + TAYLOR[o + 8];
+    s = s * h + TAYLOR[o + 7];
+    s = s * h + TAYLOR[o + 6];
+    s = s * h + TAYLOR[o + 5];
+    s = s * h + TAYLOR[o + 4];
+    s = s * h + TAYLOR[o + 3];
+    s = s * h + TAYLOR[o + 2];
+    s = s * h + TAYLOR[o + 1];
+    xs[i] = s * h + TAYLOR[o];
+  }
 }
 
 /** R(x) for x >= 8 by the continued fraction, evaluated backwards from a fixed depth. */
@@ -114,7 +131,7 @@ const TAYLOR_SCRATCH = new Float64Array(1);
 function millsUpper(x: number): number {
   if (!(x <= NODE_LAST)) return millsContinuedFraction(x);
   TAYLOR_SCRATCH[0] = x;
-  millsTaylorAt(TAYLOR_SCRATCH, 0);
+  millsRatiosInPlace(TAYLOR_SCRATCH, 1);
   return TAYLOR_SCRATCH[0];
 }
 
@@ -128,22 +145,6 @@ export function millsRatio(x: number): number {
   // Phi(-x)/phi(x) = (1 - Phi(x))/phi(x) = 1/phi(x) - R(-x), with -x > 1: no cancellation
   // (R(-x) < 1 < 1/phi(x)).
   return 1 / normalPdf(x) - millsUpper(-x);
-}
-
-/**
- * out[i] = R(|y_i f_i|) for every i: the one Mills ratio both tails of Phi(y_i f_i) need
- * (Phi(z) = phi(z) R(-z) for z <= 0, 1 - phi(z) R(z) above); the numbers of millsRatio(|y_i f_i|)
- * bit for bit, with no number boxed per point (millsTaylorAt says why that matters).
- */
-export function millsRatiosOfAbs(y: Float64Array, f: Float64Array, out: Float64Array): void {
-  for (let i = 0; i < f.length; i++) {
-    const x = Math.abs(y[i] * f[i]);
-    out[i] = x;
-    // millsUpper's two branches, each storing its own result: merged into one value, the result of
-    // the rarely taken (so not inlined) continued fraction would be boxed, and with it the other.
-    if (x <= NODE_LAST) millsTaylorAt(out, i);
-    else out[i] = millsContinuedFraction(x); // also NaN, for NaN
-  }
 }
 
 /** Standard normal distribution function Phi(z). */

@@ -93,11 +93,28 @@ export function dot(a: Float64Array, b: Float64Array): number {
   return s;
 }
 
-/** a' (b + c) > 0. */
-function positive(a: Float64Array, b: Float64Array, c: Float64Array): boolean {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * (b[i] + c[i]);
-  return s > 0;
+/**
+ * The six no-U-turn tests of a merged subtree (buildTree) in one pass over its arrays: with
+ * rho = rhoInit + rhoFinal, beg' rho, end' rho (over the merge), beg' (rhoInit + finalBeg.m),
+ * finalBeg' (same) (across the join, from the start) and initEnd' (rhoFinal + initEnd.m), end'
+ * (same) (across the join, from the end), the sharps dotted, each > 0. Each sum runs over i in
+ * order, so it is the number a loop of its own gives; six loops, stopped at the first failure,
+ * read the eight arrays up to six times.
+ */
+function noUTurn(beg: End, end: End, initEnd: End, finalBeg: End, rhoInit: Float64Array, rhoFinal: Float64Array): boolean {
+  const bs = beg.s, es = end.s, is = initEnd.s, im = initEnd.m, fs = finalBeg.s, fm = finalBeg.m;
+  let m1 = 0, m2 = 0, a1 = 0, a2 = 0, b1 = 0, b2 = 0;
+  for (let i = 0; i < bs.length; i++) {
+    const ri = rhoInit[i], rf = rhoFinal[i];
+    const r = ri + rf, ra = ri + fm[i], rb = rf + im[i];
+    m1 += bs[i] * r;
+    m2 += es[i] * r;
+    a1 += bs[i] * ra;
+    a2 += fs[i] * ra;
+    b1 += is[i] * rb;
+    b2 += es[i] * rb;
+  }
+  return m1 > 0 && m2 > 0 && a1 > 0 && a2 > 0 && b1 > 0 && b2 > 0;
 }
 
 function logSumExp(a: number, b: number): number {
@@ -245,10 +262,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     const { rhoInit, rhoFinal, initEnd, finalBeg } = lv;
     for (let i = 0; i < n; i++) rhoOut[i] += rhoInit[i] + rhoFinal[i];
     // The criterion over the merged subtree, and across its join (Stan's extra checks).
-    const merged = positive(beg.s, rhoInit, rhoFinal) && positive(end.s, rhoInit, rhoFinal);
-    const acrossInit = positive(beg.s, rhoInit, finalBeg.m) && positive(finalBeg.s, rhoInit, finalBeg.m);
-    const acrossFinal = positive(initEnd.s, rhoFinal, initEnd.m) && positive(end.s, rhoFinal, initEnd.m);
-    return merged && acrossInit && acrossFinal ? lswSubtree : NaN;
+    return noUTurn(beg, end, initEnd, finalBeg, rhoInit, rhoFinal) ? lswSubtree : NaN;
   }
 
   function step(state: S, rng: RandomSource): { state: S; info: StepInfo } {
@@ -299,10 +313,8 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
       }
       logSumWeight = logSumExp(logSumWeight, lswSubtree);
       for (let i = 0; i < n; i++) rho[i] = rhoBck[i] + rhoFwd[i];
-      const persist = positive(bckBck.s, rhoBck, rhoFwd) && positive(fwdFwd.s, rhoBck, rhoFwd)
-        && positive(bckBck.s, rhoBck, fwdBck.m) && positive(fwdBck.s, rhoBck, fwdBck.m)
-        && positive(bckFwd.s, rhoFwd, bckFwd.m) && positive(fwdFwd.s, rhoFwd, bckFwd.m);
-      if (!persist) break;
+      // The same tests over the whole trajectory (backward part, then forward part).
+      if (!noUTurn(bckBck, fwdFwd, bckFwd, fwdBck, rhoBck, rhoFwd)) break;
     }
     if (lastState && depth > 0) {
       copyState(z, zSample);
