@@ -121,6 +121,28 @@ function figure(r: Result, config: string): string {
   return svgFigure(option, { width: 960, height: 320 });
 }
 
+function fail(message: string): never {
+  console.error(`volatilityTable: ${message}`);
+  process.exit(2);
+}
+
+/** A result file, or one line naming the file and what is wrong with it. */
+function readResult(file: string): Result {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    fail(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  try {
+    const r = JSON.parse(text) as Result;
+    if (!Array.isArray(r.cells)) fail(`${file}: not a volatility result file (no "cells" list)`);
+    return r;
+  } catch (e) {
+    fail(`${file}: not JSON (${(e as Error).message.replace(/\s+/g, " ")})`);
+  }
+}
+
 function main(): void {
   const args = process.argv.slice(2);
   const take = (name: string) => {
@@ -134,9 +156,11 @@ function main(): void {
     console.error("usage: volatilityTable RESULT.json... [--figure FILE.svg] [--figure-config P,V]");
     process.exit(2);
   }
-  const files = args.map((a) => JSON.parse(readFileSync(a, "utf8")) as Result);
+  const unknown = args.find((a) => a.startsWith("--"));
+  if (unknown !== undefined) fail(`unknown option ${unknown} (known: --figure, --figure-config)`);
+  const files = args.map((a) => readResult(a));
   const r: Result = { ...files[0], runs: Math.max(...files.map((x) => x.runs)), cells: files.flatMap((x) => x.cells) };
-  if (files.some((x) => x.burnIn !== r.burnIn || x.draws !== r.draws)) throw new Error("the result files differ in burn-in or draws");
+  if (files.some((x) => x.burnIn !== r.burnIn || x.draws !== r.draws)) fail("the result files differ in burn-in or draws");
   r.runs = Math.max(...svRows(r.cells).map((x) => x.runs));
   process.stdout.write(tables(r));
   if (figureFile) writeFileAtomic(figureFile, figure(r, figureConfig));
