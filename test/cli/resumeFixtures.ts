@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readCmdStanCsv } from "../../src/io/cmdstan.js";
 import { Rng } from "../../src/random/rng.js";
@@ -35,14 +35,15 @@ export function rows(path: string): string {
   return readFileSync(path, "utf8").split("\n").filter((l) => !l.startsWith("#")).join("\n");
 }
 
-/** Runs the command and kills it with SIGKILL after `ms` milliseconds, unless it ends first; true when killed. */
-function runAndKill(args: string[], ms: number): Promise<boolean> {
+/** Runs the command and kills it with SIGKILL after `ms` milliseconds, unless it ends first; whether it was killed, and how long it ran. */
+function runAndKill(args: string[], ms: number): Promise<{ killed: boolean; elapsed: number }> {
   return new Promise((resolve) => {
+    const t0 = performance.now();
     const child = spawn(process.execPath, [MAIN, ...args], { stdio: "ignore" });
     const timer = setTimeout(() => child.kill("SIGKILL"), ms);
     child.on("exit", (_code, signal) => {
       clearTimeout(timer);
-      resolve(signal === "SIGKILL");
+      resolve({ killed: signal === "SIGKILL", elapsed: performance.now() - t0 });
     });
   });
 }
@@ -53,15 +54,23 @@ function runAndKill(args: string[], ms: number): Promise<boolean> {
  * the chains (or annealing runs) ran, the run ends before its kill, or eight kills were sent (on
  * a loaded machine a start can take longer than the whole reference run did, so a kill may land
  * before any chain starts); then checks that some kill landed while chains ran and that each
- * draws file present at every moment parsed with complete rows only.
+ * draws file present at every moment parsed with complete rows only. A run that ends before its
+ * first kill landed mid-run (the machine got faster than during the reference run) is started
+ * again from nothing, its kills timed from its own length.
  */
 async function killRepeatedly(args: string[], out: string, fullMs: number, seed: number, checkpointEvery: string): Promise<void> {
   const rng = new Rng(seed);
   let killedMidRun = 0;
+  let lengthMs = fullMs;
   for (let attempt = 0; attempt < 8 && killedMidRun < 4; attempt++) {
     const how = existsSync(join(out, "run.json")) ? ["--resume", out] : existsSync(out) ? ["--out", out, "--overwrite"] : ["--out", out];
-    const killed = await runAndKill([...args, ...how, "--checkpoint-every", checkpointEvery], fullMs * (0.3 + 0.6 * rng.uniform()));
-    if (!killed) break;
+    const { killed, elapsed } = await runAndKill([...args, ...how, "--checkpoint-every", checkpointEvery], lengthMs * (0.3 + 0.6 * rng.uniform()));
+    if (!killed && killedMidRun > 0) break;
+    if (!killed) {
+      rmSync(out, { recursive: true, force: true });
+      lengthMs = elapsed;
+      continue;
+    }
     if (!existsSync(out)) continue; // killed before the directory was made
     if (readdirSync(out).some((f) => f.startsWith("checkpoint_"))) killedMidRun++;
     for (const f of readdirSync(out).filter((f) => /^draws_\d\.csv$/.test(f))) {
