@@ -10,7 +10,7 @@
 //     GFLOP/s and the sweep time they predict;
 //  4. with --base, one posterior recomputation of a parallel sweep at the converged sites split
 //     into its parts, the base's pieces against this checkout's, alternating (median of 9).
-//   npm run bench -- epSweeps [--base /tmp/s4epbase] [--rounds 3]
+//   npm run bench -- epSweeps [--base /tmp/epbase] [--rounds 3]
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
