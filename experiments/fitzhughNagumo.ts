@@ -6,7 +6,7 @@
  * initialised on the true mode"): seconds of sampling, ESS of a, b, c (Geyer's initial monotone
  * sequence), s / min-ESS, and the ODE solves each run needed, by order of sensitivities.
  *
- *   node dist/experiments/fitzhughNagumo.js [--runs 3] [--burn-in 500] [--draws 1000]
+ *   node dist/experiments/fitzhughNagumo.js [--runs 3] [--first-run 0] [--burn-in 500] [--draws 1000]
  *     [--samplers mh-componentwise,mala,hmc,mmala,simplified-mmala,rmhmc] [--json FILE]
  *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *   node dist/experiments/fitzhughNagumo.js --check RESULT.json [--samplers a,b] [--runs k] [--grid-dir DIR] [--parallel P] [--queue URL]
@@ -18,6 +18,8 @@
  * threads (--parallel, default 1, so that the timings are those of one run at a time), or on a
  * BullMQ queue (--queue, run by `gpmcmc worker` processes sharing --grid-dir); --grid-dir keeps
  * the runs' results, so a command stopped and started again runs only the runs it lacks.
+ * Runs first-run .. first-run + runs - 1 (so that runs can be spread over invocations;
+ * fitzhughNagumoTable.ts merges a sampler's runs from several files).
  * --check recomputes the runs of a committed result file (those of --samplers, runs below --runs,
  * when given) and compares every figure but the timings.
  */
@@ -34,10 +36,11 @@ export { DATA_IDENTITY, fitzhughNagumoRun, type FitzhughNagumoCell } from "../sr
 
 export const TABLE14_SAMPLERS: ParametricSamplerName[] = ["mh-componentwise", "mala", "hmc", "mmala", "simplified-mmala", "rmhmc"];
 
-/** Runs 0 .. runs - 1 of each sampler. */
+/** Runs first .. first + runs - 1 of each sampler (first: 0 when absent). */
 export interface FitzhughNagumoExperiment {
   samplers: ParametricSamplerName[];
   runs: number;
+  first?: number;
   burnIn: number;
   draws: number;
 }
@@ -46,7 +49,7 @@ export interface FitzhughNagumoExperiment {
 export function fitzhughNagumoGridSpec(e: FitzhughNagumoExperiment, out: string): GridSpec {
   return {
     grid: FITZHUGH_NAGUMO_GRID, kind: FITZHUGH_NAGUMO_RUN, fixed: { burnIn: e.burnIn, draws: e.draws },
-    axes: { sampler: [...e.samplers], run: Array.from({ length: e.runs }, (_, i) => i) }, out, checkpointEvery: 500,
+    axes: { sampler: [...e.samplers], run: Array.from({ length: e.runs }, (_, i) => (e.first ?? 0) + i) }, out, checkpointEvery: 500,
   };
 }
 
@@ -65,7 +68,7 @@ export function compareFitzhughNagumoCells(expected: readonly FitzhughNagumoCell
   return compareCells(expected, actual, (c) => `${c.sampler} run ${c.run}`, ["seconds", "burnInSeconds", "secondsPerMinEss"]);
 }
 
-const KNOWN = ["--samplers", "--runs", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
+const KNOWN = ["--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
 
 async function main(args: string[]): Promise<number> {
   const { backend, check } = scriptStart(args, KNOWN);
@@ -74,13 +77,17 @@ async function main(args: string[]): Promise<number> {
   if (check) {
     const { file, rest } = check;
     const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; runs: number; backend: string; cells: FitzhughNagumoCell[] };
+    const first = Math.min(...committed.cells.map((c) => c.run));
     const runs = args.includes("--runs") ? Math.min(wholeNumberOption(args, "--runs", "", 1), committed.runs) : committed.runs;
-    const chosen = committed.cells.filter((c) => c.run < runs && (!args.includes("--samplers") || samplers.includes(c.sampler)));
-    const e: FitzhughNagumoExperiment = { samplers: [...new Set(chosen.map((c) => c.sampler))], runs, burnIn: committed.burnIn, draws: committed.draws };
+    const chosen = committed.cells.filter((c) => c.run < first + runs && (!args.includes("--samplers") || samplers.includes(c.sampler)));
+    const e: FitzhughNagumoExperiment = { samplers: [...new Set(chosen.map((c) => c.sampler))], runs, first, burnIn: committed.burnIn, draws: committed.draws };
     const cells = await runFitzhughNagumo(e, experimentGridPlace(rest));
     return reportCheck(file, committed.backend, { backend, cells }, compareFitzhughNagumoCells(chosen, cells));
   }
-  const e: FitzhughNagumoExperiment = { samplers: samplers as ParametricSamplerName[], runs: wholeNumberOption(args, "--runs", "3", 1), burnIn: wholeNumberOption(args, "--burn-in", "500", 0), draws: wholeNumberOption(args, "--draws", "1000", 2) };
+  const e: FitzhughNagumoExperiment = {
+    samplers: samplers as ParametricSamplerName[], runs: wholeNumberOption(args, "--runs", "3", 1), first: wholeNumberOption(args, "--first-run", "0", 0),
+    burnIn: wholeNumberOption(args, "--burn-in", "500", 0), draws: wholeNumberOption(args, "--draws", "1000", 2),
+  };
   const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
   const { mode } = fitzhughNagumoProblem();
   process.stderr.write(`posterior mode (${Array.from(mode.theta, (x) => x.toFixed(4)).join(", ")}), ${mode.reason}\n`);
@@ -89,7 +96,7 @@ async function main(args: string[]): Promise<number> {
     process.stderr.write(`${cell.sampler} run ${cell.run}: ${cell.seconds.toFixed(1)} s, ESS ${cell.ess.map((x) => x.toFixed(0)).join("/")}, s/min-ESS ${cell.secondsPerMinEss.toPrecision(3)}, accept ${cell.acceptanceRate.toFixed(2)}\n`);
   }
   const result = {
-    experiment: "Girolami & Calderhead 2011, Table 14 (reduced)", burnIn: e.burnIn, draws: e.draws, runs: e.runs, dataSeedIdentity: DATA_IDENTITY,
+    experiment: "Girolami & Calderhead 2011, Table 14 (reduced)", burnIn: e.burnIn, draws: e.draws, runs: e.runs, firstRun: e.first, dataSeedIdentity: DATA_IDENTITY,
     mode: Array.from(mode.theta), backend, node: process.version, cells,
   };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");

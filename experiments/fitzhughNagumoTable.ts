@@ -8,7 +8,8 @@
  *   node dist/experiments/fitzhughNagumoTable.js experiments/results/fitzhugh-nagumo/table14-first-order.json \
  *     experiments/results/fitzhugh-nagumo/table14-hmc-rmhmc.json
  *
- * (one or more result files; each row takes the draws and burn-in of the file its runs are in).
+ * (one or more result files; a sampler's row takes the burn-in and draws of the first file with its
+ * runs, and its runs from every file at that burn-in and draws).
  */
 import { readFileSync } from "node:fs";
 
@@ -23,7 +24,7 @@ const PAPER: Record<string, { name: string; time: number; ess: [number, number, 
 };
 const PAPER_DRAWS = 5000;
 
-interface Cell { sampler: string; seconds: number; ess: number[]; acceptanceRate: number; divergences: number; burnInDivergences?: number; solves: { statesOnly: number; firstOrder: number; secondOrder: number } }
+interface Cell { sampler: string; run: number; seconds: number; ess: number[]; acceptanceRate: number; divergences: number; burnInDivergences?: number; solves: { statesOnly: number; firstOrder: number; secondOrder: number } }
 
 const f = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 interface Result { cells: Cell[]; draws: number; burnIn: number; runs: number }
@@ -32,8 +33,11 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const order = Object.keys(PAPER);
 const samplers = [...new Set(results.flatMap((r) => r.cells.map((c) => c.sampler)))].sort((a, b) => order.indexOf(a) - order.indexOf(b));
 const rows = samplers.map((sampler) => {
+  // the first file with the sampler sets its protocol; its runs in every file at that protocol
   const result = results.find((r) => r.cells.some((c) => c.sampler === sampler))!;
-  const cs = result.cells.filter((c) => c.sampler === sampler);
+  const cs = results.filter((r) => r.burnIn === result.burnIn && r.draws === result.draws).flatMap((r) => r.cells.filter((c) => c.sampler === sampler));
+  const runs = cs.map((c) => c.run);
+  if (new Set(runs).size < runs.length) throw new Error(`${sampler}: run ${runs.find((r, i) => runs.indexOf(r) !== i)} is in two of the files`);
   const ess = [0, 1, 2].map((k) => mean(cs.map((c) => c.ess[k])));
   const time = mean(cs.map((c) => c.seconds));
   const perDraw = (n: number) => n / (result.burnIn + result.draws);
