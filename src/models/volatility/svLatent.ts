@@ -47,27 +47,34 @@ export function svLatentTarget(y: Float64Array, beta: number, sigma: number, phi
   const T = y.length;
   const { diag: pd, off } = ar1Precision(T, sigma, phi, options.broken);
   const half = 1 / (2 * beta * beta);
-  const y2 = Float64Array.from(y, (v) => v * v * half);
-  const gDiag = Float64Array.from(pd, (v) => v + 0.5);
+  // plain loops: this target is built once per Gibbs sweep, and a mapping Float64Array.from costs
+  // more than the sweep's leapfrog steps
+  const y2 = new Float64Array(T);
+  const gDiag = new Float64Array(T);
+  for (let t = 0; t < T; t++) {
+    y2[t] = y[t] * y[t] * half;
+    gDiag[t] = pd[t] + 0.5;
+  }
   const factor = new TridiagonalCholesky(gDiag, off, "stochastic volatility metric I/2 + C^-1");
-  const logDet = factor.logDet();
+  // log|G| only where a sampler asks for the geometry (HMC with the tridiagonal mass never does)
+  let logDet: number | undefined;
   const work = new Float64Array(T);
 
   function logDensityAndGradient(x: Float64Array, grad: Float64Array): number {
-    // one pass: (C^-1 x)_t from the three neighbours, the likelihood's terms, dL/dx_t
-    let l = 0;
-    let prev = 0;
-    let cur = x[0];
-    for (let t = 0; t < T; t++) {
-      const next = t + 1 < T ? x[t + 1] : 0;
-      const cx = pd[t] * cur + (t > 0 ? off[t - 1] * prev : 0) + (t + 1 < T ? off[t] * next : 0);
-      const e = y2[t] * Math.exp(-cur);
-      l += -0.5 * cur - e - 0.5 * cur * cx;
-      grad[t] = -0.5 + e - cx;
-      prev = cur;
-      cur = next;
-    }
-    return l;
+    // one pass: (C^-1 x)_t from the three neighbours, the likelihood's terms, dL/dx_t; the ends
+    // (one neighbour each) outside the loop, in the same order of operations
+    if (T === 1) return term(0, pd[0] * x[0], x, grad, 0);
+    let l = term(0, pd[0] * x[0] + off[0] * x[1], x, grad, 0);
+    for (let t = 1; t < T - 1; t++) l = term(t, pd[t] * x[t] + off[t - 1] * x[t - 1] + off[t] * x[t + 1], x, grad, l);
+    return term(T - 1, pd[T - 1] * x[T - 1] + off[T - 2] * x[T - 2], x, grad, l);
+  }
+
+  /** Adds x_t's terms to l, with cx = (C^-1 x)_t, and sets dL/dx_t. */
+  function term(t: number, cx: number, x: Float64Array, grad: Float64Array, l: number): number {
+    const cur = x[t];
+    const e = y2[t] * Math.exp(-cur);
+    grad[t] = -0.5 + e - cx;
+    return l + (-0.5 * cur - e - 0.5 * cur * cx);
   }
 
   function logDensity(x: Float64Array): number {
@@ -87,7 +94,7 @@ export function svLatentTarget(y: Float64Array, beta: number, sigma: number, phi
       position: Float64Array.from(x),
       logDensity: ld,
       gradient,
-      logDetMetric: logDet,
+      logDetMetric: (logDet ??= factor.logDet()),
       applyInverse,
       applyMetric: (v: Float64Array, out: Float64Array) => tridiagonalMatvec(gDiag, off, v, out),
       sampleMomentum: (rng: RandomSource, out: Float64Array) => {
