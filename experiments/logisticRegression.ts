@@ -9,14 +9,15 @@
  *
  *   node dist/experiments/logisticRegression.js [--data heart_statlog,pima532,synth_tr] [--runs 1]
  *     [--first-run 0] [--start zero|mode] [--burn-in 1000] [--draws 1000] [--samplers a,b] [--thin 1] [--step-size e --leapfrog-steps L]
- *     [--json FILE] [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *     [--trajectory-length l] [--json FILE] [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *   node dist/experiments/logisticRegression.js --check RESULT.json [--grid-dir DIR] [--parallel P] [--queue URL]
  *
  * With --thin k (Table 2) each run keeps every k-th of draws * k transitions; with --step-size
  * (Table 3) the step size is fixed (no adaptation) and, with --leapfrog-steps, the trajectory
- * length too. Data sets are read from data/ or the shared collection (../shared/data). Each run's
+ * length too; with --trajectory-length l RMHMC takes round(l / eps) steps at its step size eps (the
+ * default of `gpmcmc sample --model logistic-regression`, l = 3; without it, 6 steps). Data sets are read from data/ or the shared collection (../shared/data). Each run's
  * seed is a stable hash of (data set, sampler, run), with the start, the thinning and the fixed
- * step size and leapfrog count where given: never a loop position. One chain per run.
+ * step size, leapfrog count and trajectory length where given: never a loop position. One chain per run.
  *
  * The runs are the jobs of one grid per data set (job kind "parametric-chain",
  * src/grid/parametricChainJob.ts): on the local pool of worker threads (--parallel, default 1,
@@ -45,7 +46,7 @@ export interface LogisticConfig extends ParametricSettings {
   first: number;
 }
 
-const KNOWN = ["--data", "--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--thin", "--step-size", "--start", "--leapfrog-steps", "--grid-dir", "--parallel", "--queue", "--check"];
+const KNOWN = ["--data", "--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--thin", "--step-size", "--start", "--leapfrog-steps", "--trajectory-length", "--grid-dir", "--parallel", "--queue", "--check"];
 
 function num(args: string[], name: string, fallback: string, integer = true): number {
   const raw = optionValue(args, name, fallback);
@@ -71,12 +72,20 @@ export function parseLogisticArgs(args: string[]): LogisticConfig {
   };
   if (args.includes("--step-size")) cfg.stepSize = num(args, "--step-size", "", false);
   if (args.includes("--leapfrog-steps")) cfg.leapfrogSteps = num(args, "--leapfrog-steps", "");
+  if (args.includes("--trajectory-length")) {
+    if (cfg.leapfrogSteps !== undefined) throw new Error("--trajectory-length and --leapfrog-steps exclude each other");
+    cfg.trajectoryLength = num(args, "--trajectory-length", "", false);
+    if (!(cfg.trajectoryLength > 0)) throw new Error(`--trajectory-length must be positive, got ${cfg.trajectoryLength}`);
+  }
   return cfg;
 }
 
 function settingsOf(cfg: LogisticConfig): ParametricSettings {
-  const { draws, burnIn, thin, start, stepSize, leapfrogSteps } = cfg;
-  return { draws, burnIn, thin, start, ...(stepSize !== undefined ? { stepSize } : {}), ...(leapfrogSteps !== undefined ? { leapfrogSteps } : {}) };
+  const { draws, burnIn, thin, start, stepSize, leapfrogSteps, trajectoryLength } = cfg;
+  return {
+    draws, burnIn, thin, start, ...(stepSize !== undefined ? { stepSize } : {}), ...(leapfrogSteps !== undefined ? { leapfrogSteps } : {}),
+    ...(trajectoryLength !== undefined ? { trajectoryLength } : {}),
+  };
 }
 
 /** The samplers of cfg that apply to data set `data` (parametricSamplerApplies: holmes-held needs a binary regression's design and labels). */

@@ -7,7 +7,8 @@
  * leapfrogSteps, the trajectory length too), every thin-th of draws * thin transitions kept.
  *
  * The cell names data (a CSV in data/ or the shared collection), sampler and run; the fixed
- * settings draws, burnIn, thin, start and, when given, stepSize and leapfrogSteps. The seed is
+ * settings draws, burnIn, thin, start and, when given, stepSize, leapfrogSteps and
+ * trajectoryLength (RMHMC's eps L, its count of steps round(trajectoryLength / eps)). The seed is
  * experiments/logisticRegression.ts's: the FNV-1a hash of (data set, sampler, run) and the
  * settings that differ from the defaults (`parametricSeedParts`), and the grid must be named
  * after those settings (`parametricGridName`), so the name and the seed say the same. With the
@@ -30,7 +31,8 @@ import { logisticRegression } from "../models/logisticRegression.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/driver.js";
-import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, TRAJECTORY_STEP_CAP, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { stepsForLength } from "../samplers/trajectoryOptions.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, fisherScoringMode, type DenseMetricTarget } from "../targets/denseMetric.js";
 import { fnvSeed } from "./identity.js";
@@ -55,6 +57,8 @@ export interface ParametricSettings {
   /** Fixed step size (no adaptation) and, with it, a fixed leapfrog count. */
   stepSize?: number;
   leapfrogSteps?: number;
+  /** RMHMC's integration time eps L (parametricRegistry's trajectoryLength); absent: 6 steps. */
+  trajectoryLength?: number;
 }
 
 /** One run's figures, as the experiment's result files hold them. */
@@ -108,7 +112,7 @@ export function runLength(job: GridJob): { burnIn: number; draws: number } {
 
 /** The settings that differ from the defaults, as words of the identity: they enter the seed and the grid's name. */
 export function parametricSeedParts(s: ParametricSettings): string[] {
-  return [...(s.start === "mode" ? ["start=mode"] : []), ...(s.thin !== 1 ? [`thin=${s.thin}`] : []), ...(s.stepSize !== undefined ? [`eps=${s.stepSize}`] : []), ...(s.leapfrogSteps !== undefined ? [`L=${s.leapfrogSteps}`] : [])];
+  return [...(s.start === "mode" ? ["start=mode"] : []), ...(s.thin !== 1 ? [`thin=${s.thin}`] : []), ...(s.stepSize !== undefined ? [`eps=${s.stepSize}`] : []), ...(s.leapfrogSteps !== undefined ? [`L=${s.leapfrogSteps}`] : []), ...(s.trajectoryLength !== undefined ? [`epsL=${s.trajectoryLength}`] : [])];
 }
 
 /** The name a grid of these settings must have. */
@@ -178,10 +182,10 @@ function cpuTimed<S extends SamplerState>(kernel: Kernel<S>, skip: number): { ke
 export function parametricRun(data: string, sampler: ParametricSamplerName, run: number, s: ParametricSettings, job?: { job: GridJob; context?: TaskContext }): { cell: ParametricCell; samples: Float64Array; resumed: boolean } {
   const target = logisticTarget(data);
   const d = target.dim;
-  const { draws, burnIn, thin, stepSize, leapfrogSteps } = s;
+  const { draws, burnIn, thin, stepSize, leapfrogSteps, trajectoryLength } = s;
   const seed = parametricSeed(data, sampler, run, s);
   const init = s.start === "mode" ? fisherScoringMode(target.model) : new Float64Array(d);
-  const given = stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {};
+  const given = { ...(stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {}), trajectoryLength };
   const { kernel: inner, adapt } = parametricSampler(target, sampler, init, burnIn, given);
   const cpu = cpuTimed(inner, burnIn);
   const options = { draws, burnIn, thin, init, adapt };
@@ -199,7 +203,7 @@ export function parametricRun(data: string, sampler: ParametricSamplerName, run:
   }
   const sorted = [...ess].sort((a, b) => a - b);
   const cell: ParametricCell = {
-    data, sampler, run, seed, coefficients: d, thin, stepSize: r.tunedValue ?? stepSize ?? null, leapfrogSteps: leapfrogSteps ?? null, seconds: r.seconds.sampling,
+    data, sampler, run, seed, coefficients: d, thin, stepSize: r.tunedValue ?? stepSize ?? null, leapfrogSteps: leapfrogSteps ?? stepsAfterBurnIn(sampler, trajectoryLength, r.tunedValue ?? stepSize) ?? null, seconds: r.seconds.sampling,
     minEss: sorted[0]!, medianEss: sorted[Math.floor(d / 2)]!, maxEss: sorted[d - 1]!,
     cpuSeconds: cpu.seconds(),
     ess,
@@ -207,6 +211,12 @@ export function parametricRun(data: string, sampler: ParametricSamplerName, run:
     acceptanceRate: r.summary.acceptanceRate, divergences: r.summary.divergences, means, sds,
   };
   return { cell, samples: r.samples, resumed: r.resumed };
+}
+
+/** RMHMC's count of steps after burn-in where it follows a trajectory length (the cell records it). */
+function stepsAfterBurnIn(sampler: ParametricSamplerName, trajectoryLength: number | undefined, stepSize: number | undefined): number | undefined {
+  if (trajectoryLength === undefined || stepSize === undefined || (sampler !== "rmhmc" && sampler !== "rmhmc-t")) return undefined;
+  return stepsForLength(trajectoryLength, stepSize, TRAJECTORY_STEP_CAP);
 }
 
 function settingsOf(job: GridJob): ParametricSettings {
@@ -223,6 +233,11 @@ function settingsOf(job: GridJob): ParametricSettings {
   const s: ParametricSettings = { draws: int("draws", 2), burnIn: int("burnIn", 0), thin: int("thin", 1), start };
   if (f.stepSize !== undefined) s.stepSize = f.stepSize as number;
   if (f.leapfrogSteps !== undefined) s.leapfrogSteps = int("leapfrogSteps", 1);
+  if (f.trajectoryLength !== undefined) {
+    if (!(typeof f.trajectoryLength === "number" && f.trajectoryLength > 0)) refuseJob(job, `fixed setting trajectoryLength must be a positive number, got ${JSON.stringify(f.trajectoryLength)}`);
+    if (f.leapfrogSteps !== undefined) refuseJob(job, `fixed settings leapfrogSteps and trajectoryLength exclude each other`);
+    s.trajectoryLength = f.trajectoryLength as number;
+  }
   return s;
 }
 

@@ -162,7 +162,7 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
 
   function step(state: HmcState, rng: RandomSource): { state: HmcState; info: StepInfo } {
     mass.sampleMomentum(rng, drawn);
-    const steps = leapfrogStepCount(trajectory, rng);
+    const steps = leapfrogStepCount(trajectory, rng, tunable.value);
     const logUniform = Math.log(rng.uniform());
     return transition(state, drawn, logUniform, steps);
   }

@@ -278,7 +278,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   /** One iteration of Algorithm 1's loop (lines 5-35). */
   function step(state: RmhmcState, rng: RandomSource): { state: RmhmcState; info: StepInfo } {
     sampleMomentum(state, rng, drawn);
-    const steps = leapfrogStepCount(trajectory, rng);
+    const steps = leapfrogStepCount(trajectory, rng, tunable.value);
     const logUniform = Math.log(rng.uniform());
     return transition(state, drawn, logUniform, steps);
   }

@@ -61,6 +61,22 @@ test("parametric-chain jobs: a grid named otherwise than its settings, or an unk
   assert.throws(() => parseLogisticArgs(["--bogus"]), /unknown option --bogus/);
 });
 
+test("--trajectory-length: in the grid's name and the seed, RMHMC's recorded count of steps round(l / eps), and exclusive of --leapfrog-steps", () => {
+  const cfg = parseLogisticArgs(["--data", "synth_tr", "--samplers", "rmhmc", "--trajectory-length", "3", "--burn-in", "30", "--draws", "10"]);
+  const spec = logisticGridSpec(cfg, "synth_tr", "x");
+  assert.equal(spec.grid, "logisticRegression epsL=3");
+  const [job] = gridJobs({ spec, path: "/tmp/spec.json", outDir: "/tmp/x" });
+  const cell = runLogisticRegressionDirect(cfg)[0]!;
+  assert.equal(cell.leapfrogSteps, Math.min(50, Math.max(1, Math.round(3 / cell.stepSize!))));
+  // without the length: another seed, and the count is not recorded (6, the registry's)
+  const plain = runLogisticRegressionDirect(parseLogisticArgs(["--data", "synth_tr", "--samplers", "rmhmc", "--burn-in", "30", "--draws", "10"]))[0]!;
+  assert.notEqual(plain.seed, cell.seed);
+  assert.equal(plain.leapfrogSteps, null);
+  assert.throws(() => parametricChainJob({ ...job!, fixed: { ...job!.fixed, trajectoryLength: -1 } }), (e: Error) => e.name === "GridJobError" && /trajectoryLength must be a positive number/.test(e.message));
+  assert.throws(() => parseLogisticArgs(["--trajectory-length", "3", "--leapfrog-steps", "4"]), /exclude each other/);
+  assert.throws(() => parseLogisticArgs(["--trajectory-length", "0"]), /must be positive/);
+});
+
 test("--check recomputes a committed result file through the grid: identical; a changed figure is reported, exit 1", () => {
   const ok = spawnSync(process.execPath, [SCRIPT, "--check", COMMITTED], { encoding: "utf8", cwd: REPO_ROOT });
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);

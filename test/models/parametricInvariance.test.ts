@@ -3,7 +3,7 @@
 // design and labels, the logistic one); the broken variants that the same check rejects are in
 // parametricNegativeControls.test.ts and holmesHeld.test.ts.
 import { test } from "node:test";
-import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies } from "../../src/samplers/parametricRegistry.js";
+import { LOGISTIC_TRAJECTORY_LENGTH, PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies } from "../../src/samplers/parametricRegistry.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
 import { BURN_IN, cases, expectPass, run } from "./invarianceHarness.js";
 
@@ -18,3 +18,15 @@ for (const name of PARAMETRIC_SAMPLER_NAMES) {
   });
 }
 
+
+// logistic regression's default for RMHMC: the count of steps follows the adapted step size
+// (round(3 / eps)); the state-dependent count that the same check rejects is in parametricNegativeControls.test.ts
+for (const name of ["rmhmc", "rmhmc-t"] as const) {
+  test(`${name} with the trajectory length ${LOGISTIC_TRAJECTORY_LENGTH} (adapted in burn-in) leaves the gaussian, banana and logistic targets invariant`, (t) => {
+    for (const c of cases) {
+      const target = denseMetricTarget(c.model());
+      const { kernel, adapt } = parametricSampler(target, name, Float64Array.from(c.init), BURN_IN, { trajectoryLength: LOGISTIC_TRAJECTORY_LENGTH });
+      expectPass(t, run(kernel, c, adapt, 2000 + c.name.length), `${name} length ${LOGISTIC_TRAJECTORY_LENGTH} on ${c.name}`);
+    }
+  });
+}

@@ -63,3 +63,12 @@ test("negative control: RMHMC with a Student-t kinetic energy but Gaussian momen
   const kernel = rmhmc(denseMetricTarget(banana.model()), { stepSize: 0.5, leapfrogSteps: 6, targetAcceptance: 0.8, kineticEnergy });
   expectFail(t, run(kernel, banana, da, 14), "rmhmc-t gaussian momenta");
 });
+
+test("negative control: RMHMC whose trajectory length depends on the state (antithetic below the mean, short above) fails on the Gaussian", (t) => {
+  // Each kernel alone leaves the target invariant; choosing between them by the position does not.
+  const target = denseMetricTarget(gauss.model());
+  const antithetic = rmhmc(target, { stepSize: 0.2, leapfrogSteps: 50, trajectoryLength: Math.PI });
+  const short = rmhmc(target, { stepSize: 0.2, leapfrogSteps: 50, trajectoryLength: 0.4 });
+  const kernel: typeof short = { ...short, step: (state, rng) => (state.position[0] < GAUSS_MEAN[0] ? antithetic : short).step(state, rng) };
+  expectFail(t, run(kernel, gauss, undefined, 12), "rmhmc state-dependent trajectory length");
+});
