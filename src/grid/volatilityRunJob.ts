@@ -43,18 +43,25 @@ export interface SvConfig {
   volatilitySteps?: number;
   /** Fixed step sizes (parameters, volatilities): no adaptation. */
   stepSizes?: [number, number];
+  /** The interweaving block (run/volatilityGibbs.ts) after the two others. */
+  interweave?: boolean;
 }
 
-/** A configuration from its text P,V[@LP,LV][#EP,EV] ("-" for a leapfrog count keeps the default). */
+/**
+ * A configuration from its text P,V[@LP,LV][#EP,EV][+iw] ("-" for a leapfrog count keeps the
+ * default; +iw adds the interweaving block, its scale adapted in burn-in).
+ */
 export function parseSvConfig(text: string): SvConfig {
-  const [spec, fixed] = text.split("#");
+  const [core, ...extras] = text.split("+");
+  for (const e of extras) if (e !== "iw") throw new Error(`configuration ${text}: unknown addition +${e} (known: +iw)`);
+  const [spec, fixed] = core!.split("#");
   const [pair, steps] = spec!.split("@");
   const [p, v] = pair!.split(",");
   if (!isSvSamplerName(p ?? "") || !isSvSamplerName(v ?? "")) throw new Error(`configuration ${text}: samplers P,V from rmhmc, mmala, mala, hmc`);
   const [lp, lv] = (steps ?? "-,-").split(",").map((s) => (s === "-" || s === undefined ? undefined : Number(s)));
   const stepSizes = fixed === undefined ? undefined : (fixed.split(",").map(Number) as [number, number]);
   if (stepSizes && !(stepSizes.length === 2 && stepSizes.every((e) => e > 0))) throw new Error(`configuration ${text}: #EP,EV, two positive step sizes`);
-  return { label: text, parameters: p as SvSamplerName, volatilities: v as SvSamplerName, parameterSteps: lp, volatilitySteps: lv, stepSizes };
+  return { label: text, parameters: p as SvSamplerName, volatilities: v as SvSamplerName, parameterSteps: lp, volatilitySteps: lv, stepSizes, ...(extras.length > 0 ? { interweave: true } : {}) };
 }
 
 export interface SvCell {
@@ -98,6 +105,7 @@ export function volatilityRun(y: Float64Array, config: SvConfig, run: number, bu
   const kernel = svGibbsKernel(y, {
     parameters: { sampler: config.parameters, leapfrogSteps: config.parameterSteps, stepSize: config.stepSizes?.[0], adapt: !config.stepSizes },
     volatilities: { sampler: config.volatilities, leapfrogSteps: config.volatilitySteps, stepSize: config.stepSizes?.[1], adapt: !config.stepSizes },
+    ...(config.interweave ? { interweave: {} } : {}),
     adaptIterations: burnIn,
   });
   const init = svInitialPoint(y);

@@ -14,12 +14,15 @@
  *   rmhmc, which with a constant metric is the leapfrog with mass G = I/2 + C^-1 (Section 8.2):
  *   HMC with the tridiagonal mass of samplers/tridiagonalMass.ts, every step O(T).
  * Step sizes adapt per block during burn-in (samplers/blockGibbs.ts); the numbers of leapfrog
- * steps are the paper's (Section 8.3) where it gives them.
+ * steps are the paper's (Section 8.3) where it gives them. With `interweave` a third block follows:
+ * (sigma, phi) moved with the innovations eta fixed, the volatilities following
+ * (models/volatility/svNonCentred.ts), which the centred parameters' block cannot do.
  */
 import { latentStatistics, SV_PRIOR, svLogLikelihood, svLogPrior, type SvPriorOptions } from "../models/volatility/svModel.js";
 import { svLatentTarget } from "../models/volatility/svLatent.js";
+import { SV_INTERWEAVE_SCALE, svNonCentredKernel } from "../models/volatility/svNonCentred.js";
 import { svParameterModel } from "../models/volatility/svParameters.js";
-import { blockGibbs, type BlockGibbsKernel } from "../samplers/blockGibbs.js";
+import { blockGibbs, type BlockGibbsKernel, type GibbsBlock } from "../samplers/blockGibbs.js";
 import { hmc } from "../samplers/hmc.js";
 import { mala } from "../samplers/mala.js";
 import { identityMass } from "../samplers/massMatrix.js";
@@ -55,6 +58,8 @@ export interface SvBlockChoice {
 export interface SvGibbsOptions extends SvPriorOptions {
   parameters: SvBlockChoice;
   volatilities: SvBlockChoice;
+  /** A third block per sweep: the interweaving step of svNonCentred.ts (its scale adapted unless adapt is false). */
+  interweave?: { scale?: number; adapt?: boolean };
   /** Sweeps of step-size adaptation (the burn-in). */
   adaptIterations: number;
 }
@@ -123,12 +128,14 @@ export function svGibbsKernel(y: Float64Array, options: SvGibbsOptions): BlockGi
   const prior: SvPriorOptions = { betaPriorRate: rate, broken: options.broken };
   const dP = SV_BLOCK_DEFAULTS.parameters[options.parameters.sampler];
   const dV = SV_BLOCK_DEFAULTS.volatilities[options.volatilities.sampler];
-  return blockGibbs(
-    3 + T,
-    [
-      { name: "parameters", start: 0, length: 3, stepSize: options.parameters.stepSize ?? dP.stepSize, adapt: options.parameters.adapt, kernelFor: (p) => parameterKernel(y, p, options.parameters, prior) },
-      { name: "volatilities", start: 3, length: T, stepSize: options.volatilities.stepSize ?? dV.stepSize, adapt: options.volatilities.adapt, kernelFor: (p) => latentKernel(y, p, options.volatilities, prior) },
-    ],
-    { logDensity: (p) => svJointLogDensity(y, p, rate), adaptIterations: options.adaptIterations },
-  );
+  const blocks: GibbsBlock[] = [
+    { name: "parameters", start: 0, length: 3, stepSize: options.parameters.stepSize ?? dP.stepSize, adapt: options.parameters.adapt, kernelFor: (p) => parameterKernel(y, p, options.parameters, prior) },
+    { name: "volatilities", start: 3, length: T, stepSize: options.volatilities.stepSize ?? dV.stepSize, adapt: options.volatilities.adapt, kernelFor: (p) => latentKernel(y, p, options.volatilities, prior) },
+  ];
+  const w = options.interweave;
+  if (w) {
+    const scale = w.scale ?? SV_INTERWEAVE_SCALE;
+    blocks.push({ name: "interweave", start: 1, length: 2 + T, stepSize: scale, adapt: w.adapt, kernelFor: (p) => svNonCentredKernel(y, p[0], { scale, betaPriorRate: rate }) });
+  }
+  return blockGibbs(3 + T, blocks, { logDensity: (p) => svJointLogDensity(y, p, rate), adaptIterations: options.adaptIterations });
 }

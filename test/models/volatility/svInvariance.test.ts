@@ -9,13 +9,17 @@
 // method for the weights). Starting from the target makes the check independent of how fast the
 // Gibbs sweep mixes (the beta - x level ridge is slow for MALA); each pair is also required to
 // move most chains. Negative control: the same check catches a latent block whose density gives
-// x_1 the variance sigma^2 instead of the stationary sigma^2 / (1 - phi^2).
+// x_1 the variance sigma^2 instead of the stationary sigma^2 / (1 - phi^2). The interweaving
+// block (models/volatility/svNonCentred.ts) is checked the same way, alone and in the sweep, and
+// its variant without the random walk's Jacobian is caught.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { simulateVolatility } from "../../../src/models/volatility/svSimulate.js";
 import { SV_PRIOR } from "../../../src/models/volatility/svModel.js";
 import { Rng } from "../../../src/random/rng.js";
 import { svGibbsKernel, type SvSamplerName } from "../../../src/run/volatilityGibbs.js";
+import { svNonCentredKernel } from "../../../src/models/volatility/svNonCentred.js";
+import type { SamplerState } from "../../../src/samplers/types.js";
 
 const T = 8;
 const RATE = -1;
@@ -78,6 +82,8 @@ const reference = pool.moments;
 const STEP_SIZES: { readonly [N in SvSamplerName]: [number, number] } = { rmhmc: [0.4, 0.9], mmala: [0.5, 0.95], hmc: [0.02, 0.17], mala: [0.06, 0.19] };
 const CHAINS = 1000;
 const SWEEPS = 4;
+/** The interweaving random walk's scale on (log sigma, atanh phi) for this posterior. */
+const INTERWEAVE_SCALE = 0.3;
 
 /** Exact posterior draws: multinomial resampling of the importance sample by its weights. */
 function exactStarts(m: number): Float64Array[] {
@@ -97,20 +103,36 @@ function exactStarts(m: number): Float64Array[] {
   });
 }
 
-function zScores(parameters: SvSamplerName, volatilities: SvSamplerName, seed: number, broken?: "x1-variance"): { z: { name: string; z: number; text: string }[]; moved: number } {
+function zScores(parameters: SvSamplerName, volatilities: SvSamplerName, seed: number, broken?: "x1-variance", interweave = false): { z: { name: string; z: number; text: string }[]; moved: number } {
   const kernel = svGibbsKernel(y, {
     parameters: { sampler: parameters, stepSize: STEP_SIZES[parameters][0], adapt: false },
     volatilities: { sampler: volatilities, stepSize: STEP_SIZES[volatilities][1], adapt: false },
+    ...(interweave ? { interweave: { scale: INTERWEAVE_SCALE, adapt: false } } : {}),
     adaptIterations: 0, betaPriorRate: RATE, broken,
   });
   const rng = new Rng(seed, 0);
-  const finals = exactStarts(CHAINS).map((start) => {
+  return compare(exactStarts(CHAINS).map((start) => {
     let state = kernel.init(Float64Array.from(start));
     for (let k = 0; k < SWEEPS; k++) state = kernel.step(state, rng).state;
     return state.position;
-  });
+  }), 0);
+}
+
+/** The interweaving block alone (beta fixed at each chain's start), `steps` steps per chain. */
+function interweaveZScores(seed: number, steps: number, broken?: "no-jacobian"): ReturnType<typeof zScores> {
+  const rng = new Rng(seed, 0);
+  return compare(exactStarts(CHAINS).map((start) => {
+    const kernel = svNonCentredKernel(y, start[0], { scale: INTERWEAVE_SCALE, betaPriorRate: RATE, broken });
+    let state: SamplerState = kernel.init(start.slice(1));
+    for (let k = 0; k < steps; k++) state = kernel.step(state, rng).state;
+    return Float64Array.of(start[0], ...state.position);
+  }), 1);
+}
+
+/** z-scores of the final states against the reference; `moved`: the fraction whose coordinate `watch` changed. */
+function compare(finals: Float64Array[], watch: number): { z: { name: string; z: number; text: string }[]; moved: number } {
   const starts = exactStarts(CHAINS);
-  const moved = finals.filter((f, i) => f[0] !== starts[i][0]).length / CHAINS;
+  const moved = finals.filter((f, i) => f[watch] !== starts[i][watch]).length / CHAINS;
   const z = FUNCTIONS.map(([name, f], k) => {
     const v = finals.map(f);
     const mean = v.reduce((a, b) => a + b, 0) / CHAINS;
@@ -136,6 +158,22 @@ for (const [ps, vs] of PAIRS) {
 
 test("negative control: a latent block with x_1 ~ N(0, sigma^2) is caught", (t) => {
   const { z } = zScores("mmala", "mmala", 900, "x1-variance");
+  const worst = Math.max(...z.map((c) => Math.abs(c.z)));
+  t.diagnostic(`max |z| = ${worst.toFixed(2)}`);
+  assert.ok(worst > 6, z.map((c) => c.text).join("\n"));
+});
+
+test("the interweaving block alone leaves the T = 8 posterior invariant, and with rmhmc, rmhmc in the sweep", (t) => {
+  for (const [label, { z, moved }] of [["alone", interweaveZScores(950, 10)], ["in the sweep", zScores("rmhmc", "rmhmc", 951, undefined, true)]] as const) {
+    const worst = Math.max(...z.map((c) => Math.abs(c.z)));
+    t.diagnostic(`${label}: max |z| = ${worst.toFixed(2)}, moved in ${(100 * moved).toFixed(0)}% of the chains`);
+    assert.ok(worst < 4, z.map((c) => c.text).join("\n"));
+    assert.ok(moved > 0.5, `${label}: moved in only ${moved} of the chains`);
+  }
+});
+
+test("negative control: the interweaving block without the Jacobian of (log sigma, atanh phi) is caught", (t) => {
+  const { z } = interweaveZScores(952, 10, "no-jacobian");
   const worst = Math.max(...z.map((c) => Math.abs(c.z)));
   t.diagnostic(`max |z| = ${worst.toFixed(2)}`);
   assert.ok(worst > 6, z.map((c) => c.text).join("\n"));
