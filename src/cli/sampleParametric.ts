@@ -33,6 +33,8 @@ export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOpt
   polynomialDegree?: string;
   priorVariance?: string;
   adapt?: boolean;
+  /** volatility: the interweaving block, "on" (the default) or "off". */
+  interweave?: string;
 }
 
 /** GP-only options, refused with --model logistic-regression. */
@@ -47,6 +49,7 @@ export function addParametricModelOptions(cmd: Command): Command {
   return addCoxProcessOptions(cmd)
     .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + "), lgcp (the log-Gaussian Cox process field on a grid of counts; samplers rmhmc, mmala, mala-transient, mala-stationary), volatility (the stochastic volatility model of Girolami & Calderhead, Section 8: returns in column y; --sampler P,V for the parameters and the volatilities) or fitzhugh-nagumo (the ODE model of Section 10: columns t, V, R; samplers as logistic-regression but iwls)")
     .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
+    .option("--interweave <on|off>", "volatility: after the two blocks, move (sigma, phi) with the innovations fixed (default on)")
     .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }
 
@@ -55,6 +58,7 @@ export function isParametricModel(raw: RawParametricOptions): boolean {
   const model = raw.model ?? "latent-gp";
   if (!(SAMPLE_MODELS as readonly string[]).includes(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${SAMPLE_MODELS.join(", ")})`);
   if (model !== "lgcp") refuseCoxProcessOptions(raw, model);
+  if (model !== "volatility" && raw.interweave !== undefined) throw new OptionError("--interweave", "applies only to --model volatility");
   if (model !== "fitzhugh-nagumo") {
     for (const k of ["priorSd", "initialState", "start"] as const) if ((raw as Record<string, unknown>)[k] !== undefined) throw new OptionError(optionName(k), "applies only to --model fitzhugh-nagumo");
   }

@@ -8,6 +8,7 @@
  * --sampler NAME uses one sampler for both blocks, --sampler P,V one for the parameters and one for
  * the volatilities (default SV_DEFAULT); --step-size and --leapfrog-steps take one value (both
  * blocks) or two (P,V); the leapfrog steps default to the paper's (run/volatilityGibbs.ts).
+ * --interweave on|off adds the interweaving block of (sigma, phi) after the two (default on).
  * Everything is checked before sampling: a bad option or data file stops with one line and exit
  * code 2, and nothing is written.
  */
@@ -27,13 +28,13 @@ import { fmt } from "./sampleReport.js";
 import { parseSampleOptions } from "./sampleOptions.js";
 
 /**
- * Without --sampler: the fastest configuration with adapted step sizes per min ESS of the
- * volatilities in EXPERIMENTS.md's Table 12 (CPU seconds per min ESS): RMHMC for both blocks with
- * 3 leapfrog steps for the parameters and 10 for the volatilities (the paper: 10 and 50). Table 11
- * does not separate the configurations: sigma's ESS, its smallest, varies up to eightfold between
- * runs of one configuration.
+ * Without --sampler: the fastest configuration per min ESS of the volatilities in EXPERIMENTS.md's
+ * Tables 11-12 (CPU seconds per min ESS): RMHMC for both blocks with 3 leapfrog steps for the
+ * parameters and 10 for the volatilities (the paper: 10 and 50), and the interweaving block,
+ * which raises sigma's ESS, the smallest of the paper's two-block scheme, by one to two orders
+ * of magnitude and the volatilities' with it.
  */
-export const SV_DEFAULT = { samplers: ["rmhmc", "rmhmc"] as [SvSamplerName, SvSamplerName], leapfrogSteps: [3, 10] as [number, number] };
+export const SV_DEFAULT = { samplers: ["rmhmc", "rmhmc"] as [SvSamplerName, SvSamplerName], leapfrogSteps: [3, 10] as [number, number], interweave: true };
 
 /** One value for both blocks or two, comma-separated (parameters, volatilities). */
 function pairOf<T>(option: string, raw: string | undefined, parse: (option: string, raw: string) => T): [T | undefined, T | undefined] {
@@ -85,15 +86,17 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
   if (raw.sampler === undefined && raw.leapfrogSteps === undefined) [leapfrog[0], leapfrog[1]] = SV_DEFAULT.leapfrogSteps;
   const trajectories: readonly string[] = ["rmhmc", "hmc"];
   if (leapfrog[0] !== undefined && !trajectories.includes(pSampler) && !trajectories.includes(vSampler)) throw new OptionError("--leapfrog-steps", `applies only to rmhmc and hmc, not ${pSampler},${vSampler}`);
+  if (raw.interweave !== undefined && raw.interweave !== "on" && raw.interweave !== "off") throw new OptionError("--interweave", `must be on or off, got ${JSON.stringify(raw.interweave)}`);
+  const interweave = raw.interweave === undefined ? SV_DEFAULT.interweave : raw.interweave === "on";
   const o = parseSampleOptions({ ...raw, sampler: pSampler, stepSize: undefined, leapfrogSteps: undefined }, { samplers: SV_SAMPLER_NAMES });
   const start = startModelRun("volatility", raw, o);
   const y = readReturns(o.data);
   const adapt = raw.adapt !== false;
   const block = (sampler: SvSamplerName, i: 0 | 1): SvBlockChoice => ({ sampler, stepSize: steps[i], leapfrogSteps: leapfrog[i], adapt });
-  const kernel = svGibbsKernel(y, { parameters: block(pSampler, 0), volatilities: block(vSampler, 1), adaptIterations: adapt ? o.burnIn : 0 });
+  const kernel = svGibbsKernel(y, { parameters: block(pSampler, 0), volatilities: block(vSampler, 1), ...(interweave ? { interweave: { adapt } } : {}), adaptIterations: adapt ? o.burnIn : 0 });
   const samplerName = `${pSampler},${vSampler}`;
   const spec: ModelRunSpec = {
-    model: { name: "volatility" }, sampler: { sampler: samplerName, stepSize: steps, leapfrogSteps: leapfrog },
+    model: { name: "volatility", interweave }, sampler: { sampler: samplerName, stepSize: steps, leapfrogSteps: leapfrog },
     draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed: start.seed, adapt,
   };
   // each chain's block step sizes and acceptance rates, read as it ends
@@ -105,7 +108,7 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
     onChain: (r) => (blocks[r.chain] = kernel.summary()),
     writeDraws: (out, r) => {
       // the blocks' step sizes after this chain's burn-in (for a checkpoint's draws: as they are now)
-      const settings: Record<string, string | number> = { parameter_sampler: pSampler, volatility_sampler: vSampler };
+      const settings: Record<string, string | number> = { parameter_sampler: pSampler, volatility_sampler: vSampler, interweave: interweave ? "on" : "off" };
       for (const s of blocks[r.chain] ?? kernel.summary()) settings[`${s.name}_stepsize`] = s.stepSize;
       return writeParametricChain(out, r, names, { model: "stochastic_volatility", sampler: samplerName, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt, dataFile: o.data, settings });
     },
@@ -116,7 +119,7 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
       const vEss = names.slice(3).map((_, k) => essOf(3 + k)).sort((a, b) => a - b);
       const volatilityEss = { min: vEss[0], median: vEss[Math.floor(T / 2)], max: vEss[T - 1] };
       return {
-        ...summary, gpmcmc: VERSION, model: "volatility", sampler: samplerName, seed: spec.seed, data: { file: o.data, T },
+        ...summary, gpmcmc: VERSION, model: "volatility", sampler: samplerName, interweave, seed: spec.seed, data: { file: o.data, T },
         parameterEss, volatilityEss, blocks, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [],
       };
     },
@@ -125,14 +128,14 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
 }
 
 type VolatilityReport = ReturnType<typeof summariseRun> & {
-  sampler: string; data: { file: string; T: number }; parameterEss: { beta: number; sigma: number; phi: number }; volatilityEss: { min: number; median: number; max: number };
+  sampler: string; interweave: boolean; data: { file: string; T: number }; parameterEss: { beta: number; sigma: number; phi: number }; volatilityEss: { min: number; median: number; max: number };
   blocks: BlockSummary[][]; out: string | null; files: string[];
 };
 
 function formatVolatilityReport(r: VolatilityReport): string {
   const [pSampler, vSampler] = r.sampler.split(",");
   const lines = [
-    `stochastic volatility on ${r.data.file} (T = ${r.data.T}), samplers ${pSampler} (beta, sigma, phi) and ${vSampler} (x.1..x.${r.data.T})`,
+    `stochastic volatility on ${r.data.file} (T = ${r.data.T}), samplers ${pSampler} (beta, sigma, phi) and ${vSampler} (x.1..x.${r.data.T})${r.interweave ? ", then (sigma, phi) interweaved" : ""}`,
     `${r.chains} chains x ${r.draws} draws; acceptance rates ${r.blocks.map((b, c) => `chain ${c + 1}: ${b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")}`).join("; ")}`,
     `ESS (Geyer): beta ${fmt(r.parameterEss.beta)}, sigma ${fmt(r.parameterEss.sigma)}, phi ${fmt(r.parameterEss.phi)}; x min ${fmt(r.volatilityEss.min)}, median ${fmt(r.volatilityEss.median)}, max ${fmt(r.volatilityEss.max)}`,
     `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains`,

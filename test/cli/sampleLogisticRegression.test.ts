@@ -52,6 +52,7 @@ test("bad input for --model logistic-regression: one line, exit 2, nothing writt
       [["--data", SYNTH, "--prior-variance", "0"], /^gpmcmc: --prior-variance: /],
       [["--data", SYNTH, "--sampler", "ess"], /^gpmcmc: --sampler: ess does not apply to --model logistic-regression/],
       [["--data", SYNTH, "--lengthscale", "1"], /^gpmcmc: --lengthscale: applies only to --model latent-gp/],
+      [["--data", SYNTH, "--interweave", "on"], /^gpmcmc: --interweave: applies only to --model volatility/],
       [["--data", SYNTH, "--model", "linear"], /^gpmcmc: --model: unknown model "linear"/],
       [["--data", SYNTH, "--sampler", "holmes-held", "--step-size", "0.1"], /^gpmcmc: --step-size: does not apply to --sampler holmes-held/],
       [["--data", SYNTH, "--sampler", "holmes-held", "--leapfrog-steps", "3"], /^gpmcmc: --leapfrog-steps: applies only to --sampler rmhmc, rmhmc-t, hmc or hmc-diagonal/],

@@ -33,8 +33,15 @@ test("simulate --model volatility writes t,y (seeded) and the truth; sample --mo
     assert.equal(run.status, 0, run.stderr);
     const report = JSON.parse(run.stdout);
     assert.equal(report.sampler, "mmala,rmhmc");
-    assert.equal(report.blocks.length, 2);
+    // the interweaving block by default: a third block with its own step size and acceptance
+    assert.equal(report.interweave, true);
+    assert.deepEqual(report.blocks[0].map((b: { name: string }) => b.name), ["parameters", "volatilities", "interweave"]);
     const draws = readFileSync(join(out, "draws_2.csv"), "utf8");
+    assert.match(draws, /interweave = on/);
+    assert.match(draws, /interweave_stepsize = /);
+    const off = cli("sample", "--model", "volatility", "--data", data, "--interweave", "off", "--draws", "20", "--burn-in", "20", "--chains", "1", "--seed", "3", "--json");
+    assert.equal(off.status, 0, off.stderr);
+    assert.deepEqual(JSON.parse(off.stdout).blocks[0].map((b: { name: string }) => b.name), ["parameters", "volatilities"]);
     const header = draws.split("\n").find((l) => !l.startsWith("#"))!;
     assert.ok(header.endsWith(",beta,sigma,phi," + Array.from({ length: 40 }, (_, i) => `x.${i + 1}`).join(",")), header);
     assert.match(draws, /model = stochastic_volatility/);
@@ -69,6 +76,7 @@ test("bad input for the volatility model: one line, exit 2, nothing written", ()
       [["--data", good, "--step-size", "0.1,-1"], /^gpmcmc: --step-size: /],
       [["--data", good, "--leapfrog-steps", "5", "--sampler", "mala"], /^gpmcmc: --leapfrog-steps: applies only to rmhmc and hmc/],
       [["--data", good, "--polynomial-degree", "2"], /^gpmcmc: --polynomial-degree: does not apply to --model volatility/],
+      [["--data", good, "--interweave", "maybe"], /^gpmcmc: --interweave: must be on or off, got "maybe"/],
     ];
     for (const [args, message] of cases) {
       const r = cli(...base, ...args);
