@@ -49,3 +49,10 @@ test("fitzhugh-nagumo-run jobs: a grid named otherwise is the spec's fault", () 
   const [unknown] = gridJobs({ spec: { ...spec, axes: { ...spec.axes, sampler: ["nope"] } }, path: "/tmp/spec.json", outDir: "/tmp/x" });
   assert.throws(() => fitzhughNagumoRunJob(unknown!), (e: Error) => e.name === "GridJobError" && /unknown sampler "nope"/.test(e.message));
 });
+
+test("--first-run: runs k.. are the jobs of the same identities as in a grid from run 0, so their results merge", () => {
+  const all = gridJobs({ spec: fitzhughNagumoGridSpec({ samplers: ["rmhmc"], runs: 6, burnIn: 2, draws: 4 }, "x"), path: "/tmp/spec.json", outDir: "/tmp/x" });
+  const later = gridJobs({ spec: fitzhughNagumoGridSpec({ samplers: ["rmhmc"], runs: 2, first: 4, burnIn: 2, draws: 4 }, "x"), path: "/tmp/spec.json", outDir: "/tmp/x" });
+  assert.deepEqual(later.map((j) => j.cell.run), [4, 5]);
+  assert.deepEqual(later.map((j) => j.id), all.slice(4).map((j) => j.id));
+});
