@@ -1,5 +1,5 @@
 /**
- * Girolami & Calderhead (2011), Table 14 (reduced): the Fitzhugh-Nagumo parameters (a, b, c)
+ * Girolami & Calderhead (2011), Table 14: the Fitzhugh-Nagumo parameters (a, b, c)
  * from the paper's synthetic data (200 times on [0, 20], a = b = 0.2, c = 3, V(0) = -1,
  * R(0) = 1, noise sd 0.5), sampled by component-wise MH, MALA, HMC, mMALA, simplified mMALA and
  * RMHMC, one chain per run started at the posterior mode (the paper: "a single Markov chain
