@@ -13,6 +13,10 @@
  *   likewise of its sd (standard errors sd / sqrt(2 ESS)), ESS capped at the number of draws;
  *   |z| > 4 is flagged.
  *
+ * A file made with --trajectory-length l (RMHMC) or --smmala-target-acceptance a (simplified
+ * mMALA) holds another variant of those methods: their rows are named "rmhmc (eps L l)",
+ * "simplified-mmala (target a)".
+ *
  *   node dist/experiments/logisticRegressionTable.js RESULT.json [RESULT.json ...]
  */
 import { readFileSync } from "node:fs";
@@ -40,19 +44,32 @@ const results = files.map((file) => ({ file, ...(JSON.parse(readFileSync(file, "
 // seed does not depend on the chain length, so runs of another length are other cells
 const seen = new Set<string>();
 const cells = results
-  .flatMap((r) => r.cells.map((c) => ({ ...c, burnIn: r.burnIn, draws: r.draws, table2: r.file.includes("table2") })))
+  .flatMap((r) => r.cells.map((c) => ({ ...c, burnIn: r.burnIn, draws: r.draws, table2: r.file.includes("table2"), variant: variantOf(c.sampler, r.command) })))
   .filter((c) => {
-    const key = JSON.stringify([c.data, c.sampler, c.run, (c as { seed?: number }).seed, c.thin, c.stepSize, c.leapfrogSteps, c.table2, c.burnIn, c.draws]);
+    const key = JSON.stringify([c.data, c.sampler, c.variant, c.run, (c as { seed?: number }).seed, c.thin, c.stepSize, c.leapfrogSteps, c.table2, c.burnIn, c.draws]);
     return !seen.has(key) && !!seen.add(key);
   });
-const isTable3 = (c: Cell) => c.leapfrogSteps !== undefined && c.leapfrogSteps !== null;
+
+/** The variant of `sampler` that a file's command asks for ("" for the default). */
+function variantOf(sampler: string, command: string | undefined): string {
+  const words = (command ?? "").split(" ");
+  const value = (option: string) => (words.includes(option) ? words[words.indexOf(option) + 1] : undefined);
+  const length = value("--trajectory-length");
+  const target = value("--smmala-target-acceptance");
+  if (length !== undefined && (sampler === "rmhmc" || sampler === "rmhmc-t")) return `eps L ${length}`;
+  if (target !== undefined && sampler === "simplified-mmala") return `target ${target}`;
+  return "";
+}
+// (a trajectory-length run records the count of steps it settled at, but is not a Table 3 cell)
+const isTable3 = (c: Cell & { variant: string }) => c.leapfrogSteps !== undefined && c.leapfrogSteps !== null && c.variant === "";
 const main = cells.filter((c) => !isTable3(c) && !c.table2);
 const dataSets = Object.keys(PAPER_TABLE).filter((d) => cells.some((c) => c.data === d));
 // a method run on a data set at two chain lengths is two rows, named with the length
 const lengths = new Map<string, Set<string>>();
-for (const c of main) lengths.set(`${c.data} ${c.sampler}`, (lengths.get(`${c.data} ${c.sampler}`) ?? new Set()).add(`${c.burnIn}+${c.draws}`));
-const method = (c: { data: string; sampler: string; burnIn: number; draws: number }) =>
-  lengths.get(`${c.data} ${c.sampler}`)!.size > 1 ? `${c.sampler} (${c.burnIn}+${c.draws})` : c.sampler;
+const named = (c: { sampler: string; variant: string }) => (c.variant ? `${c.sampler} (${c.variant})` : c.sampler);
+for (const c of main) lengths.set(`${c.data} ${named(c)}`, (lengths.get(`${c.data} ${named(c)}`) ?? new Set()).add(`${c.burnIn}+${c.draws}`));
+const method = (c: { data: string; sampler: string; variant: string; burnIn: number; draws: number }) =>
+  lengths.get(`${c.data} ${named(c)}`)!.size > 1 ? `${named(c)} (${c.burnIn}+${c.draws})` : named(c);
 const out: string[] = [];
 
 if (speedOnly) {
@@ -148,14 +165,14 @@ for (const data of dataSets) {
       const seSd = Math.hypot(c.sds[k] / Math.sqrt(2 * essOf(c, k)), refSd / Math.sqrt(2 * sw));
       const zm = (c.means[k] - refMean) / seMean;
       const zs = (c.sds[k] - refSd) / seSd;
-      if (Math.abs(zm) > Math.abs(worstMean.z)) worstMean = { z: zm, at: `${c.sampler}, beta.${k + 1}` };
-      if (Math.abs(zs) > Math.abs(worstSd.z)) worstSd = { z: zs, at: `${c.sampler}, beta.${k + 1}` };
-      if (Math.abs(zm) > 4) flagged.add(c.sampler);
-      if (Math.abs(zs) > 4) flaggedSd.add(c.sampler);
+      if (Math.abs(zm) > Math.abs(worstMean.z)) worstMean = { z: zm, at: `${named(c)}, beta.${k + 1}` };
+      if (Math.abs(zs) > Math.abs(worstSd.z)) worstSd = { z: zs, at: `${named(c)}, beta.${k + 1}` };
+      if (Math.abs(zm) > 4) flagged.add(named(c));
+      if (Math.abs(zs) > 4) flaggedSd.add(named(c));
     }
   }
   const p = PAPER_TABLE_10[data];
-  out.push(`| ${data} | ${f(Math.min(...sds))} (${p[0]}) | ${f(Math.max(...sds))} (${p[1]}) | ${new Set(cs.map((c) => c.sampler)).size} | ${f(worstMean.z)} (${worstMean.at}) | ${f(worstSd.z)} (${worstSd.at}) | ${[...flagged].join(", ") || "none"} | ${[...flaggedSd].join(", ") || "none"} |`);
+  out.push(`| ${data} | ${f(Math.min(...sds))} (${p[0]}) | ${f(Math.max(...sds))} (${p[1]}) | ${new Set(cs.map(named)).size} | ${f(worstMean.z)} (${worstMean.at}) | ${f(worstSd.z)} (${worstSd.at}) | ${[...flagged].join(", ") || "none"} | ${[...flaggedSd].join(", ") || "none"} |`);
 }
 out.push("");
 process.stdout.write(out.join("\n"));

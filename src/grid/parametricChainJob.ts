@@ -7,8 +7,9 @@
  * leapfrogSteps, the trajectory length too), every thin-th of draws * thin transitions kept.
  *
  * The cell names data (a CSV in data/ or the shared collection), sampler and run; the fixed
- * settings draws, burnIn, thin, start and, when given, stepSize, leapfrogSteps and
- * trajectoryLength (RMHMC's eps L, its count of steps round(trajectoryLength / eps)). The seed is
+ * settings draws, burnIn, thin, start and, when given, stepSize, leapfrogSteps,
+ * trajectoryLength (RMHMC's eps L, its count of steps round(trajectoryLength / eps)) and
+ * smmalaTargetAcceptance (simplified mMALA's, instead of 0.7). The seed is
  * experiments/logisticRegression.ts's: the FNV-1a hash of (data set, sampler, run) and the
  * settings that differ from the defaults (`parametricSeedParts`), and the grid must be named
  * after those settings (`parametricGridName`), so the name and the seed say the same. With the
@@ -59,6 +60,8 @@ export interface ParametricSettings {
   leapfrogSteps?: number;
   /** RMHMC's integration time eps L (parametricRegistry's trajectoryLength); absent: 6 steps. */
   trajectoryLength?: number;
+  /** Simplified mMALA's target acceptance (parametricRegistry's smmalaTargetAcceptance); absent: 0.7. */
+  smmalaTargetAcceptance?: number;
 }
 
 /** One run's figures, as the experiment's result files hold them. */
@@ -112,7 +115,7 @@ export function runLength(job: GridJob): { burnIn: number; draws: number } {
 
 /** The settings that differ from the defaults, as words of the identity: they enter the seed and the grid's name. */
 export function parametricSeedParts(s: ParametricSettings): string[] {
-  return [...(s.start === "mode" ? ["start=mode"] : []), ...(s.thin !== 1 ? [`thin=${s.thin}`] : []), ...(s.stepSize !== undefined ? [`eps=${s.stepSize}`] : []), ...(s.leapfrogSteps !== undefined ? [`L=${s.leapfrogSteps}`] : []), ...(s.trajectoryLength !== undefined ? [`epsL=${s.trajectoryLength}`] : [])];
+  return [...(s.start === "mode" ? ["start=mode"] : []), ...(s.thin !== 1 ? [`thin=${s.thin}`] : []), ...(s.stepSize !== undefined ? [`eps=${s.stepSize}`] : []), ...(s.leapfrogSteps !== undefined ? [`L=${s.leapfrogSteps}`] : []), ...(s.trajectoryLength !== undefined ? [`epsL=${s.trajectoryLength}`] : []), ...(s.smmalaTargetAcceptance !== undefined ? [`acc=${s.smmalaTargetAcceptance}`] : [])];
 }
 
 /** The name a grid of these settings must have. */
@@ -182,10 +185,10 @@ function cpuTimed<S extends SamplerState>(kernel: Kernel<S>, skip: number): { ke
 export function parametricRun(data: string, sampler: ParametricSamplerName, run: number, s: ParametricSettings, job?: { job: GridJob; context?: TaskContext }): { cell: ParametricCell; samples: Float64Array; resumed: boolean } {
   const target = logisticTarget(data);
   const d = target.dim;
-  const { draws, burnIn, thin, stepSize, leapfrogSteps, trajectoryLength } = s;
+  const { draws, burnIn, thin, stepSize, leapfrogSteps, trajectoryLength, smmalaTargetAcceptance } = s;
   const seed = parametricSeed(data, sampler, run, s);
   const init = s.start === "mode" ? fisherScoringMode(target.model) : new Float64Array(d);
-  const given = { ...(stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {}), trajectoryLength };
+  const given = { ...(stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {}), trajectoryLength, smmalaTargetAcceptance };
   const { kernel: inner, adapt } = parametricSampler(target, sampler, init, burnIn, given);
   const cpu = cpuTimed(inner, burnIn);
   const options = { draws, burnIn, thin, init, adapt };
@@ -237,6 +240,11 @@ function settingsOf(job: GridJob): ParametricSettings {
     if (!(typeof f.trajectoryLength === "number" && f.trajectoryLength > 0)) refuseJob(job, `fixed setting trajectoryLength must be a positive number, got ${JSON.stringify(f.trajectoryLength)}`);
     if (f.leapfrogSteps !== undefined) refuseJob(job, `fixed settings leapfrogSteps and trajectoryLength exclude each other`);
     s.trajectoryLength = f.trajectoryLength as number;
+  }
+  if (f.smmalaTargetAcceptance !== undefined) {
+    const a = f.smmalaTargetAcceptance;
+    if (!(typeof a === "number" && a > 0 && a < 1)) refuseJob(job, `fixed setting smmalaTargetAcceptance must lie strictly between 0 and 1, got ${JSON.stringify(a)}`);
+    s.smmalaTargetAcceptance = a as number;
   }
   return s;
 }

@@ -77,6 +77,17 @@ test("--trajectory-length: in the grid's name and the seed, RMHMC's recorded cou
   assert.throws(() => parseLogisticArgs(["--trajectory-length", "0"]), /must be positive/);
 });
 
+test("--smmala-target-acceptance: in the grid's name and the seed, simplified mMALA's step adapted to it, and checked", () => {
+  const cfg = parseLogisticArgs(["--data", "synth_tr", "--samplers", "simplified-mmala", "--smmala-target-acceptance", "0.5", "--burn-in", "300", "--draws", "300"]);
+  assert.equal(logisticGridSpec(cfg, "synth_tr", "x").grid, "logisticRegression acc=0.5");
+  const low = runLogisticRegressionDirect(cfg)[0]!;
+  const plain = runLogisticRegressionDirect(parseLogisticArgs(["--data", "synth_tr", "--samplers", "simplified-mmala", "--burn-in", "300", "--draws", "300"]))[0]!;
+  assert.notEqual(low.seed, plain.seed);
+  // adapted to 0.5 the step is longer and the acceptance lower than at the default 0.7
+  assert.ok(low.stepSize! > plain.stepSize! && low.acceptanceRate < plain.acceptanceRate - 0.1, `${low.stepSize} ${low.acceptanceRate} against ${plain.stepSize} ${plain.acceptanceRate}`);
+  for (const bad of ["0", "1", "1.5"]) assert.throws(() => parseLogisticArgs(["--smmala-target-acceptance", bad]), /strictly between 0 and 1/);
+});
+
 test("--check recomputes a committed result file through the grid: identical; a changed figure is reported, exit 1", () => {
   const ok = spawnSync(process.execPath, [SCRIPT, "--check", COMMITTED], { encoding: "utf8", cwd: REPO_ROOT });
   assert.equal(ok.status, 0, ok.stdout + ok.stderr);

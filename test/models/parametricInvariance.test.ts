@@ -3,7 +3,8 @@
 // design and labels, the logistic one); the broken variants that the same check rejects are in
 // parametricNegativeControls.test.ts and holmesHeld.test.ts.
 import { test } from "node:test";
-import { LOGISTIC_TRAJECTORY_LENGTH, PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies } from "../../src/samplers/parametricRegistry.js";
+import assert from "node:assert/strict";
+import { LOGISTIC_SMMALA_TARGET_ACCEPTANCE, LOGISTIC_TRAJECTORY_LENGTH, PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies } from "../../src/samplers/parametricRegistry.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
 import { BURN_IN, cases, expectPass, run } from "./invarianceHarness.js";
 
@@ -30,3 +31,12 @@ for (const name of ["rmhmc", "rmhmc-t"] as const) {
     }
   });
 }
+
+test(`simplified-mmala adapted to logistic regression's target acceptance ${LOGISTIC_SMMALA_TARGET_ACCEPTANCE} leaves the three targets invariant`, (t) => {
+  for (const c of cases) {
+    const target = denseMetricTarget(c.model());
+    const { kernel, adapt } = parametricSampler(target, "simplified-mmala", Float64Array.from(c.init), BURN_IN, { smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE });
+    assert.equal(kernel.tunable?.targetAcceptance, LOGISTIC_SMMALA_TARGET_ACCEPTANCE);
+    expectPass(t, run(kernel, c, adapt, 3000 + c.name.length), `simplified-mmala target ${LOGISTIC_SMMALA_TARGET_ACCEPTANCE} on ${c.name}`);
+  }
+});
