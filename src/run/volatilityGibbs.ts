@@ -16,11 +16,11 @@
  * Step sizes adapt per block during burn-in (samplers/blockGibbs.ts); the numbers of leapfrog
  * steps are the paper's (Section 8.3) where it gives them. With `interweave` a third block follows:
  * (sigma, phi) moved with the innovations eta fixed, the volatilities following
- * (models/volatility/svNonCentred.ts), which the centred parameters' block cannot do.
+ * (models/volatility/volatilityInterweave.ts), which the centred parameters' block cannot do.
  */
 import { latentStatistics, SV_PRIOR, svLogLikelihood, svLogPrior, type SvPriorOptions } from "../models/volatility/svModel.js";
 import { svLatentTarget } from "../models/volatility/svLatent.js";
-import { SV_INTERWEAVE_SCALE, svNonCentredKernel } from "../models/volatility/svNonCentred.js";
+import { SV_INTERWEAVE_SCALE, svNonCentredKernel } from "./volatilityInterweave.js";
 import { svParameterModel } from "../models/volatility/svParameters.js";
 import { blockGibbs, type BlockGibbsKernel, type GibbsBlock } from "../samplers/blockGibbs.js";
 import { hmc } from "../samplers/hmc.js";
@@ -58,7 +58,7 @@ export interface SvBlockChoice {
 export interface SvGibbsOptions extends SvPriorOptions {
   parameters: SvBlockChoice;
   volatilities: SvBlockChoice;
-  /** A third block per sweep: the interweaving step of svNonCentred.ts (its scale adapted unless adapt is false). */
+  /** A third block per sweep: the interweaving step of volatilityInterweave.ts (its scale adapted unless adapt is false). */
   interweave?: { scale?: number; adapt?: boolean };
   /** Sweeps of step-size adaptation (the burn-in). */
   adaptIterations: number;

@@ -10,7 +10,7 @@
 // Gibbs sweep mixes (the beta - x level ridge is slow for MALA); each pair is also required to
 // move most chains. Negative control: the same check catches a latent block whose density gives
 // x_1 the variance sigma^2 instead of the stationary sigma^2 / (1 - phi^2). The interweaving
-// block (models/volatility/svNonCentred.ts) is checked the same way, alone and in the sweep, and
+// block (models/volatility/volatilityInterweave.ts) is checked the same way, alone and in the sweep, and
 // its variant without the random walk's Jacobian is caught.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,7 +18,7 @@ import { simulateVolatility } from "../../../src/models/volatility/svSimulate.js
 import { SV_PRIOR } from "../../../src/models/volatility/svModel.js";
 import { Rng } from "../../../src/random/rng.js";
 import { svGibbsKernel, type SvSamplerName } from "../../../src/run/volatilityGibbs.js";
-import { svNonCentredKernel } from "../../../src/models/volatility/svNonCentred.js";
+import { svNonCentredKernel } from "../../../src/run/volatilityInterweave.js";
 import type { SamplerState } from "../../../src/samplers/types.js";
 
 const T = 8;
