@@ -23,7 +23,7 @@ export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "simplified-mmala", "
 export type ParametricSamplerName = (typeof PARAMETRIC_SAMPLER_NAMES)[number];
 
 export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSamplerName]: string } = {
-  "rmhmc": "Riemannian manifold HMC, generalised leapfrog with fixed points to 1e-8, 6 steps (logistic regression: round(3 / eps), the paper's eps L) (Section 5)",
+  "rmhmc": "Riemannian manifold HMC, generalised leapfrog with fixed points to 1e-8, 6 steps (logistic regression: round(1.5 / eps)) (Section 5)",
   "mmala": "manifold MALA with the full drift, Christoffel terms included (Section 5, eq. 10)",
   "simplified-mmala": "manifold MALA with the constant-curvature drift, step adapted to 70% acceptance (logistic regression: 50%) (Section 7.1.6)",
   "mala": "Metropolis-adjusted Langevin, identity metric (Section 2, eqs. 8-9)",
@@ -36,12 +36,17 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
 };
 
 /**
- * Logistic regression's RMHMC integration time eps L: the paper's 0.5 x 6 (Section 7.1), kept as
- * the step size adapts. With the count fixed at 6 instead, the adapted eps (0.6-0.96 on the paper's
- * data sets) makes eps L 3.7-5.8; near 2 pi (Pima) a trajectory of the nearly Gaussian posterior
- * comes back close to its start and the chain barely moves.
+ * Logistic regression's RMHMC integration times eps L, kept as the step size adapts. Where the
+ * metric matches the posterior's curvature (these posteriors are nearly Gaussian) the flow is a
+ * rotation by the angle eps L: after pi/2 a draw is independent of the last in every moment;
+ * after the paper's 3 (0.5 x 6, Section 7.1) it is nearly the reflection 2 mu - x, so the means'
+ * autocorrelation is cos 3 = -0.99 (antithetic: ESS above the draws) while the squared distance
+ * from the mean barely moves (cos^2 3 = 0.98), and posterior sds converge slowly (on Ripley and
+ * German they spread 20% between runs, EXPERIMENTS.md); near 2 pi (the fixed 6 steps at Pima's
+ * adapted step) the chain hardly moves at all. Hence 1.5 for RMHMC. With the Student-t kinetic
+ * energy the flow is no rotation and the paper's 3 showed no such spread.
  */
-export const LOGISTIC_TRAJECTORY_LENGTH = 3;
+export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 1.5, "rmhmc-t": 3 } as const;
 /**
  * Logistic regression's target acceptance for simplified mMALA's step size (the paper names none
  * for it; the registry's default is mMALA's 70%). At the paper's protocol (5000 + 5000, 3 runs;
