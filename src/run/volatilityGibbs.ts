@@ -16,7 +16,7 @@
  * Step sizes adapt per block during burn-in (samplers/blockGibbs.ts); the numbers of leapfrog
  * steps are the paper's (Section 8.3) where it gives them. With `interweave` a third block follows:
  * (sigma, phi) moved with the innovations eta fixed, the volatilities following
- * (models/volatility/volatilityInterweave.ts), which the centred parameters' block cannot do.
+ * (volatilityInterweave.ts), which the centred parameters' block cannot do.
  */
 import { latentStatistics, SV_PRIOR, svLogLikelihood, svLogPrior, type SvPriorOptions } from "../models/volatility/svModel.js";
 import { svLatentTarget } from "../models/volatility/svLatent.js";

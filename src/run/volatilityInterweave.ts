@@ -22,8 +22,8 @@
  *   log pi(u, v) = sum_t [-x_t / 2 - y_t^2 exp(-x_t) / (2 beta^2)] + log p(sigma) + log p(phi)
  *                  + log sigma + log(1 - phi^2),     sigma = e^u, phi = tanh v.
  *
- * Each move is two O(T) passes; a step makes SV_INTERWEAVE_STEPS of them. The kernel acts on the block (sigma, phi, x_1..x_T) of the
- * Gibbs sweep's position, beta fixed.
+ * Each move is two O(T) passes; a step makes SV_INTERWEAVE_STEPS of them. The kernel acts on
+ * the block (sigma, phi, x_1..x_T) of the Gibbs sweep's position, beta fixed.
  */
 import type { RandomSource } from "../random/types.js";
 import { metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "../samplers/metropolis.js";

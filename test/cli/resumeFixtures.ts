@@ -13,11 +13,15 @@ import { REPO_ROOT } from "../fixtures.js";
 
 export const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 
-/** A `--model logistic-regression` run of a few seconds on data the repository ships (Ripley's, cubic terms). */
+/**
+ * A `--model logistic-regression` run of a few seconds on data the repository ships (Ripley's,
+ * cubic terms), long enough that the chains, not the process's start, take most of it (so that
+ * random kills land while they run).
+ */
 export const LOGISTIC_DATA = join(REPO_ROOT, "data", "synth_tr.csv");
 export const LOGISTIC_RUN = [
   "sample", "--model", "logistic-regression", "--data", LOGISTIC_DATA, "--polynomial-degree", "3", "--sampler", "simplified-mmala",
-  "--draws", "1200", "--burn-in", "300", "--chains", "2", "--seed", "7",
+  "--draws", "6000", "--burn-in", "1000", "--chains", "2", "--seed", "7",
 ];
 
 export function writeData(path: string, n: number): void {

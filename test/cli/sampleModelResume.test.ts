@@ -11,7 +11,7 @@ import { killedRunResumesToReference, LOGISTIC_RUN } from "./resumeFixtures.js";
 test("logistic regression: a run killed with SIGKILL at random moments and resumed each time gives the draws of the run never interrupted", { timeout: 120_000 }, async () => {
   const s = scratchDir();
   try {
-    await killedRunResumesToReference(LOGISTIC_RUN, s.dir, 2027, "40");
+    await killedRunResumesToReference(LOGISTIC_RUN, s.dir, 2027, "200");
   } finally {
     s.cleanup();
   }
