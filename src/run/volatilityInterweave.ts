@@ -67,6 +67,8 @@ export function svNonCentredKernel(y: Float64Array, beta: number, options: SvNon
   if (!(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`volatility interweaving: steps must be a whole number >= 1, got ${steps}`);
   const tunable: Tunable = { name: "scale", value: options.scale, targetAcceptance: SV_INTERWEAVE_TARGET_ACCEPTANCE };
   const eta = new Float64Array(T);
+  /** The state whose innovations eta holds: a rejected move leaves state and eta as they were. */
+  let etaOf: SamplerState | undefined;
   const proposal = new Float64Array(T + 2);
   const decision = newMetropolisOutcome();
 
@@ -101,9 +103,12 @@ export function svNonCentredKernel(y: Float64Array, beta: number, options: SvNon
     const s = tunable.value;
     const [sigma, phi] = state.position;
     const x = state.position.subarray(2);
-    // eta from x at (sigma, phi)
-    eta[0] = (x[0] * Math.sqrt(1 - phi * phi)) / sigma;
-    for (let t = 1; t < T; t++) eta[t] = (x[t] - phi * x[t - 1]) / sigma;
+    // eta from x at (sigma, phi), unless eta already belongs to this state
+    if (etaOf !== state) {
+      eta[0] = (x[0] * Math.sqrt(1 - phi * phi)) / sigma;
+      for (let t = 1; t < T; t++) eta[t] = (x[t] - phi * x[t - 1]) / sigma;
+      etaOf = state;
+    }
     // (sigma', phi') by the random walk on (log sigma, atanh phi); x' = x(eta; sigma', phi')
     const sigmaNew = sigma * Math.exp(s * rng.normal());
     const phiNew = Math.tanh(Math.atanh(phi) + s * rng.normal());
