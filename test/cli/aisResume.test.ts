@@ -14,7 +14,7 @@ import { gpmcmc, killedRunResumesToReference } from "./resumeFixtures.js";
 
 const SMALL = fixture("data", "approx_small.csv"); // n = 20, d = 2
 
-const runArgs = (temperatures = 1200) => [
+const runArgs = (temperatures = 4000) => [
   "ais", "--data", SMALL, "--lengthscale", "0.8", "--signal-sd", "1.5", "--from", "prior", "--transition", "hmc", "--step-size", "0.1",
   "--temperatures", String(temperatures), "--runs", "3", "--parallel", "1", "--seed", "11", "--quiet",
 ];

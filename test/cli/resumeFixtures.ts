@@ -55,9 +55,9 @@ function runAndKill(args: string[], ms: number): Promise<{ killed: boolean; elap
 /**
  * Runs `args` into `out`, each time killed with SIGKILL after a random fraction (0.3 to 0.9, from
  * `seed`) of `fullMs`, resuming when a run record is there, until four kills have landed while
- * the chains (or annealing runs) ran, the run ends before its kill, or eight kills were sent (on
+ * the chains (or annealing runs) ran, the run ends before its kill, or twelve kills were sent (on
  * a loaded machine a start can take longer than the whole reference run did, so a kill may land
- * before any chain starts); then checks that some kill landed while chains ran and that each
+ * before any chain starts: each such kill makes the next one's window 1.5 times longer); then checks that some kill landed while chains ran and that each
  * draws file present at every moment parsed with complete rows only. A run that ends before its
  * first kill landed mid-run (the machine got faster than during the reference run) is started
  * again from nothing, its kills timed from its own length.
@@ -66,7 +66,7 @@ async function killRepeatedly(args: string[], out: string, fullMs: number, seed:
   const rng = new Rng(seed);
   let killedMidRun = 0;
   let lengthMs = fullMs;
-  for (let attempt = 0; attempt < 8 && killedMidRun < 4; attempt++) {
+  for (let attempt = 0; attempt < 12 && killedMidRun < 4; attempt++) {
     const how = existsSync(join(out, "run.json")) ? ["--resume", out] : existsSync(out) ? ["--out", out, "--overwrite"] : ["--out", out];
     const { killed, elapsed } = await runAndKill([...args, ...how, "--checkpoint-every", checkpointEvery], lengthMs * (0.3 + 0.6 * rng.uniform()));
     if (!killed && killedMidRun > 0) break;
@@ -75,8 +75,10 @@ async function killRepeatedly(args: string[], out: string, fullMs: number, seed:
       lengthMs = elapsed;
       continue;
     }
+    const midRun = existsSync(out) && readdirSync(out).some((f) => f.startsWith("checkpoint_"));
+    if (midRun) killedMidRun++;
+    else lengthMs *= 1.5; // killed before the chains started: the machine is slower now than during the reference run
     if (!existsSync(out)) continue; // killed before the directory was made
-    if (readdirSync(out).some((f) => f.startsWith("checkpoint_"))) killedMidRun++;
     for (const f of readdirSync(out).filter((f) => /^draws_\d\.csv$/.test(f))) {
       const csv = readCmdStanCsv(join(out, f));
       assert.ok(csv.values.every((col) => col.length === csv.values[0].length));
