@@ -105,7 +105,7 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);
   const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, {
-    stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt, trajectoryLength: sampler === "rmhmc" || sampler === "rmhmc-t" ? LOGISTIC_TRAJECTORY_LENGTH[sampler] : undefined, smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE,
+    stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt, trajectoryLength: sampler === "rmhmc" || sampler === "rmhmc-t" || sampler === "hmc" ? LOGISTIC_TRAJECTORY_LENGTH[sampler] : undefined, smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE,
   });
   const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt);
   const names = vectorNames("beta", model.dim);

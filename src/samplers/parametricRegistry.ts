@@ -27,7 +27,7 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
   "mmala": "manifold MALA with the full drift, Christoffel terms included (Section 5, eq. 10)",
   "simplified-mmala": "manifold MALA with the constant-curvature drift, step adapted to 70% acceptance (logistic regression: 50%) (Section 7.1.6)",
   "mala": "Metropolis-adjusted Langevin, identity metric (Section 2, eqs. 8-9)",
-  "hmc": "HMC with the identity mass, 100 leapfrog steps (Section 7.1.4)",
+  "hmc": "HMC with the identity mass, 100 leapfrog steps (logistic regression: round(3 / eps), at most 5000) (Section 7.1.4)",
   "hmc-diagonal": "HMC with the diagonal mass diag(G) at the initial point, 100 leapfrog steps",
   "mh-componentwise": "component-wise random-walk Metropolis, scales adapted per coordinate to 20-40% (Section 7.1.1)",
   "iwls": "iterated weighted least squares proposal, nothing to tune (Gamerman 1997; Section 7.1.5)",
@@ -44,9 +44,12 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
  * from the mean barely moves (cos^2 3 = 0.98), and posterior sds converge slowly (on Ripley and
  * German they spread 20% between runs, EXPERIMENTS.md); near 2 pi (the fixed 6 steps at Pima's
  * adapted step) the chain hardly moves at all. Hence 1.5 for RMHMC. With the Student-t kinetic
- * energy the flow is no rotation and the paper's 3 showed no such spread.
+ * energy the flow is no rotation and the paper's 3 showed no such spread. HMC with the identity
+ * mass takes the paper's e L = 3 too (Section 7.1.4: the step small enough for a high acceptance,
+ * e L about 3 to cross the widest marginal): its coefficients' sds differ by orders of magnitude,
+ * so each direction turns by its own angle and no such reflection arises.
  */
-export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 1.5, "rmhmc-t": 3 } as const;
+export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 1.5, "rmhmc-t": 3, hmc: 3 } as const;
 /**
  * Logistic regression's target acceptance for simplified mMALA's step size (the paper names none
  * for it; the registry's default is mMALA's 70%). At the paper's protocol (5000 + 5000, 3 runs;
@@ -55,8 +58,14 @@ export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 1.5, "rmhmc-t": 3 } as const;
  * against 135, Ripley 645 against 360), at the same cost per iteration.
  */
 export const LOGISTIC_SMMALA_TARGET_ACCEPTANCE = 0.5;
-/** The most leapfrog steps a transition takes when its count follows a trajectory length. */
+/** The most leapfrog steps an RMHMC transition takes when its count follows a trajectory length. */
 export const TRAJECTORY_STEP_CAP = 50;
+/**
+ * The most leapfrog steps an identity- or diagonal-mass HMC transition takes when its count
+ * follows a trajectory length: its step is bounded by the smallest posterior sd, so e L = 3 can
+ * take thousands of steps (the paper's Heart runs; Section 7.1.4).
+ */
+export const HMC_TRAJECTORY_STEP_CAP = 5000;
 
 /** Whether sampler `name` applies to `target` (holmes-held needs a logistic regression's design and labels). */
 export function parametricSamplerApplies(target: DenseMetricTarget, name: ParametricSamplerName): boolean {
@@ -92,8 +101,10 @@ export function parametricSampler(
   const eps = (e: number) => given.stepSize ?? e;
   const steps = (l: number) => given.leapfrogSteps ?? l;
   // RMHMC's count of steps: given, or following the trajectory length, or 6
-  const rmhmcSteps =
-    given.leapfrogSteps === undefined && given.trajectoryLength !== undefined ? { leapfrogSteps: TRAJECTORY_STEP_CAP, trajectoryLength: given.trajectoryLength } : { leapfrogSteps: steps(6) };
+  const byLength = (cap: number, fallback: number) =>
+    given.leapfrogSteps === undefined && given.trajectoryLength !== undefined ? { leapfrogSteps: cap, trajectoryLength: given.trajectoryLength } : { leapfrogSteps: steps(fallback) };
+  const rmhmcSteps = byLength(TRAJECTORY_STEP_CAP, 6);
+  const hmcSteps = byLength(HMC_TRAJECTORY_STEP_CAP, 100);
   switch (name) {
     case "rmhmc":
       return { kernel: rmhmc(target, { stepSize: eps(0.5), ...rmhmcSteps, targetAcceptance: 0.8 }), adapt: dualAveraging };
@@ -104,7 +115,7 @@ export function parametricSampler(
     case "mala":
       return { kernel: mala(target, { stepSize: eps(0.1) }), adapt: dualAveraging };
     case "hmc":
-      return { kernel: hmc(target, { stepSize: eps(0.01), leapfrogSteps: steps(100), mass: identityMass(target.dim) }), adapt: dualAveraging };
+      return { kernel: hmc(target, { stepSize: eps(0.01), ...hmcSteps, mass: identityMass(target.dim) }), adapt: dualAveraging };
     case "hmc-diagonal": {
       const g = target.fisherMetric(init);
       const e = new Float64Array(target.dim);
@@ -117,7 +128,7 @@ export function parametricSampler(
         root[k] = Math.sqrt(out[k]);
       }
       const mass = massFromCholesky(Matrix.diagonal(root));
-      return { kernel: hmc(target, { stepSize: eps(0.05), leapfrogSteps: steps(100), mass }), adapt: dualAveraging };
+      return { kernel: hmc(target, { stepSize: eps(0.05), ...hmcSteps, mass }), adapt: dualAveraging };
     }
     case "mh-componentwise":
       return { kernel: componentwiseMetropolis(target, { adaptIterations: burnIn }), adapt: undefined };
