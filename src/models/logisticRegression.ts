@@ -27,6 +27,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { scaleRows } from "../linalg/products.js";
 import type { DenseMetricModel, DenseMetricParts, MetricDerivativeProducts } from "../targets/denseMetric.js";
 import type { CoordinateDensity } from "../targets/types.js";
+import { logisticCoordinateDensity, type LogisticCoordinateMoves } from "./logisticCoordinate.js";
 
 /**
  * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm (twice the
@@ -58,9 +59,10 @@ function scaleColumnsInto(a: Float64Array, w: Float64Array, out: Float64Array, n
  * of 1 + z (each in [1, 2]) are taken of products of LOG_BLOCK of them, one log per block instead
  * of one per case (absolute error about LOG_BLOCK ulp per block). In the same pass `r` (optional)
  * receives r_i = y_i - s_i with s_i = 1/(1 + z) (e_i >= 0) or z/(1 + z) (e_i < 0), stable for any
- * e_i, `lambda` (optional) s (1 - s) = z / (1 + z)^2 and `omega` (optional) lambda (1 - 2 s).
+ * e_i, `lambda` (optional) s (1 - s) = z / (1 + z)^2 and `omega` (optional) lambda (1 - 2 s);
+ * `sq` (optional) receives s_i and 1 - s_i (each to a few ulp relative, however small).
  */
-function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
+function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array, sq?: { s: Float64Array; q: Float64Array }): number {
   let l = 0;
   for (let from = 0; from < n; from += LOG_BLOCK) {
     const to = Math.min(n, from + LOG_BLOCK);
@@ -70,9 +72,14 @@ function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?:
       const z = Math.exp(-Math.abs(ei));
       product *= 1 + z;
       l += y[i] * ei - (ei > 0 ? ei : 0);
-      if (!r) continue;
+      if (!r && !sq) continue;
       const w = 1 / (1 + z);
       const s = ei >= 0 ? w : z * w;
+      if (sq) {
+        sq.s[i] = s;
+        sq.q[i] = ei >= 0 ? z * w : w;
+      }
+      if (!r) continue;
       r[i] = y[i] - s;
       if (lambda) lambda[i] = z * w * w;
       if (omega) omega[i] = z * w * w * (1 - 2 * s);
@@ -98,11 +105,6 @@ function logisticWeights(e: Float64Array, n: number, lambda: Float64Array): void
     const w = 1 / (1 + z);
     lambda[i] = z * w * w;
   }
-}
-
-/** out_i = base_i + delta a[offset + i]: the linear predictor with one coefficient moved. */
-function shiftedInto(base: Float64Array, delta: number, a: Float64Array, offset: number, out: Float64Array, n: number): void {
-  for (let i = 0; i < n; i++) out[i] = base[i] + delta * a[offset + i];
 }
 
 /** out_i = sum_k a[i + k n]^2 for an n x d column-major a. */
@@ -156,6 +158,10 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   const solved = new Float64Array(n * d); // X L'^-1 for the traces
   const linvMatrix = new Matrix(d, d); // L^-1
   const linv = linvMatrix.data;
+  const xty = new Float64Array(d);
+  blas.gemv("T", n, d, 1, x, n, y, 0, xty);
+  const coordinateData = { x, n, d, xty, alpha };
+  let moves: LogisticCoordinateMoves | undefined; // the last coordinateDensity's
 
   /** eta <- X beta. */
   function linearPredictor(beta: Float64Array): Float64Array {
@@ -283,32 +289,13 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     },
 
     coordinateDensity(beta) {
-      // eta = X beta kept for the base point; moving beta_k by delta changes eta by delta X[:, k]
-      const base = Float64Array.from(linearPredictor(beta));
-      const moved = new Float64Array(n);
-      const b = Float64Array.from(beta);
-      let squares = 0;
-      for (let k = 0; k < d; k++) squares += b[k] * b[k];
-      let lastK = -1;
-      let lastValue = NaN;
-      return {
-        logDensityWith(k, value) {
-          const delta = value - b[k];
-          const c = k * n;
-          shiftedInto(base, delta, x, c, moved, n);
-          const l = logLikelihood(moved) - (squares - b[k] * b[k] + value * value) / (2 * alpha);
-          lastK = k;
-          lastValue = value;
-          return l;
-        },
-        set(k, value) {
-          if (k !== lastK || value !== lastValue) this.logDensityWith(k, value);
-          base.set(moved);
-          squares += value * value - b[k] * b[k];
-          b[k] = value;
-          lastK = -1;
-        },
-      };
+      // a sweep that starts where the last ended continues its moves (logisticCoordinate.ts)
+      if (moves?.continueFrom(beta)) return moves;
+      linearPredictor(beta);
+      const sq = { s: new Float64Array(n), q: new Float64Array(n) };
+      const l = bernoulliLogLikelihood(y, eta, n, undefined, undefined, undefined, sq);
+      moves = logisticCoordinateDensity(coordinateData, beta, eta, l, sq, (e) => logLikelihood(e));
+      return moves;
     },
 
     metricAt(beta) {

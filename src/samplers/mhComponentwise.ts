@@ -86,7 +86,7 @@ export function componentwiseMetropolis(target: Target, options: ComponentwiseMh
   }
 
   function step(state: SamplerState, rng: RandomSource): { state: SamplerState; info: StepInfo } {
-    const x = Float64Array.from(state.position);
+    const x = state.position.slice();
     let logDensity = state.logDensity;
     let accepted = 0;
     const adapting = transitions < adaptIterations;

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { cholesky } from "../../src/linalg/cholesky.js";
 import { logisticRegression, type LogisticRegressionModel } from "../../src/models/logisticRegression.js";
+import { SWEEPS_PER_ANCHOR } from "../../src/models/logisticCoordinate.js";
 import { Rng } from "../../src/random/rng.js";
 
 function problem(n: number, d: number, seed: number): LogisticRegressionModel {
@@ -94,6 +95,59 @@ test("logistic regression: one-coordinate moves give the log density of a whole 
   moves.set(2, beta[2] + 0.25);
   beta[2] += 0.25;
   assert.ok(Math.abs(moves.logDensityWith(0, beta[0]) - model.logDensity(beta)) < 1e-9 * (1 + Math.abs(model.logDensity(beta))));
+});
+
+test("logistic regression: sweeps that start where the last ended continue its moves, start afresh every SWEEPS_PER_ANCHOR sweeps or elsewhere, and agree with whole evaluations throughout", () => {
+  const d = 5;
+  const model = problem(150, d, 17);
+  const rng = new Rng(19);
+  const beta = point(d, rng);
+  let previous = model.coordinateDensity(beta);
+  let continued = 0;
+  for (let sweep = 1; sweep < 2 * SWEEPS_PER_ANCHOR + 10; sweep++) {
+    // every 37th sweep starts somewhere else (as a chain restored from a checkpoint would)
+    if (sweep % 37 === 0) beta[1] += 0.1;
+    const moves = model.coordinateDensity(beta);
+    if (moves === previous) continued++;
+    previous = moves;
+    for (let k = 0; k < d; k++) {
+      const value = beta[k] + 0.3 * rng.normal();
+      const moved = beta.slice();
+      moved[k] = value;
+      const l = moves.logDensityWith(k, value);
+      assert.ok(Math.abs(l - model.logDensity(moved)) < 1e-9 * (1 + Math.abs(l)), `sweep ${sweep}, move ${k}`);
+      if (rng.uniform() < 0.5) {
+        moves.set(k, value);
+        beta[k] = value;
+      }
+    }
+  }
+  // 209 sweeps after the first: new moves at the 5 jumps and every SWEEPS_PER_ANCHOR sweeps of a run
+  assert.ok(continued > 190 && continued < 205, `continued ${continued} times`);
+});
+
+test("logistic regression: one-coordinate moves agree with whole evaluations for large moves (block products out of range) and predictors past 700 (the direct fallback, from the start and after a move)", () => {
+  const d = 4;
+  const model = problem(300, d, 12);
+  const rng = new Rng(13);
+  const close = (a: number, b: number, what: string) => assert.ok(a === b || Math.abs(a - b) <= 1e-9 * (1 + Math.abs(b)), `${what}: ${a} against ${b}`);
+  for (const start of [0.5, 900]) {
+    const beta = Float64Array.from({ length: d }, (_, k) => (k === 0 ? start : 0.5 * rng.normal()));
+    const moves = model.coordinateDensity(beta);
+    // moves of 1e-3 to 2000: the last drive every predictor past 700 (intercept) or make r_i overflow
+    for (const [k, delta] of [[1, 1e-3], [2, 40], [3, -300], [0, 0.7], [0, 650], [1, 0.1], [0, -650], [2, 2000], [1, -0.2]] as const) {
+      const value = beta[k] + delta;
+      const moved = beta.slice();
+      moved[k] = value;
+      close(moves.logDensityWith(k, value), model.logDensity(moved), `start ${start}, beta_${k} + ${delta}`);
+      // keep the moves that stay where the density is finite
+      if (Number.isFinite(model.logDensity(moved))) {
+        moves.set(k, value);
+        beta[k] = value;
+      }
+    }
+    close(moves.logDensityWith(3, beta[3] + 0.01), model.logDensity(Float64Array.from(beta, (b, k) => (k === 3 ? b + 0.01 : b))), `start ${start}, after the moves`);
+  }
 });
 
 test("logistic regression: the log density equals sum_i [y_i eta_i - log(1 + exp(eta_i))] - beta'beta / (2 alpha), for small and large eta", () => {

@@ -1,0 +1,123 @@
+/**
+ * One-coefficient moves of a logistic regression (Target.coordinateDensity, for component-wise
+ * Metropolis). Moving beta_k by delta moves each linear predictor e_i by a_i = delta x_ik, and
+ * with s_i = 1 / (1 + exp(-e_i)) and q_i = 1 - s_i
+ *
+ *   log(1 + exp(e_i + a_i)) - log(1 + exp(e_i)) = log r_i,   r_i = q_i + s_i exp(a_i),
+ *
+ * so the log-likelihood changes by delta (X'y)_k - sum_i log r_i: one exp per case and one log per
+ * block of cases (logMixtureSum, fastExp.ts). An accepted move updates s_i <- s_i exp(a_i) / r_i and
+ * q_i <- q_i / r_i, which keeps both to a few ulp relative even where one is tiny (r_i >= q_i > 0
+ * for any a_i). Each sweep starts from e = X beta: s and q are computed afresh there, so rounding
+ * does not build up beyond the D moves of a sweep.
+ *
+ * Where some |e_i| exceeds 700 (s_i or q_i would underflow), at the sweep's start or after a move,
+ * the moves fall back to the direct computation from e + a (`direct`, the log-likelihood of the
+ * shifted predictor).
+ */
+import { logMixtureSum } from "../math/fastExp.js";
+import type { CoordinateDensity } from "../targets/types.js";
+
+/** The largest |e_i| at which s and q are kept. */
+const LARGEST_PREDICTOR = 700;
+
+export interface LogisticCoordinateData {
+  /** The N x D design, column-major. */
+  readonly x: Float64Array;
+  readonly n: number;
+  readonly d: number;
+  /** X'y. */
+  readonly xty: Float64Array;
+  /** The prior variance alpha. */
+  readonly alpha: number;
+}
+
+/** Sweeps after which the moves start afresh from X beta (logistic regression's coordinateDensity). */
+export const SWEEPS_PER_ANCHOR = 100;
+
+export interface LogisticCoordinateMoves extends CoordinateDensity {
+  /**
+   * Whether these moves can serve as the moves from `beta`: their base point is `beta` and they
+   * have served fewer than SWEEPS_PER_ANCHOR sweeps (counting this one, when true). A component-wise
+   * sweep starts where the last one ended, so its s and q, which cost a pass of exps and a gemv to
+   * recompute, carry over; every SWEEPS_PER_ANCHOR sweeps they are recomputed, so that rounding
+   * builds up over no more than that.
+   */
+  continueFrom(beta: Float64Array): boolean;
+}
+
+/**
+ * The moves from `beta`, whose linear predictor is `eta` (read, not kept), log-likelihood
+ * `logLikelihood` and probabilities s_i and 1 - s_i `sq` (taken over); `direct` is the fallback's
+ * log-likelihood of a whole linear predictor.
+ */
+export function logisticCoordinateDensity(
+  data: LogisticCoordinateData,
+  beta: Float64Array,
+  eta: Float64Array,
+  logLikelihood: number,
+  sq: { s: Float64Array; q: Float64Array },
+  direct: (e: Float64Array) => number,
+): LogisticCoordinateMoves {
+  const { x, n, d, xty, alpha } = data;
+  const b = beta.slice();
+  let squares = 0;
+  for (let k = 0; k < d; k++) squares += b[k]! * b[k]!;
+  const { s, q } = sq;
+  const ratio = new Float64Array(n); // exp(a_i) of the last proposal, for `set`
+  const e = eta.slice(); // kept for the fallback
+  const shifted = new Float64Array(n);
+  let stable = true;
+  for (let i = 0; i < n; i++) if (!(Math.abs(e[i]!) <= LARGEST_PREDICTOR)) stable = false;
+  let likelihood = logLikelihood;
+  let lastK = -1;
+  let lastValue = NaN;
+  let lastLikelihood = NaN;
+  let sweeps = 1;
+
+  function likelihoodWith(k: number, delta: number): number {
+    const c = k * n;
+    if (!stable) {
+      for (let i = 0; i < n; i++) shifted[i] = e[i]! + delta * x[c + i]!;
+      return direct(shifted);
+    }
+    return likelihood + delta * xty[k]! - logMixtureSum(delta, x, c, s, q, ratio, n);
+  }
+
+  return {
+    continueFrom(beta) {
+      if (sweeps >= SWEEPS_PER_ANCHOR || beta.length !== d) return false;
+      for (let k = 0; k < d; k++) if (beta[k] !== b[k]) return false;
+      sweeps++;
+      lastK = -1;
+      return true;
+    },
+    logDensityWith(k, value) {
+      const l = likelihoodWith(k, value - b[k]!);
+      lastK = k;
+      lastValue = value;
+      lastLikelihood = l;
+      return l - (squares - b[k]! * b[k]! + value * value) / (2 * alpha);
+    },
+    set(k, value) {
+      if (k !== lastK || value !== lastValue) this.logDensityWith(k, value);
+      const delta = value - b[k]!;
+      if (stable) {
+        const c = k * n;
+        for (let i = 0; i < n; i++) {
+          const t = ratio[i]!;
+          const r = q[i]! + s[i]! * t;
+          s[i] = (s[i]! * t) / r;
+          q[i] = q[i]! / r;
+          const ei = e[i]! + delta * x[c + i]!;
+          e[i] = ei;
+          if (!(Math.abs(ei) <= LARGEST_PREDICTOR)) stable = false;
+        }
+      } else e.set(shifted);
+      likelihood = lastLikelihood;
+      squares += value * value - b[k]! * b[k]!;
+      b[k] = value;
+      lastK = -1;
+    },
+  };
+}
