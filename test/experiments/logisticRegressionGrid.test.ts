@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { compareLogisticCells, logisticGridSpec, parseLogisticArgs, runLogisticRegression, runLogisticRegressionDirect, type LogisticConfig } from "../../experiments/logisticRegression.js";
 import { parametricChainJob } from "../../src/grid/parametricChainJob.js";
 import { gridJobs } from "../../src/grid/spec.js";
+import { HMC_TRAJECTORY_STEP_CAP } from "../../src/samplers/parametricRegistry.js";
 import { getBackend } from "../../src/linalg/backend.js";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
 
@@ -61,7 +62,7 @@ test("parametric-chain jobs: a grid named otherwise than its settings, or an unk
   assert.throws(() => parseLogisticArgs(["--bogus"]), /unknown option --bogus/);
 });
 
-test("--trajectory-length: in the grid's name and the seed, RMHMC's recorded count of steps round(l / eps), and exclusive of --leapfrog-steps", () => {
+test("--trajectory-length: in the grid's name and the seed, RMHMC's and HMC's recorded count of steps round(l / eps), and exclusive of --leapfrog-steps", () => {
   const cfg = parseLogisticArgs(["--data", "synth_tr", "--samplers", "rmhmc", "--trajectory-length", "3", "--burn-in", "30", "--draws", "10"]);
   const spec = logisticGridSpec(cfg, "synth_tr", "x");
   assert.equal(spec.grid, "logisticRegression epsL=3");
@@ -73,6 +74,9 @@ test("--trajectory-length: in the grid's name and the seed, RMHMC's recorded cou
   assert.notEqual(plain.seed, cell.seed);
   assert.equal(plain.leapfrogSteps, null);
   assert.throws(() => parametricChainJob({ ...job!, fixed: { ...job!.fixed, trajectoryLength: -1 } }), (e: Error) => e.name === "GridJobError" && /trajectoryLength must be a positive number/.test(e.message));
+  // HMC follows it too, with its own cap
+  const hmcCell = runLogisticRegressionDirect(parseLogisticArgs(["--data", "synth_tr", "--samplers", "hmc", "--trajectory-length", "3", "--burn-in", "30", "--draws", "10"]))[0]!;
+  assert.equal(hmcCell.leapfrogSteps, Math.min(HMC_TRAJECTORY_STEP_CAP, Math.max(1, Math.round(3 / hmcCell.stepSize!))));
   assert.throws(() => parseLogisticArgs(["--trajectory-length", "3", "--leapfrog-steps", "4"]), /exclude each other/);
   assert.throws(() => parseLogisticArgs(["--trajectory-length", "0"]), /must be positive/);
 });
