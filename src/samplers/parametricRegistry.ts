@@ -23,7 +23,7 @@ export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "simplified-mmala", "
 export type ParametricSamplerName = (typeof PARAMETRIC_SAMPLER_NAMES)[number];
 
 export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSamplerName]: string } = {
-  "rmhmc": "Riemannian manifold HMC, generalised leapfrog with fixed points to 1e-8, 6 steps (logistic regression: round(1.5 / eps)) (Section 5)",
+  "rmhmc": "Riemannian manifold HMC, generalised leapfrog with fixed points to 1e-8, 6 steps (logistic regression: round(2 / eps)) (Section 5)",
   "mmala": "manifold MALA with the full drift, Christoffel terms included (Section 5, eq. 10)",
   "simplified-mmala": "manifold MALA with the constant-curvature drift, step adapted to 70% acceptance (logistic regression: 50%) (Section 7.1.6)",
   "mala": "Metropolis-adjusted Langevin, identity metric (Section 2, eqs. 8-9)",
@@ -43,13 +43,17 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
  * autocorrelation is cos 3 = -0.99 (antithetic: ESS above the draws) while the squared distance
  * from the mean barely moves (cos^2 3 = 0.98), and posterior sds converge slowly (on Ripley and
  * German they spread 20% between runs, EXPERIMENTS.md); near 2 pi (the fixed 6 steps at Pima's
- * adapted step) the chain hardly moves at all. Hence 1.5 for RMHMC. With the Student-t kinetic
+ * adapted step) the chain hardly moves at all. Between the two, 2 keeps the means antithetic
+ * (cos 2 = -0.42: at the paper's protocol min ESS 3698-14868 of 5000) while the squared distance
+ * decorrelates nearly fully (cos^2 2 = 0.17): over 10 runs the sds' coefficient of variation is
+ * at most 1.5-2.0% on Australian, Pima, Heart and Ripley, as at pi/2 (1.5-1.8%) and below mMALA's
+ * (1.9-3.7%), against 8-15% at 3 (EXPERIMENTS.md). Hence 2 for RMHMC. With the Student-t kinetic
  * energy the flow is no rotation and the paper's 3 showed no such spread. HMC with the identity
  * mass takes the paper's e L = 3 too (Section 7.1.4: the step small enough for a high acceptance,
  * e L about 3 to cross the widest marginal): its coefficients' sds differ by orders of magnitude,
  * so each direction turns by its own angle and no such reflection arises.
  */
-export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 1.5, "rmhmc-t": 3, hmc: 3 } as const;
+export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 2, "rmhmc-t": 3, hmc: 3 } as const;
 /**
  * Logistic regression's target acceptance for simplified mMALA's step size (the paper names none
  * for it; the registry's default is mMALA's 70%). At the paper's protocol (5000 + 5000, 3 runs;
