@@ -27,7 +27,7 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
   "mmala": "manifold MALA with the full drift, Christoffel terms included (Section 5, eq. 10)",
   "simplified-mmala": "manifold MALA with the constant-curvature drift, step adapted to 70% acceptance (logistic regression: 50%) (Section 7.1.6)",
   "mala": "Metropolis-adjusted Langevin, identity metric (Section 2, eqs. 8-9)",
-  "hmc": "HMC with the identity mass, 100 leapfrog steps (logistic regression: uniform on 1..round(3 / eps), at most 5000) (Section 7.1.4)",
+  "hmc": "HMC with the identity mass, 100 leapfrog steps (logistic regression: uniform on 1..round(6 / eps), at most 10000; mean eps L 3) (Section 7.1.4)",
   "hmc-diagonal": "HMC with the diagonal mass diag(G) at the initial point, 100 leapfrog steps",
   "mh-componentwise": "component-wise random-walk Metropolis, scales adapted per coordinate to 20-40% (Section 7.1.1)",
   "iwls": "iterated weighted least squares proposal, nothing to tune (Gamerman 1997; Section 7.1.5)",
@@ -49,15 +49,16 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
  * at most 1.5-2.0% on Australian, Pima, Heart and Ripley, as at pi/2 (1.5-1.8%) and below mMALA's
  * (1.9-3.7%), against 8-15% at 3 (EXPERIMENTS.md). Hence 2 for RMHMC. With the Student-t kinetic
  * energy the flow is no rotation and the paper's 3 showed no such spread. HMC with the identity
- * mass takes e L up to the paper's 3 (Section 7.1.4: the step small enough for a high acceptance,
- * e L about 3 to cross the widest marginal), its count of steps drawn uniformly from
- * 1..round(3 / e) at each transition (Neal's remedy, G&C Appendix D): its coefficients' sds
- * differ by orders of magnitude, each direction turns by its own angle 3 / sd, and with a fixed
- * count some of those angles come close to a multiple of 2 pi. On German credit (e = 0.0019,
- * 1600 steps) a fixed count gave min ESS 11 of 500 draws, the drawn one (1..1600, half the cost)
- * 218 (the same chain otherwise, from the mode).
+ * mass takes the paper's e L = 3 on average (Section 7.1.4: the step small enough for a high
+ * acceptance, e L about 3 to cross the widest marginal), its count of steps drawn uniformly from
+ * 1..round(6 / e) at each transition (G&C Appendix D): its coefficients' sds differ by orders of
+ * magnitude, each direction turns by its own angle e L / sd, and with a fixed count some of those
+ * angles come close to a multiple of 2 pi. At the adapted step sizes, from the mode, 400-500
+ * draws (bench/logisticHmcSteps.ts, BENCHMARKS.md) the drawn count of the same mean cost gives
+ * 1.1-20 times the min ESS of the fixed one (German credit: 230 of 500 against 11), and a shorter
+ * one (1..round(3 / e)) falls short on Ripley, whose largest sd is 7.6.
  */
-export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 2, "rmhmc-t": 3, hmc: 3 } as const;
+export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 2, "rmhmc-t": 3, hmc: 6 } as const;
 /**
  * Logistic regression's target acceptance for simplified mMALA's step size (the paper names none
  * for it; the registry's default is mMALA's 70%). At the paper's protocol (5000 + 5000, 3 runs;
@@ -73,7 +74,7 @@ export const TRAJECTORY_STEP_CAP = 50;
  * follows a trajectory length: its step is bounded by the smallest posterior sd, so e L = 3 can
  * take thousands of steps (the paper's Heart runs; Section 7.1.4).
  */
-export const HMC_TRAJECTORY_STEP_CAP = 5000;
+export const HMC_TRAJECTORY_STEP_CAP = 10000;
 
 /** Whether sampler `name` applies to `target` (holmes-held needs a logistic regression's design and labels). */
 export function parametricSamplerApplies(target: DenseMetricTarget, name: ParametricSamplerName): boolean {
@@ -112,7 +113,7 @@ export function parametricSampler(
   const byLength = (cap: number, fallback: number) =>
     given.leapfrogSteps === undefined && given.trajectoryLength !== undefined ? { leapfrogSteps: cap, trajectoryLength: given.trajectoryLength } : { leapfrogSteps: steps(fallback) };
   const rmhmcSteps = byLength(TRAJECTORY_STEP_CAP, 6);
-  // HMC's count, where it follows a trajectory length, is drawn uniformly from 1..round(l / eps)
+  // HMC's count, where it follows a trajectory length l, is drawn uniformly from 1..round(l / eps)
   const hmcSteps = { ...byLength(HMC_TRAJECTORY_STEP_CAP, 100), randomiseSteps: given.leapfrogSteps === undefined && given.trajectoryLength !== undefined };
   switch (name) {
     case "rmhmc":

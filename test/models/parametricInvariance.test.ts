@@ -21,7 +21,7 @@ for (const name of PARAMETRIC_SAMPLER_NAMES) {
 
 
 // logistic regression's default for RMHMC and HMC: the count of steps follows the adapted step size
-// (round(2 / eps), round(3 / eps) with the Student-t kinetic energy and for HMC); the state-dependent count that the same check rejects is in parametricNegativeControls.test.ts
+// (round(2 / eps), round(3 / eps) with the Student-t kinetic energy, and for HMC uniform on 1..round(6 / eps)); the state-dependent count that the same check rejects is in parametricNegativeControls.test.ts
 for (const name of ["rmhmc", "rmhmc-t", "hmc"] as const) {
   const length = LOGISTIC_TRAJECTORY_LENGTH[name];
   test(`${name} with the trajectory length ${length} (adapted in burn-in) leaves the gaussian, banana and logistic targets invariant`, (t) => {
