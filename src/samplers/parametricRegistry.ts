@@ -55,8 +55,8 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
  * magnitude, each direction turns by its own angle e L / sd, and with a fixed count some of those
  * angles come close to a multiple of 2 pi. At the adapted step sizes, from the mode, 400-500
  * draws (bench/logisticHmcSteps.ts, BENCHMARKS.md) the drawn count of the same mean cost gives
- * 1.1-20 times the min ESS of the fixed one (German credit: 230 of 500 against 11), and a shorter
- * one (1..round(3 / e)) falls short on Ripley, whose largest sd is 7.6.
+ * 1.1-8 times the min ESS of the fixed one (German credit: 257 of 500 against 33, Heart 132
+ * against 22), and a shorter one (1..round(3 / e)) falls short on Ripley, whose largest sd is 7.6.
  */
 export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 2, "rmhmc-t": 3, hmc: 6 } as const;
 /**
