@@ -15,7 +15,8 @@
  * With --thin k (Table 2) each run keeps every k-th of draws * k transitions; with --step-size
  * (Table 3) the step size is fixed (no adaptation) and, with --leapfrog-steps, the trajectory
  * length too; with --trajectory-length l RMHMC takes round(l / eps) steps at its step size eps (the
- * default of `gpmcmc sample --model logistic-regression`, l = 3; without it, 6 steps); with
+ * default of `gpmcmc sample --model logistic-regression`, l = 2; without it, 6 steps) and HMC a
+ * count drawn uniformly from 1..round(l / eps) (the command's default l = 6; without it, 100); with
  * --smmala-target-acceptance a simplified mMALA adapts its step size to a (the command's default
  * 0.5; without it, 0.7). Data sets are read from data/ or the shared collection (../shared/data). Each run's
  * seed is a stable hash of (data set, sampler, run), with the start, the thinning and the fixed

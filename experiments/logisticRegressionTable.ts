@@ -63,6 +63,8 @@ function variantOf(sampler: string, command: string | undefined): string {
   const length = value("--trajectory-length");
   const target = value("--smmala-target-acceptance");
   if (length !== undefined && (sampler === "rmhmc" || sampler === "rmhmc-t")) return `eps L ${length}`;
+  // HMC draws its count of steps from 1..round(l / eps)
+  if (length !== undefined && (sampler === "hmc" || sampler === "hmc-diagonal")) return `eps L up to ${length}`;
   if (target !== undefined && sampler === "simplified-mmala") return `target ${target}`;
   return "";
 }
