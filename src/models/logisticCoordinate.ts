@@ -9,7 +9,8 @@
  * block of cases (logMixtureSum, fastExp.ts). An accepted move updates s_i <- s_i exp(a_i) / r_i and
  * q_i <- q_i / r_i, which keeps both to a few ulp relative even where one is tiny (r_i >= q_i > 0
  * for any a_i). Each sweep starts from e = X beta: s and q are computed afresh there, so rounding
- * does not build up beyond the D moves of a sweep.
+ * does not build up beyond the D moves of a sweep, and the densities of a sweep depend on its
+ * starting point alone (a chain resumed from a checkpoint computes the same bits).
  *
  * Where some |e_i| exceeds 700 (s_i or q_i would underflow), at the sweep's start or after a move,
  * the moves fall back to the direct computation from e + a (`direct`, the log-likelihood of the
@@ -32,20 +33,6 @@ export interface LogisticCoordinateData {
   readonly alpha: number;
 }
 
-/** Sweeps after which the moves start afresh from X beta (logistic regression's coordinateDensity). */
-export const SWEEPS_PER_ANCHOR = 100;
-
-export interface LogisticCoordinateMoves extends CoordinateDensity {
-  /**
-   * Whether these moves can serve as the moves from `beta`: their base point is `beta` and they
-   * have served fewer than SWEEPS_PER_ANCHOR sweeps (counting this one, when true). A component-wise
-   * sweep starts where the last one ended, so its s and q, which cost a pass of exps and a gemv to
-   * recompute, carry over; every SWEEPS_PER_ANCHOR sweeps they are recomputed, so that rounding
-   * builds up over no more than that.
-   */
-  continueFrom(beta: Float64Array): boolean;
-}
-
 /**
  * The moves from `beta`, whose linear predictor is `eta` (read, not kept), log-likelihood
  * `logLikelihood` and probabilities s_i and 1 - s_i `sq` (taken over); `direct` is the fallback's
@@ -58,7 +45,7 @@ export function logisticCoordinateDensity(
   logLikelihood: number,
   sq: { s: Float64Array; q: Float64Array },
   direct: (e: Float64Array) => number,
-): LogisticCoordinateMoves {
+): CoordinateDensity {
   const { x, n, d, xty, alpha } = data;
   const b = beta.slice();
   let squares = 0;
@@ -73,7 +60,6 @@ export function logisticCoordinateDensity(
   let lastK = -1;
   let lastValue = NaN;
   let lastLikelihood = NaN;
-  let sweeps = 1;
 
   function likelihoodWith(k: number, delta: number): number {
     const c = k * n;
@@ -85,13 +71,6 @@ export function logisticCoordinateDensity(
   }
 
   return {
-    continueFrom(beta) {
-      if (sweeps >= SWEEPS_PER_ANCHOR || beta.length !== d) return false;
-      for (let k = 0; k < d; k++) if (beta[k] !== b[k]) return false;
-      sweeps++;
-      lastK = -1;
-      return true;
-    },
     logDensityWith(k, value) {
       const l = likelihoodWith(k, value - b[k]!);
       lastK = k;

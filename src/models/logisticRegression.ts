@@ -27,7 +27,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { scaleRows } from "../linalg/products.js";
 import type { DenseMetricModel, DenseMetricParts, MetricDerivativeProducts } from "../targets/denseMetric.js";
 import type { CoordinateDensity } from "../targets/types.js";
-import { logisticCoordinateDensity, type LogisticCoordinateMoves } from "./logisticCoordinate.js";
+import { logisticCoordinateDensity } from "./logisticCoordinate.js";
 
 /**
  * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm (twice the
@@ -161,7 +161,6 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   const xty = new Float64Array(d);
   blas.gemv("T", n, d, 1, x, n, y, 0, xty);
   const coordinateData = { x, n, d, xty, alpha };
-  let moves: LogisticCoordinateMoves | undefined; // the last coordinateDensity's
 
   /** eta <- X beta. */
   function linearPredictor(beta: Float64Array): Float64Array {
@@ -289,13 +288,10 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     },
 
     coordinateDensity(beta) {
-      // a sweep that starts where the last ended continues its moves (logisticCoordinate.ts)
-      if (moves?.continueFrom(beta)) return moves;
       linearPredictor(beta);
       const sq = { s: new Float64Array(n), q: new Float64Array(n) };
       const l = bernoulliLogLikelihood(y, eta, n, undefined, undefined, undefined, sq);
-      moves = logisticCoordinateDensity(coordinateData, beta, eta, l, sq, (e) => logLikelihood(e));
-      return moves;
+      return logisticCoordinateDensity(coordinateData, beta, eta, l, sq, (e) => logLikelihood(e));
     },
 
     metricAt(beta) {

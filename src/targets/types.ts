@@ -32,8 +32,7 @@ export interface Target {
   /**
    * The log density along one coordinate at a time from x (component-wise samplers), where moving
    * one coordinate costs less than a whole evaluation (logistic regression: O(N) instead of
-   * O(N D)). Optional: samplers fall back to `logDensity`. The moves a call returns are valid
-   * until the next call, which may return the same object, continued from x.
+   * O(N D)). Optional: samplers fall back to `logDensity`.
    */
   coordinateDensity?(x: Float64Array): CoordinateDensity;
 }
