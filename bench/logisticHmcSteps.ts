@@ -8,16 +8,13 @@
  *
  *   npm run bench -- logisticHmcSteps [--data german_numeric] [--step-size 0.0019] [--steps 1600] [--draws 500]
  */
-import { join } from "node:path";
 import { essGeyer } from "../src/diagnostics/ess.js";
-import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
-import { regressionDesign } from "../src/models/design.js";
-import { logisticRegression } from "../src/models/logisticRegression.js";
 import { Rng } from "../src/random/rng.js";
 import { hmc } from "../src/samplers/hmc.js";
 import { identityMass } from "../src/samplers/massMatrix.js";
-import { denseMetricTarget, fisherScoringMode } from "../src/targets/denseMetric.js";
+import { logisticTarget } from "../src/grid/parametricChainJob.js";
+import { fisherScoringMode } from "../src/targets/denseMetric.js";
 import { arg, hash } from "./benchArgs.js";
 
 getBackend().setThreads(1);
@@ -25,10 +22,8 @@ const name = arg("--data", "german_numeric");
 const eps = Number(arg("--step-size", "0.0019"));
 const steps = Number(arg("--steps", "1600"));
 const draws = Number(arg("--draws", "500"));
-const data = readDataset(join("data", `${name}.csv`), { labels: "binary", binaryCoding: "zeroOne" });
-const model = logisticRegression(regressionDesign(data.X, data.inputNames, name === "synth_tr" ? 3 : 1).matrix, data.y);
-const target = denseMetricTarget(model);
-const mode = fisherScoringMode(model);
+const target = logisticTarget(name); // as the experiments build it (Ripley's data with the cubic terms)
+const mode = fisherScoringMode(target.model);
 const d = target.dim;
 
 console.log(`${name}, eps ${eps}, from the mode, ${draws} draws; OpenBLAS on one thread`);

@@ -15,7 +15,7 @@ import { regressionDesign, MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
 import { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "../models/logisticRegression.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import type { ChainResult } from "../samplers/driver.js";
-import { isParametricSamplerName, LOGISTIC_SMMALA_TARGET_ACCEPTANCE, LOGISTIC_TRAJECTORY_LENGTH, PARAMETRIC_SAMPLER_NAMES, parametricSampler } from "../samplers/parametricRegistry.js";
+import { isParametricSamplerName, LOGISTIC_SMMALA_TARGET_ACCEPTANCE, logisticTrajectoryLength, PARAMETRIC_SAMPLER_NAMES, parametricSampler } from "../samplers/parametricRegistry.js";
 import { denseMetricTarget } from "../targets/denseMetric.js";
 import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
@@ -105,7 +105,7 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);
   const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, {
-    stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt, trajectoryLength: sampler === "rmhmc" || sampler === "rmhmc-t" || sampler === "hmc" ? LOGISTIC_TRAJECTORY_LENGTH[sampler] : undefined, smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE,
+    stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt, trajectoryLength: logisticTrajectoryLength(sampler), smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE,
   });
   const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt);
   const names = vectorNames("beta", model.dim);

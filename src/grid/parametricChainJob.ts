@@ -32,7 +32,7 @@ import { logisticRegression } from "../models/logisticRegression.js";
 import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/driver.js";
-import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, TRAJECTORY_STEP_CAP, HMC_TRAJECTORY_STEP_CAP, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, trajectoryStepCap, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { stepsForLength } from "../samplers/trajectoryOptions.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, fisherScoringMode, type DenseMetricTarget } from "../targets/denseMetric.js";
@@ -218,10 +218,9 @@ export function parametricRun(data: string, sampler: ParametricSamplerName, run:
 
 /** (RM)HMC's count of steps after burn-in where it follows a trajectory length (the cell records it). */
 function stepsAfterBurnIn(sampler: ParametricSamplerName, trajectoryLength: number | undefined, stepSize: number | undefined): number | undefined {
-  if (trajectoryLength === undefined || stepSize === undefined) return undefined;
-  if (sampler === "rmhmc" || sampler === "rmhmc-t") return stepsForLength(trajectoryLength, stepSize, TRAJECTORY_STEP_CAP);
-  if (sampler === "hmc" || sampler === "hmc-diagonal") return stepsForLength(trajectoryLength, stepSize, HMC_TRAJECTORY_STEP_CAP);
-  return undefined;
+  const cap = trajectoryStepCap(sampler);
+  if (trajectoryLength === undefined || stepSize === undefined || cap === undefined) return undefined;
+  return stepsForLength(trajectoryLength, stepSize, cap);
 }
 
 function settingsOf(job: GridJob): ParametricSettings {

@@ -53,7 +53,7 @@ export function logisticCoordinateDensity(
   const { s, q } = sq;
   const ratio = new Float64Array(n); // exp(a_i) of the last proposal, for `set`
   const e = eta.slice(); // kept for the fallback
-  const shifted = new Float64Array(n);
+  let shifted: Float64Array | undefined; // the fallback's moved predictor, made when first needed
   let stable = true;
   for (let i = 0; i < n; i++) if (!(Math.abs(e[i]!) <= LARGEST_PREDICTOR)) stable = false;
   let likelihood = logLikelihood;
@@ -64,6 +64,7 @@ export function logisticCoordinateDensity(
   function likelihoodWith(k: number, delta: number): number {
     const c = k * n;
     if (!stable) {
+      shifted ??= new Float64Array(n);
       for (let i = 0; i < n; i++) shifted[i] = e[i]! + delta * x[c + i]!;
       return direct(shifted);
     }
@@ -92,7 +93,7 @@ export function logisticCoordinateDensity(
           e[i] = ei;
           if (!(Math.abs(ei) <= LARGEST_PREDICTOR)) stable = false;
         }
-      } else e.set(shifted);
+      } else e.set(shifted!);
       likelihood = lastLikelihood;
       squares += value * value - b[k]! * b[k]!;
       b[k] = value;

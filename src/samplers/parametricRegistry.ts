@@ -76,6 +76,18 @@ export const TRAJECTORY_STEP_CAP = 50;
  */
 export const HMC_TRAJECTORY_STEP_CAP = 10000;
 
+/** The most steps sampler `name` takes when its count follows a trajectory length (undefined: it has no leapfrog). */
+export function trajectoryStepCap(name: ParametricSamplerName): number | undefined {
+  if (name === "rmhmc" || name === "rmhmc-t") return TRAJECTORY_STEP_CAP;
+  if (name === "hmc" || name === "hmc-diagonal") return HMC_TRAJECTORY_STEP_CAP;
+  return undefined;
+}
+
+/** Logistic regression's trajectory length for sampler `name` (LOGISTIC_TRAJECTORY_LENGTH), or undefined where it has none. */
+export function logisticTrajectoryLength(name: ParametricSamplerName): number | undefined {
+  return name in LOGISTIC_TRAJECTORY_LENGTH ? LOGISTIC_TRAJECTORY_LENGTH[name as keyof typeof LOGISTIC_TRAJECTORY_LENGTH] : undefined;
+}
+
 /** Whether sampler `name` applies to `target` (holmes-held needs a logistic regression's design and labels). */
 export function parametricSamplerApplies(target: DenseMetricTarget, name: ParametricSamplerName): boolean {
   return name !== "holmes-held" || isBinaryRegression(target.model);
@@ -112,9 +124,9 @@ export function parametricSampler(
   // RMHMC's count of steps: given, or following the trajectory length, or 6
   const byLength = (cap: number, fallback: number) =>
     given.leapfrogSteps === undefined && given.trajectoryLength !== undefined ? { leapfrogSteps: cap, trajectoryLength: given.trajectoryLength } : { leapfrogSteps: steps(fallback) };
-  const rmhmcSteps = byLength(TRAJECTORY_STEP_CAP, 6);
+  const rmhmcSteps = byLength(trajectoryStepCap("rmhmc")!, 6);
   // HMC's count, where it follows a trajectory length l, is drawn uniformly from 1..round(l / eps)
-  const hmcSteps = { ...byLength(HMC_TRAJECTORY_STEP_CAP, 100), randomiseSteps: given.leapfrogSteps === undefined && given.trajectoryLength !== undefined };
+  const hmcSteps = { ...byLength(trajectoryStepCap("hmc")!, 100), randomiseSteps: given.leapfrogSteps === undefined && given.trajectoryLength !== undefined };
   switch (name) {
     case "rmhmc":
       return { kernel: rmhmc(target, { stepSize: eps(0.5), ...rmhmcSteps, targetAcceptance: 0.8 }), adapt: dualAveraging };
