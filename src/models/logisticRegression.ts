@@ -27,7 +27,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { scaleRows } from "../linalg/products.js";
 import type { DenseMetricModel, DenseMetricParts, MetricDerivativeProducts } from "../targets/denseMetric.js";
 import type { CoordinateDensity } from "../targets/types.js";
-import { logisticCoordinateDensity } from "./logisticCoordinate.js";
+import { coordinateWorkspace, logisticCoordinateDensity, startingPoint, type CoordinateWorkspace } from "./logisticCoordinate.js";
 
 /**
  * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm (twice the
@@ -59,10 +59,9 @@ function scaleColumnsInto(a: Float64Array, w: Float64Array, out: Float64Array, n
  * of 1 + z (each in [1, 2]) are taken of products of LOG_BLOCK of them, one log per block instead
  * of one per case (absolute error about LOG_BLOCK ulp per block). In the same pass `r` (optional)
  * receives r_i = y_i - s_i with s_i = 1/(1 + z) (e_i >= 0) or z/(1 + z) (e_i < 0), stable for any
- * e_i, `lambda` (optional) s (1 - s) = z / (1 + z)^2 and `omega` (optional) lambda (1 - 2 s);
- * `sq` (optional) receives s_i and 1 - s_i (each to a few ulp relative, however small).
+ * e_i, `lambda` (optional) s (1 - s) = z / (1 + z)^2 and `omega` (optional) lambda (1 - 2 s).
  */
-function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array, sq?: { s: Float64Array; q: Float64Array }): number {
+function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?: Float64Array, lambda?: Float64Array, omega?: Float64Array): number {
   let l = 0;
   for (let from = 0; from < n; from += LOG_BLOCK) {
     const to = Math.min(n, from + LOG_BLOCK);
@@ -72,14 +71,9 @@ function bernoulliLogLikelihood(y: Float64Array, e: Float64Array, n: number, r?:
       const z = Math.exp(-Math.abs(ei));
       product *= 1 + z;
       l += y[i] * ei - (ei > 0 ? ei : 0);
-      if (!r && !sq) continue;
+      if (!r) continue;
       const w = 1 / (1 + z);
       const s = ei >= 0 ? w : z * w;
-      if (sq) {
-        sq.s[i] = s;
-        sq.q[i] = ei >= 0 ? z * w : w;
-      }
-      if (!r) continue;
       r[i] = y[i] - s;
       if (lambda) lambda[i] = z * w * w;
       if (omega) omega[i] = z * w * w * (1 - 2 * s);
@@ -161,6 +155,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   const xty = new Float64Array(d);
   blas.gemv("T", n, d, 1, x, n, y, 0, xty);
   const coordinateData = { x, n, d, xty, alpha };
+  let moves: CoordinateWorkspace | undefined; // made at the first coordinateDensity
 
   /** eta <- X beta. */
   function linearPredictor(beta: Float64Array): Float64Array {
@@ -288,10 +283,11 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     },
 
     coordinateDensity(beta) {
-      linearPredictor(beta);
-      const sq = { s: new Float64Array(n), q: new Float64Array(n) };
-      const l = bernoulliLogLikelihood(y, eta, n, undefined, undefined, undefined, sq);
-      return logisticCoordinateDensity(coordinateData, beta, eta, l, sq, (e) => logLikelihood(e));
+      if (beta.length !== d) throw new RangeError(`logistic regression: beta has length ${beta.length}, expected ${d}`);
+      const work = (moves ??= coordinateWorkspace(n, d));
+      blas.gemv("N", n, d, 1, x, n, beta, 0, work.e);
+      const l = startingPoint(y, work.e, n, work.s, work.q);
+      return logisticCoordinateDensity(coordinateData, work, beta, l, (e) => logLikelihood(e));
     },
 
     metricAt(beta) {
