@@ -2,7 +2,9 @@
 //
 // Every routine works in place on the caller's Float64Arrays (typed-array views with a byte
 // offset included: N-API hands us the pointer to the view's first element) and makes exactly
-// one BLAS/LAPACK call. Arguments are checked before the call, cheaply (O(1)): BLAS trusts its
+// one BLAS/LAPACK call, but for two element-wise kernels BLAS lacks (scaleRows,
+// rowSumsOfSquares), written out here in the order of the js backend's loops, so that both give
+// the same bits (no FMA contraction: binding.gyp builds with -ffp-contract=off). Arguments are checked before the call, cheaply (O(1)): BLAS trusts its
 // caller, so an array that is too short for the stated shape would be read or written out of
 // bounds; here it is a DimensionError instead. The checks and their messages mirror
 // src/linalg/checks.ts, so both backends fail the same way.
@@ -304,6 +306,40 @@ Napi::Value Symv(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// scaleRows(m, n, w, a, lda, b, ldb): B <- diag(w) A, A and B m x n (B may be A).
+Napi::Value ScaleRows(const Napi::CallbackInfo& info) {
+  Args args(info, "scaleRows", 7);
+  int m = args.Dim(0, "m");
+  int n = args.Dim(1, "n");
+  double* w = args.Vector(2, "w", m);
+  int lda = args.Ld(4, "lda", m);
+  double* a = args.Matrix(3, "a", m, n, lda);
+  int ldb = args.Ld(6, "ldb", m);
+  double* b = args.Matrix(5, "b", m, n, ldb);
+  for (int j = 0; j < n; j++) {
+    const double* aj = a + static_cast<size_t>(j) * lda;
+    double* bj = b + static_cast<size_t>(j) * ldb;
+    for (int i = 0; i < m; i++) bj[i] = aj[i] * w[i];
+  }
+  return info.Env().Undefined();
+}
+
+// rowSumsOfSquares(m, n, a, lda, out): out_i <- sum_j a_ij^2, j = 0..n-1 in that order.
+Napi::Value RowSumsOfSquares(const Napi::CallbackInfo& info) {
+  Args args(info, "rowSumsOfSquares", 5);
+  int m = args.Dim(0, "m");
+  int n = args.Dim(1, "n");
+  int lda = args.Ld(3, "lda", m);
+  double* a = args.Matrix(2, "a", m, n, lda);
+  double* out = args.Vector(4, "out", m);
+  for (int i = 0; i < m; i++) out[i] = 0;
+  for (int j = 0; j < n; j++) {
+    const double* aj = a + static_cast<size_t>(j) * lda;
+    for (int i = 0; i < m; i++) out[i] += aj[i] * aj[i];
+  }
+  return info.Env().Undefined();
+}
+
 Napi::Value GetThreads(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), openblas_get_num_threads());
 }
@@ -355,6 +391,8 @@ Napi::Value CreateBackend(const Napi::CallbackInfo& info) {
   b.Set("gemm", Napi::Function::New(env, Gemm, "gemm"));
   b.Set("gemv", Napi::Function::New(env, Gemv, "gemv"));
   b.Set("symv", Napi::Function::New(env, Symv, "symv"));
+  b.Set("scaleRows", Napi::Function::New(env, ScaleRows, "scaleRows"));
+  b.Set("rowSumsOfSquares", Napi::Function::New(env, RowSumsOfSquares, "rowSumsOfSquares"));
   b.Set("getThreads", Napi::Function::New(env, GetThreads, "getThreads"));
   b.Set("setThreads", Napi::Function::New(env, SetThreads, "setThreads"));
   b.Set("describe", Napi::Function::New(env, Describe, "describe"));

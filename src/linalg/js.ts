@@ -193,8 +193,37 @@ function symv(uplo: Uplo, n: number, alpha: number, a: Float64Array, lda: number
   }
 }
 
+function scaleRows(m: number, n: number, w: Float64Array, a: Float64Array, lda: number, b: Float64Array, ldb: number): void {
+  checkArgCount("scaleRows", arguments.length, 7);
+  checkDim("scaleRows", "m", m);
+  checkDim("scaleRows", "n", n);
+  checkVector("scaleRows", "w", w, m);
+  checkMatrixArg("scaleRows", "lda", lda, "a", a, m, n);
+  checkMatrixArg("scaleRows", "ldb", ldb, "b", b, m, n);
+  for (let j = 0; j < n; j++) {
+    const aj = j * lda;
+    const bj = j * ldb;
+    for (let i = 0; i < m; i++) b[bj + i] = a[aj + i] * w[i];
+  }
+}
+
+function rowSumsOfSquares(m: number, n: number, a: Float64Array, lda: number, out: Float64Array): void {
+  checkArgCount("rowSumsOfSquares", arguments.length, 5);
+  checkDim("rowSumsOfSquares", "m", m);
+  checkDim("rowSumsOfSquares", "n", n);
+  checkMatrixArg("rowSumsOfSquares", "lda", lda, "a", a, m, n);
+  checkVector("rowSumsOfSquares", "out", out, m);
+  out.fill(0, 0, m);
+  for (let j = 0; j < n; j++) {
+    const aj = j * lda;
+    for (let i = 0; i < m; i++) out[i] += a[aj + i] * a[aj + i];
+  }
+}
+
 export const jsBackend: LinalgBackend = Object.freeze({
   name: "js" as const,
+  scaleRows,
+  rowSumsOfSquares,
   potrf,
   trsm,
   trsv,

@@ -35,6 +35,13 @@ export interface LinalgBackend {
   /** y <- alpha A x + beta y, A symmetric, only the uplo triangle read (BLAS dsymv). */
   symv(uplo: Uplo, n: number, alpha: number, a: Float64Array, lda: number, x: Float64Array,
     beta: number, y: Float64Array): void;
+  /**
+   * B <- diag(w) A, A and B m x n (B may be A). Not BLAS: an element-wise kernel that both backends
+   * compute with the same operations in the same order, so with the same bits.
+   */
+  scaleRows(m: number, n: number, w: Float64Array, a: Float64Array, lda: number, b: Float64Array, ldb: number): void;
+  /** out_i <- sum_j a_ij^2 over j = 0..n-1 in that order, A m x n (like scaleRows, the same bits on both backends). */
+  rowSumsOfSquares(m: number, n: number, a: Float64Array, lda: number, out: Float64Array): void;
   /** Number of threads the backend's BLAS uses (1 for js). */
   getThreads(): number;
   setThreads(n: number): void;

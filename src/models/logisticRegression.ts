@@ -41,19 +41,6 @@ const SYRK_FROM = 48;
 const LOG_BLOCK = 512;
 
 /**
- * out[i + k n] = a[i + k n] w_i for an n x d column-major a. The loops over N x D entries live in
- * module-level functions on Float64Arrays with their sizes as arguments: as closures over the
- * model's variables, or through linalg's scaleRows (which takes any ArrayLike and a Matrix), V8
- * ran this one at 20 us instead of 8 (690 x 15).
- */
-function scaleColumnsInto(a: Float64Array, w: Float64Array, out: Float64Array, n: number, d: number): void {
-  for (let k = 0; k < d; k++) {
-    const c = k * n;
-    for (let i = 0; i < n; i++) out[c + i] = a[c + i] * w[i];
-  }
-}
-
-/**
  * The Bernoulli-logit log-likelihood sum_i [y_i e_i - log(1 + exp(e_i))] at linear predictor e,
  * one exp per case: with z = exp(-|e_i|), log(1 + exp(e_i)) = max(e_i, 0) + log(1 + z). The logs
  * of 1 + z (each in [1, 2]) are taken of products of LOG_BLOCK of them, one log per block instead
@@ -98,15 +85,6 @@ function logisticWeights(e: Float64Array, n: number, lambda: Float64Array): void
     const z = Math.exp(-Math.abs(e[i]));
     const w = 1 / (1 + z);
     lambda[i] = z * w * w;
-  }
-}
-
-/** out_i = sum_k a[i + k n]^2 for an n x d column-major a. */
-function rowSquaredNorms(a: Float64Array, n: number, d: number, out: Float64Array): void {
-  out.fill(0);
-  for (let k = 0; k < d; k++) {
-    const c = k * n;
-    for (let i = 0; i < n; i++) out[i] += a[c + i] * a[c + i];
   }
 }
 
@@ -193,7 +171,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   /** eq. 28: G = X' Lambda X + I / alpha, one gemm or syrk of Lambda^1/2 X (lambda is overwritten). */
   function metricFrom(lambda: Float64Array): Matrix {
     for (let i = 0; i < n; i++) lambda[i] = Math.sqrt(lambda[i]);
-    scaleColumnsInto(x, lambda, scaled, n, d);
+    blas.scaleRows(n, d, lambda, x, n, scaled, n);
     const g = new Matrix(d, d);
     // gemm beats syrk at these shapes, which is more than its doubled flops (BENCHMARKS.md);
     // only the lower triangle is kept and mirrored, so G is exactly symmetric either way
@@ -242,7 +220,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
           solved.set(x);
           blas.trsm("R", "L", "T", "N", n, d, 1, factor.factor.data, d, solved, n);
         }
-        rowSquaredNorms(solved, n, d, u);
+        blas.rowSumsOfSquares(n, d, solved, n, u);
         for (let i = 0; i < n; i++) u[i] *= rowWeight[i];
         const t = new Float64Array(d);
         blas.gemv("T", n, d, 1, x, n, u, 0, t);

@@ -42,6 +42,11 @@ const badCalls: [string, (be: LinalgBackend) => unknown, new (...a: never[]) => 
   ["gemv trans T: x has m entries", (be) => be.gemv("T", 3, 2, 1, f(6), 3, f(2), 0, f(2)), DimensionError, /gemv: x has 2 entries, needs at least 3/],
   ["gemv y too short", (be) => be.gemv("N", 3, 2, 1, f(6), 3, f(2), 0, f(2)), DimensionError, /gemv: y has 2 entries, needs at least 3/],
   ["symv y too short", (be) => be.symv("L", 3, 1, f(9), 3, f(3), 0, f(2)), DimensionError, /symv: y has 2 entries, needs at least 3/],
+  ["scaleRows b too short", (be) => be.scaleRows(3, 2, f(3), f(6), 3, f(5), 3), DimensionError, /scaleRows: b has 5 entries, needs at least 6/],
+  ["scaleRows w too short", (be) => be.scaleRows(3, 2, f(2), f(6), 3, f(6), 3), DimensionError, /scaleRows: w has 2 entries, needs at least 3/],
+  ["scaleRows ldb < m", (be) => be.scaleRows(3, 2, f(3), f(6), 3, f(6), 2), DimensionError, /scaleRows: ldb must be an integer >= 3, got 2/],
+  ["rowSumsOfSquares out too short", (be) => be.rowSumsOfSquares(3, 2, f(6), 3, f(2)), DimensionError, /rowSumsOfSquares: out has 2 entries, needs at least 3/],
+  ["rowSumsOfSquares a too short", (be) => be.rowSumsOfSquares(3, 2, f(5), 3, f(3)), DimensionError, /rowSumsOfSquares: a has 5 entries, needs at least 6/],
   ["setThreads 0", (be) => be.setThreads(0), RangeError, /setThreads: the thread count must be an integer between 1 and 1024/],
   ["setThreads 1.5", (be) => be.setThreads(1.5), RangeError, /setThreads/],
 ];
