@@ -2,9 +2,11 @@
 //
 // Every routine works in place on the caller's Float64Arrays (typed-array views with a byte
 // offset included: N-API hands us the pointer to the view's first element) and makes exactly
-// one BLAS/LAPACK call, but for two element-wise kernels BLAS lacks (scaleRows,
-// rowSumsOfSquares), written out here in the order of the js backend's loops, so that both give
-// the same bits (no FMA contraction: binding.gyp builds with -ffp-contract=off). Arguments are checked before the call, cheaply (O(1)): BLAS trusts its
+// one BLAS/LAPACK call, but for three element-wise kernels BLAS lacks (scaleRows,
+// rowSumsOfSquares, logisticWeightRoots), written out here in the order of the js backend's loops,
+// and crossWeightedSquares (two dgemv with an element-wise step between them in one call), so
+// that both give the same bits (no FMA contraction: binding.gyp builds with
+// -ffp-contract=off; and logisticWeightRoots' exp is fdlibm's, which is V8's Math.exp). Arguments are checked before the call, cheaply (O(1)): BLAS trusts its
 // caller, so an array that is too short for the stated shape would be read or written out of
 // bounds; here it is a DimensionError instead. The checks and their messages mirror
 // src/linalg/checks.ts, so both backends fail the same way.
@@ -17,6 +19,7 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 extern "C" {
@@ -306,6 +309,91 @@ Napi::Value Symv(const Napi::CallbackInfo& info) {
   return info.Env().Undefined();
 }
 
+// exp(x) by the algorithm of fdlibm's e_exp.c, the one V8's Math.exp runs, operation for
+// operation, so that the two agree bit for bit (test/linalg/elementwise.test.ts compares them):
+// x = k ln2 + r with |r| <= ln2 / 2 (ln2 split into a head whose products with k are exact and a
+// tail), exp(r) = 1 + 2r / (2 - R(r)) with R's minimax polynomial in r^2, then 2^k.
+//
+// fdlibm: Copyright (C) 1993 by Sun Microsystems, Inc. All rights reserved. Developed at
+// SunSoft, a Sun Microsystems, Inc. business. Permission to use, copy, modify, and distribute
+// this software is freely granted, provided that this notice is preserved.
+inline uint32_t HighWord(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return static_cast<uint32_t>(b >> 32);
+}
+
+inline uint32_t LowWord(double x) {
+  uint64_t b;
+  std::memcpy(&b, &x, 8);
+  return static_cast<uint32_t>(b);
+}
+
+inline double FromHighWord(uint32_t high) {
+  uint64_t b = static_cast<uint64_t>(high) << 32;
+  double x;
+  std::memcpy(&x, &b, 8);
+  return x;
+}
+
+double FdlibmExp(double x) {
+  static const double kHalf[2] = {0.5, -0.5};
+  static const double kLn2Hi[2] = {6.93147180369123816490e-01, -6.93147180369123816490e-01};
+  static const double kLn2Lo[2] = {1.90821492927058770002e-10, -1.90821492927058770002e-10};
+  const double kHuge = 1.0e+300;
+  const double kTwoM1000 = 9.33263618503218878990e-302;
+  const double kTwo1023 = 8.988465674311579539e307;
+  const double kOverflow = 7.09782712893383973096e+02;
+  const double kUnderflow = -7.45133219101941108420e+02;
+  const double kInvLn2 = 1.44269504088896338700e+00;
+  const double kP1 = 1.66666666666666019037e-01;
+  const double kP2 = -2.77777777770155933842e-03;
+  const double kP3 = 6.61375632143793436117e-05;
+  const double kP4 = -1.65339022054652515390e-06;
+  const double kP5 = 4.13813679705723846039e-08;
+  uint32_t hx = HighWord(x);
+  int sign = static_cast<int>((hx >> 31) & 1);
+  hx &= 0x7fffffff;
+  double hi = 0, lo = 0;
+  int k = 0;
+  if (hx >= 0x40862E42) {  // |x| >= 709.78...
+    if (hx >= 0x7ff00000) {
+      if (((hx & 0xfffff) | LowWord(x)) != 0) return x + x;  // NaN
+      return sign == 0 ? x : 0.0;                              // exp(+-inf)
+    }
+    if (x > kOverflow) return kHuge * kHuge;
+    if (x < kUnderflow) return kTwoM1000 * kTwoM1000;
+  }
+  if (hx > 0x3fd62e42) {    // |x| > ln2 / 2
+    if (hx < 0x3FF0A2B2) {  // and |x| < 3 ln2 / 2
+      hi = x - kLn2Hi[sign];
+      lo = kLn2Lo[sign];
+      k = 1 - sign - sign;
+    } else {
+      k = static_cast<int>(kInvLn2 * x + kHalf[sign]);
+      double t = k;
+      hi = x - t * kLn2Hi[0];
+      lo = t * kLn2Lo[0];
+    }
+    x = hi - lo;
+  } else if (hx < 0x3e300000) {  // |x| < 2^-28
+    if (kHuge + x > 1.0) return 1.0 + x;
+  } else {
+    k = 0;
+  }
+  double t = x * x;
+  double twopk = k >= -1021 ? FromHighWord(static_cast<uint32_t>(0x3ff00000 + k * (1 << 20)))
+                            : FromHighWord(static_cast<uint32_t>(0x3ff00000 + (k + 1000) * (1 << 20)));
+  double c = x - t * (kP1 + t * (kP2 + t * (kP3 + t * (kP4 + t * kP5))));
+  if (k == 0) return 1.0 - ((x * c) / (c - 2.0) - x);
+  double y = 1.0 - ((lo - (x * c) / (2.0 - c)) - hi);
+  if (k >= -1021) {
+    if (k == 1024) return y * 2.0 * kTwo1023;
+    return y * twopk;
+  }
+  return y * twopk * kTwoM1000;
+}
+
 // scaleRows(m, n, w, a, lda, b, ldb): B <- diag(w) A, A and B m x n (B may be A).
 Napi::Value ScaleRows(const Napi::CallbackInfo& info) {
   Args args(info, "scaleRows", 7);
@@ -337,6 +425,53 @@ Napi::Value RowSumsOfSquares(const Napi::CallbackInfo& info) {
     const double* aj = a + static_cast<size_t>(j) * lda;
     for (int i = 0; i < m; i++) out[i] += aj[i] * aj[i];
   }
+  return info.Env().Undefined();
+}
+
+// logisticWeightRoots(n, e, out): out_i <- sqrt(s_i (1 - s_i)) for s_i = 1 / (1 + exp(-e_i)),
+// computed as sqrt(z w w) with z = exp(-|e_i|) and w = 1 / (1 + z).
+Napi::Value LogisticWeightRoots(const Napi::CallbackInfo& info) {
+  Args args(info, "logisticWeightRoots", 3);
+  int n = args.Dim(0, "n");
+  double* e = args.Vector(1, "e", n);
+  double* out = args.Vector(2, "out", n);
+  for (int i = 0; i < n; i++) {
+    double z = FdlibmExp(-std::fabs(e[i]));
+    double w = 1.0 / (1.0 + z);
+    out[i] = std::sqrt(z * w * w);
+  }
+  return info.Env().Undefined();
+}
+
+// crossWeightedSquares(m, n, a, lda, v, w, u, out): u <- A v, u_i <- w_i u_i u_i, out <- A' u
+// (A m x n): the two dgemv of gemv() with the step between them, in one call.
+Napi::Value CrossWeightedSquares(const Napi::CallbackInfo& info) {
+  Args args(info, "crossWeightedSquares", 8);
+  int m = args.Dim(0, "m");
+  int n = args.Dim(1, "n");
+  int lda = args.Ld(3, "lda", m);
+  double* a = args.Matrix(2, "a", m, n, lda);
+  double* v = args.Vector(4, "v", n);
+  double* w = args.Vector(5, "w", m);
+  double* u = args.Vector(6, "u", m);
+  double* out = args.Vector(7, "out", n);
+  const double one = 1.0;
+  const double zero = 0.0;
+  const char no = 'N';
+  const char tr = 'T';
+  // BLAS returns at once for an empty A, leaving its output untouched: zero it as gemv() does
+  bool empty = m == 0 || n == 0;
+  if (empty) {
+    for (int i = 0; i < m; i++) u[i] = 0;
+  } else {
+    dgemv_(&no, &m, &n, &one, a, &lda, v, &kOne, &zero, u, &kOne, 1);
+  }
+  for (int i = 0; i < m; i++) u[i] = w[i] * u[i] * u[i];
+  if (empty) {
+    for (int j = 0; j < n; j++) out[j] = 0;
+    return info.Env().Undefined();
+  }
+  dgemv_(&tr, &m, &n, &one, a, &lda, u, &kOne, &zero, out, &kOne, 1);
   return info.Env().Undefined();
 }
 
@@ -393,6 +528,8 @@ Napi::Value CreateBackend(const Napi::CallbackInfo& info) {
   b.Set("symv", Napi::Function::New(env, Symv, "symv"));
   b.Set("scaleRows", Napi::Function::New(env, ScaleRows, "scaleRows"));
   b.Set("rowSumsOfSquares", Napi::Function::New(env, RowSumsOfSquares, "rowSumsOfSquares"));
+  b.Set("crossWeightedSquares", Napi::Function::New(env, CrossWeightedSquares, "crossWeightedSquares"));
+  b.Set("logisticWeightRoots", Napi::Function::New(env, LogisticWeightRoots, "logisticWeightRoots"));
   b.Set("getThreads", Napi::Function::New(env, GetThreads, "getThreads"));
   b.Set("setThreads", Napi::Function::New(env, SetThreads, "setThreads"));
   b.Set("describe", Napi::Function::New(env, Describe, "describe"));

@@ -220,10 +220,38 @@ function rowSumsOfSquares(m: number, n: number, a: Float64Array, lda: number, ou
   }
 }
 
+function crossWeightedSquares(m: number, n: number, a: Float64Array, lda: number, v: Float64Array, w: Float64Array, u: Float64Array, out: Float64Array): void {
+  checkArgCount("crossWeightedSquares", arguments.length, 8);
+  checkDim("crossWeightedSquares", "m", m);
+  checkDim("crossWeightedSquares", "n", n);
+  checkMatrixArg("crossWeightedSquares", "lda", lda, "a", a, m, n);
+  checkVector("crossWeightedSquares", "v", v, n);
+  checkVector("crossWeightedSquares", "w", w, m);
+  checkVector("crossWeightedSquares", "u", u, m);
+  checkVector("crossWeightedSquares", "out", out, n);
+  gemv("N", m, n, 1, a, lda, v, 0, u);
+  for (let i = 0; i < m; i++) u[i] = w[i] * u[i] * u[i];
+  gemv("T", m, n, 1, a, lda, u, 0, out);
+}
+
+function logisticWeightRoots(n: number, e: Float64Array, out: Float64Array): void {
+  checkArgCount("logisticWeightRoots", arguments.length, 3);
+  checkDim("logisticWeightRoots", "n", n);
+  checkVector("logisticWeightRoots", "e", e, n);
+  checkVector("logisticWeightRoots", "out", out, n);
+  for (let i = 0; i < n; i++) {
+    const z = Math.exp(-Math.abs(e[i]));
+    const w = 1 / (1 + z);
+    out[i] = Math.sqrt(z * w * w);
+  }
+}
+
 export const jsBackend: LinalgBackend = Object.freeze({
   name: "js" as const,
   scaleRows,
   rowSumsOfSquares,
+  logisticWeightRoots,
+  crossWeightedSquares,
   potrf,
   trsm,
   trsv,

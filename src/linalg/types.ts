@@ -42,6 +42,17 @@ export interface LinalgBackend {
   scaleRows(m: number, n: number, w: Float64Array, a: Float64Array, lda: number, b: Float64Array, ldb: number): void;
   /** out_i <- sum_j a_ij^2 over j = 0..n-1 in that order, A m x n (like scaleRows, the same bits on both backends). */
   rowSumsOfSquares(m: number, n: number, a: Float64Array, lda: number, out: Float64Array): void;
+  /**
+   * u <- A v, u_i <- w_i u_i u_i, out <- A' u (A m x n): two gemv with the element-wise step between
+   * them, in one call (the same bits as those gemv and that loop).
+   */
+  crossWeightedSquares(m: number, n: number, a: Float64Array, lda: number, v: Float64Array, w: Float64Array, u: Float64Array, out: Float64Array): void;
+  /**
+   * out_i <- sqrt(s_i (1 - s_i)), s_i = 1 / (1 + exp(-e_i)), as sqrt(z w w) with z = exp(-|e_i|),
+   * w = 1 / (1 + z) (the roots of the logistic model's weights; like scaleRows, the same bits on
+   * both backends: the addon's exp is fdlibm's, which V8's Math.exp is).
+   */
+  logisticWeightRoots(n: number, e: Float64Array, out: Float64Array): void;
   /** Number of threads the backend's BLAS uses (1 for js). */
   getThreads(): number;
   setThreads(n: number): void;

@@ -79,15 +79,6 @@ function residuals(y: Float64Array, e: Float64Array, n: number, r: Float64Array)
   }
 }
 
-/** lambda_i = s_i (1 - s_i) = z / (1 + z)^2 alone (the metric without the density). */
-function logisticWeights(e: Float64Array, n: number, lambda: Float64Array): void {
-  for (let i = 0; i < n; i++) {
-    const z = Math.exp(-Math.abs(e[i]));
-    const w = 1 / (1 + z);
-    lambda[i] = z * w * w;
-  }
-}
-
 /** Default prior variance alpha (the paper's N(0, 100)). */
 export const DEFAULT_PRIOR_VARIANCE = 100;
 
@@ -158,20 +149,14 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
     return logPrior(beta) + logLikelihood(eta, r, lambda, omega);
   }
 
-  /** lambda_i = s_i (1 - s_i) from eta alone (the metric needs no log density). */
-  function weightsOnly(lambda: Float64Array): void {
-    logisticWeights(eta, n, lambda);
-  }
-
   function gradientFrom(beta: Float64Array, r: Float64Array, grad: Float64Array): void {
     blas.gemv("T", n, d, 1, x, n, r, 0, grad);
     for (let k = 0; k < d; k++) grad[k] -= beta[k] / alpha;
   }
 
-  /** eq. 28: G = X' Lambda X + I / alpha, one gemm or syrk of Lambda^1/2 X (lambda is overwritten). */
-  function metricFrom(lambda: Float64Array): Matrix {
-    for (let i = 0; i < n; i++) lambda[i] = Math.sqrt(lambda[i]);
-    blas.scaleRows(n, d, lambda, x, n, scaled, n);
+  /** eq. 28: G = X' Lambda X + I / alpha, one gemm or syrk of Lambda^1/2 X, from the roots lambda_i^1/2. */
+  function metricFrom(roots: Float64Array): Matrix {
+    blas.scaleRows(n, d, roots, x, n, scaled, n);
     const g = new Matrix(d, d);
     // gemm beats syrk at these shapes, which is more than its doubled flops (BENCHMARKS.md);
     // only the lower triangle is kept and mirrored, so G is exactly symmetric either way
@@ -204,9 +189,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   function derivativeProducts(rowWeight: Float64Array): MetricDerivativeProducts {
     return {
       quadraticForms(v, out) {
-        blas.gemv("N", n, d, 1, x, n, v, 0, u);
-        for (let i = 0; i < n; i++) u[i] = rowWeight[i] * u[i] * u[i];
-        blas.gemv("T", n, d, 1, x, n, u, 0, out);
+        blas.crossWeightedSquares(n, d, x, n, v, rowWeight, u, out);
       },
       traces(factor: Cholesky) {
         // h_i = |L^-1 x_i|^2, the squared norm of row i of X L^-T: below SYRK_FROM columns as one
@@ -268,9 +251,10 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
       return logisticCoordinateDensity(coordinateData, work, beta, l, (e) => logLikelihood(e));
     },
 
+    // G alone (no log density): the weights' roots straight from eta in one pass
     metricAt(beta) {
       linearPredictor(beta);
-      weightsOnly(u);
+      blas.logisticWeightRoots(n, eta, u);
       return metricFrom(u);
     },
 
@@ -280,6 +264,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
       const logDensity = pass(beta, resid, u, rowWeight);
       const gradient = new Float64Array(d);
       gradientFrom(beta, resid, gradient);
+      for (let i = 0; i < n; i++) u[i] = Math.sqrt(u[i]);
       const metric = metricFrom(u);
       if (!rowWeight) return { logDensity, gradient, metric };
       let matrices: Matrix[] | undefined;

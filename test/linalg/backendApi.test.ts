@@ -47,6 +47,10 @@ const badCalls: [string, (be: LinalgBackend) => unknown, new (...a: never[]) => 
   ["scaleRows ldb < m", (be) => be.scaleRows(3, 2, f(3), f(6), 3, f(6), 2), DimensionError, /scaleRows: ldb must be an integer >= 3, got 2/],
   ["rowSumsOfSquares out too short", (be) => be.rowSumsOfSquares(3, 2, f(6), 3, f(2)), DimensionError, /rowSumsOfSquares: out has 2 entries, needs at least 3/],
   ["rowSumsOfSquares a too short", (be) => be.rowSumsOfSquares(3, 2, f(5), 3, f(3)), DimensionError, /rowSumsOfSquares: a has 5 entries, needs at least 6/],
+  ["logisticWeightRoots out too short", (be) => be.logisticWeightRoots(3, f(3), f(2)), DimensionError, /logisticWeightRoots: out has 2 entries, needs at least 3/],
+  ["logisticWeightRoots e not a Float64Array", (be) => be.logisticWeightRoots(1, [0] as unknown as Float64Array, f(1)), TypeError, /logisticWeightRoots: e must be a Float64Array/],
+  ["crossWeightedSquares w too short", (be) => be.crossWeightedSquares(3, 2, f(6), 3, f(2), f(2), f(3), f(2)), DimensionError, /crossWeightedSquares: w has 2 entries, needs at least 3/],
+  ["crossWeightedSquares lda < m", (be) => be.crossWeightedSquares(3, 2, f(6), 2, f(2), f(3), f(3), f(2)), DimensionError, /crossWeightedSquares: lda must be an integer >= 3, got 2/],
   ["setThreads 0", (be) => be.setThreads(0), RangeError, /setThreads: the thread count must be an integer between 1 and 1024/],
   ["setThreads 1.5", (be) => be.setThreads(1.5), RangeError, /setThreads/],
 ];

@@ -1,14 +1,16 @@
 /**
- * The two element-wise kernels of the backends (scaleRows, rowSumsOfSquares): against their
- * definitions, computed here, with leading dimensions past the rows (the padding must survive),
+ * The element-wise kernels of the backends (scaleRows, rowSumsOfSquares, logisticWeightRoots,
+ * crossWeightedSquares): against their definitions, computed here, with leading dimensions past the rows (the padding must survive),
  * in place, and on views with a byte offset; and the same bits on both backends, which the
  * models rely on (a chain's draws must not depend on the backend's kernels being the js or the
  * native ones). Negative control: the sums of squares taken in the other order differ from the
- * native ones in some entry, so the bit-for-bit comparison can fail.
+ * native ones in some entry, and weights from another exp (math/fastExp.ts, within 2 ulp of
+ * Math.exp) differ from both backends' in some entry, so the bit-for-bit comparisons can fail.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { jsBackend } from "../../src/linalg/index.js";
+import { fastExp } from "../../src/math/fastExp.js";
 import { backends, makeMatrix, makeRng, native, nativeSkip, SENTINEL } from "./helpers.js";
 
 const SHAPES: [number, number, number][] = [[1, 1, 1], [7, 3, 7], [250, 7, 253], [1000, 25, 1000], [33, 0, 33], [0, 4, 1]];
@@ -72,6 +74,83 @@ for (const { name, be, skip } of backends) {
     });
   });
 }
+
+/** Linear predictors over the whole range of exp, with the special values. */
+function predictors(count: number, seed: number): Float64Array {
+  const rng = makeRng(seed);
+  const scales = [1e-9, 0.3, 1, 3, 40, 800];
+  const e = Float64Array.from({ length: count }, (_, i) => (rng.uniform() - 0.5) * 2 * scales[i % scales.length]);
+  e.set([0, -0, 0.34657359027997264, -1.0397207708399179, 708.3, -745.2, 746, Infinity, -Infinity, NaN]);
+  return e;
+}
+
+for (const { name, be, skip } of backends) {
+  describe(`${name} backend: logisticWeightRoots and crossWeightedSquares`, { skip }, () => {
+    test("logisticWeightRoots: sqrt(z w w), z = Math.exp(-|e|), w = 1 / (1 + z), bit for bit; 1/2 at 0, 0 at +-Infinity", () => {
+      const e = predictors(20_000, 5);
+      const out = new Float64Array(e.length + 1).fill(SENTINEL);
+      be!.logisticWeightRoots(e.length, e, out);
+      for (let i = 0; i < e.length; i++) {
+        const z = Math.exp(-Math.abs(e[i]));
+        const w = 1 / (1 + z);
+        assert.ok(Object.is(out[i], Math.sqrt(z * w * w)), `e = ${e[i]}: ${out[i]}`);
+      }
+      assert.equal(out[0], 0.5);
+      assert.equal(out[7], 0);
+      assert.ok(Number.isNaN(out[9]));
+      assert.equal(out[e.length], SENTINEL);
+    });
+
+    test("crossWeightedSquares: u = A v, u_i = w_i u_i^2, out = A' u, as the backend's own two gemv and that loop", () => {
+      for (const [m, n, ld] of [[250, 7, 250], [1000, 25, 1003], [4, 0, 4], [0, 3, 1]] as const) {
+        const rng = makeRng(m + n);
+        const a = makeMatrix(m, n, ld, () => rng.normal());
+        const v = Float64Array.from({ length: n }, () => rng.normal());
+        const w = Float64Array.from({ length: m }, () => rng.uniform() - 0.3);
+        const u = new Float64Array(m);
+        const out = new Float64Array(n);
+        be!.crossWeightedSquares(m, n, a, ld, v, w, u, out);
+        const u2 = new Float64Array(m);
+        const out2 = new Float64Array(n);
+        be!.gemv("N", m, n, 1, a, ld, v, 0, u2);
+        for (let i = 0; i < m; i++) u2[i] = w[i] * u2[i] * u2[i];
+        be!.gemv("T", m, n, 1, a, ld, u2, 0, out2);
+        for (let i = 0; i < m; i++) assert.ok(Object.is(u[i], u2[i]), `${m} x ${n}: u[${i}]`);
+        for (let j = 0; j < n; j++) assert.ok(Object.is(out[j], out2[j]), `${m} x ${n}: out[${j}]`);
+        // and the quantity itself: sum_i a_ij w_i (a_i' v)^2
+        for (let j = 0; j < n; j++) {
+          let want = 0;
+          for (let i = 0; i < m; i++) {
+            let ai = 0;
+            for (let k = 0; k < n; k++) ai += a[i + k * ld] * v[k];
+            want += a[i + j * ld] * w[i] * ai * ai;
+          }
+          assert.ok(Math.abs(out[j] - want) <= 1e-11 * (1 + Math.abs(want)), `${m} x ${n}: out[${j}] = ${out[j]}, want ${want}`);
+        }
+      }
+    });
+  });
+}
+
+describe("logisticWeightRoots: the same bits on the js and native backends (fdlibm's exp in the addon)", { skip: nativeSkip }, () => {
+  test("a million predictors over the range of exp; negative control: fastExp's weights differ", () => {
+    const e = predictors(1_000_000, 9);
+    const a = new Float64Array(e.length);
+    const b = new Float64Array(e.length);
+    jsBackend.logisticWeightRoots(e.length, e, a);
+    native!.logisticWeightRoots(e.length, e, b);
+    let differ = 0;
+    for (let i = 0; i < e.length; i++) if (!Object.is(a[i], b[i])) differ++;
+    assert.equal(differ, 0, `${differ} of ${e.length} weights differ between the backends`);
+    let control = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const z = fastExp(-Math.abs(e[i]));
+      const w = 1 / (1 + z);
+      if (!Object.is(Math.sqrt(z * w * w), b[i])) control++;
+    }
+    assert.ok(control > 0, "weights from fastExp matched the native ones everywhere");
+  });
+});
 
 describe("scaleRows and rowSumsOfSquares: the same bits on the js and native backends", { skip: nativeSkip }, () => {
   test("on 1000 x 25 and 5822 x 86 matrices of entries spread over many magnitudes", () => {
