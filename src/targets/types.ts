@@ -32,7 +32,8 @@ export interface Target {
   /**
    * The log density along one coordinate at a time from x (component-wise samplers), where moving
    * one coordinate costs less than a whole evaluation (logistic regression: O(N) instead of
-   * O(N D)). Optional: samplers fall back to `logDensity`.
+   * O(N D)). Optional: samplers fall back to `logDensity`. The moves of one call may share their
+   * storage with those of the next call (logistic regression's do): use one at a time.
    */
   coordinateDensity?(x: Float64Array): CoordinateDensity;
 }
