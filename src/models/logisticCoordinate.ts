@@ -35,8 +35,8 @@ export interface LogisticCoordinateData {
   readonly alpha: number;
 }
 
-/** Cases per log in `startingPoint`: a product of 512 factors in [1, 2] cannot overflow. */
-const LOG_BLOCK = 512;
+/** Cases per log of a log-likelihood (here and in logisticRegression.ts): a product of 512 factors in [1, 2] cannot overflow. */
+export const LOG_BLOCK = 512;
 
 /** The N- and D-vectors of a model's moves, reused from call to call. */
 export interface CoordinateWorkspace {

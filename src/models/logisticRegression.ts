@@ -27,7 +27,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { scaleRows } from "../linalg/products.js";
 import type { DenseMetricModel, DenseMetricParts, MetricDerivativeProducts } from "../targets/denseMetric.js";
 import type { CoordinateDensity } from "../targets/types.js";
-import { coordinateWorkspace, logisticCoordinateDensity, startingPoint, type CoordinateWorkspace } from "./logisticCoordinate.js";
+import { coordinateWorkspace, LOG_BLOCK, logisticCoordinateDensity, startingPoint, type CoordinateWorkspace } from "./logisticCoordinate.js";
 
 /**
  * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm (twice the
@@ -36,9 +36,6 @@ import { coordinateWorkspace, logisticCoordinateDensity, startingPoint, type Coo
  * regression at the paper's protocol").
  */
 const SYRK_FROM = 48;
-
-/** Cases per log in the log-likelihood: a product of 512 factors in [1, 2] cannot overflow. */
-const LOG_BLOCK = 512;
 
 /**
  * The Bernoulli-logit log-likelihood sum_i [y_i e_i - log(1 + exp(e_i))] at linear predictor e,
@@ -125,6 +122,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   blas.gemv("T", n, d, 1, x, n, y, 0, xty);
   const coordinateData = { x, n, d, xty, alpha };
   let moves: CoordinateWorkspace | undefined; // made at the first coordinateDensity
+  const directLikelihood = (e: Float64Array) => logLikelihood(e); // the moves' fallback
 
   /** eta <- X beta. */
   function linearPredictor(beta: Float64Array): Float64Array {
@@ -248,7 +246,7 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
       const work = (moves ??= coordinateWorkspace(n, d));
       blas.gemv("N", n, d, 1, x, n, beta, 0, work.e);
       const l = startingPoint(y, work.e, n, work.s, work.q);
-      return logisticCoordinateDensity(coordinateData, work, beta, l, (e) => logLikelihood(e));
+      return logisticCoordinateDensity(coordinateData, work, beta, l, directLikelihood);
     },
 
     // G alone (no log density): the weights' roots straight from eta in one pass
