@@ -28,6 +28,8 @@ import { LikelihoodDataError, type Likelihood } from "./types.js";
 
 /** Below this z = y f the continued-fraction form is used. */
 const CF_SWITCH = -2;
+/** `gradient` takes one logarithm per PRODUCT_BLOCK = PRODUCT_MASK + 1 points (a power of two). */
+const PRODUCT_MASK = 15;
 
 /** Scratch for the three derivatives of log Phi at one z (avoids allocating per point). */
 export interface ProbitDerivatives {
@@ -106,24 +108,37 @@ export const probit: Likelihood = {
   // log Phi(z) and d log Phi(z) / dz = N(z)/Phi(z) from one Mills ratio R per point, as logPhi
   // and normalPdfCdfRatio compute them (z <= 0: Phi(z) = N(z) R(-z); z > 0: Phi(z) = 1 - N(z) R(z)),
   // without the continued fraction of logPhiDerivatives, whose depth only d2 and d3 need.
+  // The logarithms of R(-z) (z <= 0) and of 1 - N(z) R(z) (z > 0) are taken of products of
+  // PRODUCT_BLOCK factors, not one a point: a logarithm cost as much as the rest of a point's work
+  // here. The factors lie in [1e-16, 1.26] (smaller R, beyond |z| = 1e16, have their own
+  // logarithm), so a block's product neither overflows nor underflows, and its logarithm is off
+  // by at most the block's rounding, a few units of 1e-16 absolute: the sum of the points' terms
+  // is off by as much anyway (log1p's advantage over log(1 - q) at small q is below that too).
   gradient(y: Float64Array, f: Float64Array, d1: Float64Array): number {
     const n = f.length;
     const pdf = millsRatiosAndDensities(y, f, d1); // d1[i] = R(|z|) until overwritten
     let s = 0;
+    let product = 1;
     for (let i = 0; i < n; i++) {
       const yi = y[i];
       const z = yi * f[i];
       const r = d1[i];
       if (z <= 0) {
-        s += normalLogPdf(z) + Math.log(r);
+        s += normalLogPdf(z);
+        if (r >= 1e-16) product *= r;
+        else s += Math.log(r);
         d1[i] = yi / r;
       } else {
         const q = pdf[i] * r;
-        s += Math.log1p(-q);
+        product *= 1 - q;
         d1[i] = (yi * pdf[i]) / (1 - q);
       }
+      if ((i & PRODUCT_MASK) === PRODUCT_MASK) {
+        s += Math.log(product);
+        product = 1;
+      }
     }
-    return s;
+    return s + Math.log(product);
   },
 
   // d1 of `gradient` without its logarithms: N(z)/Phi(z) = 1/R(-z) for z <= 0, N(z)/(1 - N(z) R(z)) above.
