@@ -18,6 +18,7 @@ import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
+import { LAPLACE_INTEGRATORS, type LaplaceIntegrator } from "../samplers/laplaceDynamics.js";
 import { runLatentGp } from "../run/chains.js";
 import { defaultWhitening, type WhiteningFit } from "../run/whiteningMass.js";
 import { INITS, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
@@ -80,7 +81,7 @@ export interface SampleExtras {
   adapt: boolean;
   targetAcceptance?: number;
   mass?: HmcMassName;
-  integrator?: "fast" | "reference";
+  integrator?: "fast" | "reference" | LaplaceIntegrator;
   init: InitName;
   /** The sampler-specific options (sampleOptions.ts). */
   sampler: SamplerOptions;
@@ -102,10 +103,11 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
     mass = parseChoice("--mass", raw.mass, HMC_MASSES, "mass matrix");
     if (sampler !== "hmc") throw new OptionError("--mass", `applies only to --sampler hmc, not ${sampler}`);
   }
-  let integrator: "fast" | "reference" | undefined;
+  let integrator: "fast" | "reference" | LaplaceIntegrator | undefined;
   if (raw.integrator !== undefined) {
-    integrator = parseChoice("--integrator", raw.integrator, INTEGRATORS, "integrator");
-    if (sampler !== "rmhmc") throw new OptionError("--integrator", `applies only to --sampler rmhmc, not ${sampler}`);
+    if (sampler === "laplace-nuts") integrator = parseChoice("--integrator", raw.integrator, LAPLACE_INTEGRATORS, "integrator");
+    else if (sampler === "rmhmc") integrator = parseChoice("--integrator", raw.integrator, INTEGRATORS, "integrator");
+    else throw new OptionError("--integrator", `applies only to --sampler rmhmc and laplace-nuts, not ${sampler}`);
   }
   const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
   exclusive({ "--quiet": raw.quiet, "--progress": raw.progress });
@@ -133,7 +135,8 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
     proposalSd: extras.sampler.scale,
     fixedPoint: o.fixedPoint,
     reversibilityTolerance: o.reversibilityTolerance,
-    variant: extras.integrator,
+    variant: sampler === "rmhmc" ? extras.integrator : undefined,
+    integrator: sampler === "laplace-nuts" ? extras.integrator : undefined,
     mass: extras.mass,
     targetAcceptance: extras.targetAcceptance,
   } as LatentSamplerSpecInput;
@@ -281,7 +284,8 @@ export function formatReport(r: SampleReport): string {
   const s = r.run.sampler;
   const how = s.sampler === "rmhmc"
     ? `rmhmc (${s.variant ?? "fast"} integrator, ${describeLeapfrogSolve(s)})`
-    : s.sampler === "hmc" ? `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})` : s.sampler;
+    : s.sampler === "hmc" ? `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})`
+    : s.sampler === "laplace-nuts" ? `laplace-nuts (${s.integrator ?? "split"} integrator)` : s.sampler;
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
   const tunable = TUNABLE_WORDS[latentSamplerInfo[s.sampler].tunable ?? "stepSize"];
   const leapfrog = leapfrogSteps(s);
@@ -342,7 +346,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
     .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
     .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")
-    .option("--integrator <name>", "rmhmc: fast (default) or reference (the note's Algorithm 1 as written)")
+    .option("--integrator <name>", "rmhmc: fast (default) or reference (the note's Algorithm 1 as written); laplace-nuts: split (default: the whitening Gaussian's part of the dynamics solved exactly, a rotation about its mean) or leapfrog")
     .option("--mass <name>", "hmc: mass matrix prior (M^-1 = K, the default) or identity")
     .option("--draws <d>", "draws kept per chain", "1000")
     .option("--burn-in <b>", "transitions before the first kept draw", "1000")

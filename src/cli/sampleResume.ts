@@ -85,7 +85,7 @@ const FIELD_OPTIONS: Record<string, string> = {
   "sampler.stepSize": "--step-size", "sampler.leapfrogSteps": "--leapfrog-steps", "sampler.maxLeapfrogSteps": "--max-leapfrog-steps",
   "sampler.alpha": "--alpha", "sampler.proposalSd": "--scale", "sampler.targetAcceptance": "--target-acceptance",
   "sampler.fixedPoint": "--fixed-point-tolerance or --fixed-point-iterations", "sampler.reversibilityTolerance": "--reversibility-tolerance",
-  "sampler.variant": "--integrator", "sampler.mass": "--mass",
+  "sampler.variant": "--integrator", "sampler.integrator": "--integrator", "sampler.mass": "--mass",
   // sampled hyperparameters (HyperRunSpec)
   "sampler.scheme": "--scheme", "sampler.thetaSampler": "--theta-sampler",
   "sampler.latent": "--sampler, --step-size, --leapfrog-steps, --max-leapfrog-steps or --max-tree-depth",

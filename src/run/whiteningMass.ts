@@ -12,6 +12,9 @@
  * its efficiency. So when EP fails (no convergence, an error, a site that is not finite) the run
  * goes on whitened by Laplace, with a warning.
  *
+ * For laplace-nuts the Gaussian's mean (EP's mean, Laplace's mode) is filled in too, as the
+ * centre of its split integrator (samplers/laplaceDynamics.ts).
+ *
  * W is filled into the sampler's spec as plain numbers, so that worker threads rebuild the same
  * kernel without refitting; the samplers layer cannot call approx/ itself. The fit is timed here
  * (CPU and wall-clock seconds), as it belongs to the run's warm-up.
@@ -85,29 +88,35 @@ export function withWhiteningMass(target: AnnealedLatentTarget, spec: LatentSamp
   const requested = spec.whitening ?? defaultWhitening(spec.sampler, target.likelihood.name);
   const cpu0 = cpuSeconds();
   const wall0 = performance.now();
-  const done = (w: ArrayLike<number> | undefined, used: WhiteningFit["used"], extra: Partial<WhiteningFit> = {}) => ({
-    spec: w === undefined ? spec : { ...spec, massDiagonal: Array.from(w, (v) => Math.max(0, v) * target.beta) },
+  // laplace-nuts also gets the Gaussian's mean, the centre of its split integrator (at beta < 1,
+  // an annealed target, shrunk by beta towards the prior's mean 0: any centre keeps it exact).
+  const done = (w: ArrayLike<number> | undefined, mean: ArrayLike<number> | undefined, used: WhiteningFit["used"], extra: Partial<WhiteningFit> = {}) => ({
+    spec: w === undefined ? spec : {
+      ...spec,
+      massDiagonal: Array.from(w, (v) => Math.max(0, v) * target.beta),
+      ...(spec.sampler === "laplace-nuts" && mean ? { center: Array.from(mean, (m) => m * target.beta) } : {}),
+    },
     fit: { requested, used, cpuSeconds: cpuSeconds() - cpu0, wallSeconds: (performance.now() - wall0) / 1e3, ...extra },
   });
   let fallback: string | undefined;
   let epSweeps: number | undefined;
   if (requested === "ep") {
     const ep = fitEp(target, options.ep ?? WHITENING_EP_OPTIONS);
-    if (typeof ep !== "string") return done(ep.siteTau, "ep", { epSweeps: ep.sweeps });
+    if (typeof ep !== "string") return done(ep.siteTau, ep.mean, "ep", { epSweeps: ep.sweeps });
     fallback = ep;
     warn(`${spec.sampler}: EP whitening not used (${ep}); whitened by Laplace's covariance at the mode instead`);
   }
   try {
     const fit = laplace(target.kernelMatrix, target.y, target.likelihood, { onWarning: () => undefined });
-    return done(fit.w, "laplace", { fallback, epSweeps });
+    return done(fit.w, fit.mode, "laplace", { fallback, epSweeps });
   } catch (e) {
-    if (e instanceof NotLogConcaveError) return done(undefined, "fisher", { fallback, epSweeps });
+    if (e instanceof NotLogConcaveError) return done(undefined, undefined, "fisher", { fallback, epSweeps });
     throw e;
   }
 }
 
 /** EP's site precisions, or why there are none to use. */
-function fitEp(target: AnnealedLatentTarget, epOptions: EpOptions): { siteTau: Float64Array; sweeps: number } | string {
+function fitEp(target: AnnealedLatentTarget, epOptions: EpOptions): { siteTau: Float64Array; mean: Float64Array; sweeps: number } | string {
   if (!epWhiteningAvailable(target)) return `the ${target.likelihood.name} likelihood has no EP sites`;
   try {
     const sites = epSitesOf(target)!;
@@ -116,7 +125,10 @@ function fitEp(target: AnnealedLatentTarget, epOptions: EpOptions): { siteTau: F
     for (let i = 0; i < ep.siteTau.length; i++) {
       if (!(ep.siteTau[i] >= 0 && Number.isFinite(ep.siteTau[i]))) return `EP's site precision ${i + 1} is ${ep.siteTau[i]}`;
     }
-    return { siteTau: ep.siteTau, sweeps: ep.sweeps };
+    for (let i = 0; i < ep.mean.length; i++) {
+      if (!Number.isFinite(ep.mean[i])) return `EP's mean ${i + 1} is ${ep.mean[i]}`;
+    }
+    return { siteTau: ep.siteTau, mean: ep.mean, sweeps: ep.sweeps };
   } catch (e) {
     return `EP failed: ${e instanceof Error ? e.message : String(e)}`;
   }

@@ -22,6 +22,7 @@ import { exactHmc } from "./exactHmc.js";
 import { hmc } from "./hmc.js";
 import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmcGp.js";
 import { laplaceHmc } from "./laplaceHmc.js";
+import type { LaplaceIntegrator } from "./laplaceDynamics.js";
 import { laplaceNuts } from "./laplaceNuts.js";
 import { identityMass, massFromInverseCholesky, type MassMatrix } from "./massMatrix.js";
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
@@ -104,6 +105,10 @@ export interface LaplaceNutsSpec extends Adapted {
   whitening?: WhiteningName;
   /** As laplace-hmc's. */
   massDiagonal?: readonly number[];
+  /** "split" (the default: the whitening Gaussian's part of the dynamics solved exactly) or "leapfrog" (laplaceDynamics.ts). */
+  integrator: LaplaceIntegrator;
+  /** The split integrator's centre, the whitening Gaussian's mean, which `runLatentGp` fills in with `massDiagonal` (default 0). */
+  center?: readonly number[];
 }
 
 /** HMC with a constant mass matrix. */
@@ -190,8 +195,8 @@ const LAPLACE_HMC_STEPS = 8;
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
   "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
     "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps", ["whitening", "massDiagonal"]),
-  "laplace-nuts": entry({ sampler: "laplace-nuts", stepSize: LAPLACE_HMC_STEP, maxTreeDepth: NUTS_DEFAULT_MAX_TREE_DEPTH, targetAcceptance: NUTS_TARGET_ACCEPTANCE }, "stepSize",
-    "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition", ["whitening", "massDiagonal"]),
+  "laplace-nuts": entry({ sampler: "laplace-nuts", stepSize: LAPLACE_HMC_STEP, maxTreeDepth: NUTS_DEFAULT_MAX_TREE_DEPTH, integrator: "split", targetAcceptance: NUTS_TARGET_ACCEPTANCE }, "stepSize",
+    "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition, the whitening Gaussian's part of the dynamics solved exactly", ["whitening", "massDiagonal", "center"]),
   "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
     "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
@@ -326,7 +331,7 @@ export function latentSampler(target: AnnealedLatentTarget, input: LatentSampler
       return hmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, mass });
     }
     case "laplace-hmc": return laplaceHmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, diagonal: spec.massDiagonal });
-    case "laplace-nuts": return laplaceNuts(target, { stepSize: spec.stepSize, maxTreeDepth: spec.maxTreeDepth, targetAcceptance, diagonal: spec.massDiagonal });
+    case "laplace-nuts": return laplaceNuts(target, { stepSize: spec.stepSize, maxTreeDepth: spec.maxTreeDepth, targetAcceptance, diagonal: spec.massDiagonal, integrator: spec.integrator, center: spec.center });
     case "hmc-v1": return hmcV1(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "hmc-v2": return hmcV2(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
     case "smmala": return smmala(target, { stepSize: spec.stepSize, targetAcceptance });

@@ -1,6 +1,7 @@
 // `gpmcmc sample --whitening`: laplace-nuts on probit is whitened by EP's covariance unless asked
 // otherwise, the run says which and records it (summary line, --json, the spec), and a whitening
-// given where it does not apply is one line naming the option, exit 2, nothing written.
+// given where it does not apply is one line naming the option, exit 2, nothing written; its
+// integrator (--integrator split|leapfrog) is recorded and said likewise.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cliOutcome } from "./cliRun.js";
@@ -24,6 +25,17 @@ test("laplace-nuts on probit: EP's whitening by default, Laplace's with --whiten
   const logistic = cliOutcome([...base, "--likelihood", "logistic", "--json"]);
   assert.equal(logistic.code, 0, logistic.stderr);
   assert.equal(JSON.parse(logistic.stdout).whitening.used, "laplace");
+});
+
+test("laplace-nuts: the split integrator by default, the leapfrog with --integrator leapfrog; both recorded and said", () => {
+  for (const [extra, used] of [[[], "split"], [["--integrator", "leapfrog"], "leapfrog"]] as const) {
+    const r = cliOutcome([...base, ...extra, "--json"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).run.sampler.integrator, used);
+    const text = cliOutcome([...base, ...extra]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, new RegExp(`^laplace-nuts \\(${used} integrator\\) on `, "m"));
+  }
 });
 
 test("--whitening where it does not apply, or unknown: one line, exit 2", () => {

@@ -25,10 +25,11 @@ function problem(n: number) {
 const { X, y } = problem(20);
 const probitTarget = latentGpTarget(X, y, { likelihood: "probit", logLengthscale: [0], logSignalSd: Math.log(3) });
 const massOf = (spec: LatentSamplerSpec) => (spec.sampler === "laplace-nuts" || spec.sampler === "laplace-hmc" ? spec.massDiagonal : undefined);
+const centerOf = (spec: LatentSamplerSpec) => (spec.sampler === "laplace-nuts" ? spec.center : undefined);
 
 function assertClose(a: readonly number[] | undefined, b: ArrayLike<number>, label: string): void {
-  assert.ok(a !== undefined && a.length === b.length, `${label}: no diagonal, or the wrong length`);
-  for (let i = 0; i < b.length; i++) assert.ok(Math.abs(a[i] - b[i]) <= 1e-12 * (1 + Math.abs(b[i])), `${label}: W_${i} ${a[i]} vs ${b[i]}`);
+  assert.ok(a !== undefined && a.length === b.length, `${label}: missing, or the wrong length`);
+  for (let i = 0; i < b.length; i++) assert.ok(Math.abs(a[i] - b[i]) <= 1e-12 * (1 + Math.abs(b[i])), `${label}: entry ${i} ${a[i]} vs ${b[i]}`);
 }
 
 test("defaults: EP's whitening for laplace-nuts on probit, Laplace's otherwise", () => {
@@ -50,7 +51,12 @@ test("laplace-nuts on probit gets EP's site precisions as W; --whitening laplace
   const asked = withWhiteningMass(probitTarget, latentSamplerSpec({ sampler: "laplace-nuts", whitening: "laplace" }), { onWarning });
   assert.equal(asked.fit?.used, "laplace");
   assertClose(massOf(asked.spec), lap.w, "Laplace");
-  assertClose(massOf(withWhiteningMass(probitTarget, latentSamplerSpec("laplace-hmc"), { onWarning }).spec), lap.w, "laplace-hmc");
+  // laplace-nuts' split integrator is centred on the same Gaussian's mean: EP's mean, Laplace's mode
+  assertClose(centerOf(byDefault.spec), ep.mean, "EP's mean");
+  assertClose(centerOf(asked.spec), lap.mode, "Laplace's mode");
+  const forHmc = withWhiteningMass(probitTarget, latentSamplerSpec("laplace-hmc"), { onWarning }).spec;
+  assertClose(massOf(forHmc), lap.w, "laplace-hmc");
+  assert.ok(!("center" in forHmc), "laplace-hmc has no centre");
   // The two really differ here (else the tests above could not tell them apart).
   assert.ok(ep.siteTau.some((t, i) => Math.abs(t - lap.w[i]) > 1e-3));
   assert.deepEqual(warnings, []);

@@ -1,9 +1,12 @@
 // Invariance of multinomial NUTS in coordinates whitened by Laplace's covariance
 // (src/samplers/laplaceNuts.ts) on the known posteriors of test/samplers/latentFixtures.ts (GP
 // regression n = 3 in closed form, probit and Poisson n = 2 by quadrature), with batch-means
-// z-scores over two chains and a fixed seed; its negative control leaves the f' W f / 2 term out of
-// log p(u); the registry builds it with Laplace's W filled in by runLatentGp's helper; its leapfrog
-// in latent coordinates (laplaceDynamics.ts) is checked against hmc.ts's leapfrog in u mapped by R.
+// z-scores over two chains and a fixed seed, with either integrator (split, centred on Laplace's mode,
+// and leapfrog); its negative controls leave the f' W f / 2 term out of log p(u), rotate q about the
+// wrong centre, or kick on one side of the rotation only; the registry builds it with Laplace's W
+// filled in by runLatentGp's helper; its leapfrog in latent coordinates (laplaceDynamics.ts) is
+// checked against hmc.ts's leapfrog in u mapped by R (laplaceNutsBackends.test.ts checks both
+// integrators against dense loops in u).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { laplace } from "../../src/approx/laplace.js";
@@ -11,7 +14,7 @@ import { withWhiteningMass } from "../../src/run/whiteningMass.js";
 import { sample } from "../../src/samplers/driver.js";
 import type { RandomSource } from "../../src/random/types.js";
 import { hmc } from "../../src/samplers/hmc.js";
-import { laplaceDynamics } from "../../src/samplers/laplaceDynamics.js";
+import { LAPLACE_INTEGRATORS, laplaceDynamics } from "../../src/samplers/laplaceDynamics.js";
 import { laplaceNuts, type LaplaceNutsOptions } from "../../src/samplers/laplaceNuts.js";
 import { laplaceWhitening } from "../../src/samplers/laplaceWhitening.js";
 import { latentSampler, latentSamplerSpec } from "../../src/samplers/registry.js";
@@ -26,70 +29,44 @@ const problems: [string, KnownPosterior][] = [
   ["Poisson n = 2", poissonProblem()],
 ];
 
-function maxZ(p: KnownPosterior, broken?: LaplaceNutsOptions["broken"]): { z: number; text: string } {
-  const w = laplace(p.target.kernelMatrix, p.target.y, p.target.likelihood).w;
-  const kernel = laplaceNuts(p.target, { stepSize: 0.6, diagonal: w, broken });
+/** The split integrator's centre is Laplace's mode, as `runLatentGp` fills in the whitening's mean. */
+function maxZ(p: KnownPosterior, options: Pick<LaplaceNutsOptions, "broken" | "integrator"> = {}): { z: number; text: string } {
+  const fit = laplace(p.target.kernelMatrix, p.target.y, p.target.likelihood);
+  // A step of 1.2 (fixed: no adaptation here) is long enough for the broken integrators to show.
+  const kernel = laplaceNuts(p.target, { stepSize: 1.2, diagonal: fit.w, center: fit.mode, ...options });
   const result = sample(kernel, { draws: 10000, burnIn: 200, chains: 2, seed: 2, init: p.mean });
   const c = momentZScores(result, p.mean, p.cov);
   return { z: maxAbsZ(c), text: describe(c) };
 }
 
-test("laplace-nuts leaves the regression, probit and Poisson posteriors invariant", (t) => {
-  for (const [label, p] of problems) {
-    const { z, text } = maxZ(p);
-    t.diagnostic(`${label}: max |z| = ${z.toFixed(2)}`);
-    assert.ok(z < PASS_Z, `${label}: a moment is off\n${text}`);
-  }
-});
+for (const integrator of LAPLACE_INTEGRATORS) {
+  test(`laplace-nuts (${integrator} integrator) leaves the regression, probit and Poisson posteriors invariant`, (t) => {
+    for (const [label, p] of problems) {
+      const { z, text } = maxZ(p, { integrator });
+      t.diagnostic(`${label}: max |z| = ${z.toFixed(2)}`);
+      assert.ok(z < PASS_Z, `${label}: a moment is off\n${text}`);
+    }
+  });
+}
 
 test("negative control: laplace-nuts without the f' W f / 2 term of log p(u) fails", (t) => {
-  const { z, text } = maxZ(problems[1][1], "drop-w");
+  const { z, text } = maxZ(problems[1][1], { broken: "drop-w" });
   t.diagnostic(`drop-w, probit: max |z| = ${z.toFixed(2)}`);
   assert.ok(z > FAIL_Z, `drop-w was not detected\n${text}`);
 });
 
-test("laplace-nuts from the registry: Laplace's W filled in, and states report the target's log density", () => {
-  const p = probitProblem();
-  const spec = withWhiteningMass(p.target, latentSamplerSpec({ sampler: "laplace-nuts", whitening: "laplace" })).spec;
-  assert.ok(spec.sampler === "laplace-nuts" && spec.massDiagonal !== undefined && spec.maxTreeDepth === 10);
-  const kernel = latentSampler(p.target, spec);
-  assert.equal(kernel.name, "laplace-nuts");
-  const result = sample(kernel, { draws: 50, chains: 1, seed: 4, init: p.mean });
-  for (let i = 0; i < 50; i++) {
-    const f = result.samples.subarray(2 * i, 2 * i + 2);
-    assert.ok(Math.abs(result.stats.lp[i] - p.target.logDensity(f)) < 1e-9, `lp of draw ${i}`);
-  }
-});
-
-test("laplace-nuts' leapfrog in latent coordinates (one product with Sigma per step) is the leapfrog of u = R^-1 f mapped by R, with the same energies", () => {
-  for (const p of [probitProblem(), regressionProblem(), poissonProblem()]) {
-    const n = p.target.dim;
-    const w = laplace(p.target.kernelMatrix, p.target.y, p.target.likelihood).w;
-    const whitening = laplaceWhitening(p.target, "test", w);
-    const dyn = laplaceDynamics(p.target, whitening);
-    const z = Float64Array.from({ length: n }, (_, i) => 0.7 - 0.45 * i);
-    let k = 0;
-    const fixed = { normal: () => z[k++ % n], uniform: () => 0.5 } as unknown as RandomSource;
-    const f0 = Float64Array.from(p.mean, (m, i) => m + 0.3 * (i + 1));
-    const pt = dyn.newPoint();
-    dyn.start(dyn.init(f0), fixed, pt);
-    // The same trajectory in u with the identity mass (hmc.ts on the whitened density).
-    const reference = hmc(whitening.target, { stepSize: 0.3, leapfrogSteps: 5 });
-    const u0 = whitening.whiten(f0);
-    const traj = reference.integrate(reference.init(u0), z, 5);
-    assert.ok(Math.abs(dyn.energy(pt) - traj.startEnergy) < 1e-9, `H0 ${dyn.energy(pt)} vs ${traj.startEnergy}`);
-    for (let l = 0; l < 5; l++) dyn.leapfrog(pt, 0.3);
-    const r = whitening.factor.factor;
-    for (let i = 0; i < n; i++) {
-      let fi = 0;
-      let vi = 0;
-      for (let j = 0; j <= i; j++) {
-        fi += r.get(i, j) * traj.position[j];
-        vi += r.get(i, j) * traj.momentum[j];
-      }
-      assert.ok(Math.abs(pt.f[i] - fi) < 1e-9 * (1 + Math.abs(fi)), `f_${i}: ${pt.f[i]} vs R u ${fi}`);
-      assert.ok(Math.abs(pt.v[i] - vi) < 1e-9 * (1 + Math.abs(vi)), `v_${i}: ${pt.v[i]} vs R p ${vi}`);
+// Each broken split integrator on the two posteriors where its bias is largest.
+const splitControls = [
+  ["center-precision", "rotating q about c instead of Sigma^-1 c", [0, 2]],
+  ["kick-before", "kicking a whole step before the rotation and none after (not reversible)", [1, 2]],
+] as const;
+for (const [broken, what, which] of splitControls) {
+  test(`negative control: the split integrator ${what} fails`, (t) => {
+    for (const k of which) {
+      const [label, p] = problems[k];
+      const { z, text } = maxZ(p, { broken });
+      t.diagnostic(`${broken}, ${label}: max |z| = ${z.toFixed(2)}`);
+      assert.ok(z > FAIL_Z, `${broken} was not detected on ${label}\n${text}`);
     }
-    assert.ok(Math.abs(dyn.energy(pt) - traj.endEnergy) < 1e-9, `H ${dyn.energy(pt)} vs ${traj.endEnergy}`);
-  }
-});
+  });
+}
