@@ -2,7 +2,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { logPhiDerivatives, probit } from "../../src/likelihoods/probit.js";
 import { LikelihoodDataError } from "../../src/likelihoods/types.js";
-import { normalCdf } from "../../src/math/normal.js";
+import { logPhi, normalCdf } from "../../src/math/normal.js";
 import { Rng } from "../../src/random/rng.js";
 
 // [z, log Phi(z), r = N(z)/Phi(z), d2 log Phi/dz2, d3 log Phi/dz3], from mpmath at 60 digits:
@@ -91,6 +91,31 @@ test("probit: score() (first derivative alone) matches the 60-digit values for b
       assert.equal(d1[i], g1[i], `score and gradient differ at y=${label} z=${z}`);
     }
   }
+});
+
+test("probit: gradient()'s value, from one logarithm per block of points, is the sum of log Phi over many points, extreme ones included; d1 as score() has it", () => {
+  const rng = new Rng(31);
+  // 1001 points (not a whole number of blocks): most y f in [-8, 8], some at 35-40, and a run of
+  // 80 far out at -1e21 to -2e21, whose R(-z) < 1e-21 would make a block's product underflow to 0
+  // (they take their own logarithms).
+  const n = 1001;
+  const far = (i: number) => i >= 480 && i < 560;
+  const y = Float64Array.from({ length: n }, () => (rng.uniform() < 0.5 ? -1 : 1));
+  const f = Float64Array.from({ length: n }, (_, i) => y[i] * (far(i) ? -1e21 * (1 + rng.uniform()) : i % 89 === 0 ? 35 + 5 * rng.uniform() : 16 * rng.uniform() - 8));
+  let direct = 0;
+  for (let i = 0; i < n; i++) direct += logPhi(y[i] * f[i]);
+  const d1 = new Float64Array(n), s1 = new Float64Array(n);
+  const value = probit.gradient!(y, f, d1);
+  probit.score!(y, f, s1);
+  assert.ok(Number.isFinite(value) && rel(value, direct) < 1e-14, `gradient ${value} vs sum of logPhi ${direct}`);
+  assert.deepEqual(Array.from(d1), Array.from(s1));
+  // ... and without the far points, where the sum is of order 1e3 and rounding shows more
+  const near = Array.from({ length: n }, (_, i) => i).filter((i) => !far(i));
+  const yn = Float64Array.from(near, (i) => y[i]), fn = Float64Array.from(near, (i) => f[i]);
+  let sum = 0;
+  for (let i = 0; i < yn.length; i++) sum += logPhi(yn[i] * fn[i]);
+  const got = probit.gradient!(yn, fn, new Float64Array(yn.length));
+  assert.ok(Math.abs(got - sum) < 1e-12 * Math.abs(sum), `gradient ${got} vs sum of logPhi ${sum}`);
 });
 
 /** Fourth-order central difference of g at f. */
