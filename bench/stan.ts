@@ -8,8 +8,9 @@
 //   npm run bench -- stan [--peers DIR] [--n 100,400] [--seeds 1,2,3] [--samplers laplace-hmc,hmc-v2]
 //                         [--draws 1000] [--warmup 1000] [--out DIR]
 //
-// A sampler may name its whitening after a colon (laplace-nuts:laplace, laplace-nuts:ep); without
-// one it runs as `gpmcmc sample` would (laplace-nuts on probit: EP's). The whitening's fit (EP or
+// A sampler may name its whitening after a colon (laplace-nuts:laplace, laplace-nuts:ep), and
+// laplace-nuts its integrator after a second (laplace-nuts:ep:leapfrog, laplace-nuts::leapfrog);
+// without them it runs as `gpmcmc sample` would (laplace-nuts on probit: EP's, the split integrator). The whitening's fit (EP or
 // Laplace, before the chain) is timed on its own and is part of the CPU seconds before sampling.
 //
 // DIR is a writable copy of the Stan peer (../shared/peers: the model, its R runner, the ESS and
@@ -22,6 +23,7 @@ import { join, resolve } from "node:path";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { runLatentGp, type LatentGpRunSpec } from "../src/run/index.js";
+import { LAPLACE_INTEGRATORS, type LaplaceIntegrator } from "../src/samplers/laplaceDynamics.js";
 import { defaultTargetAcceptance, latentSamplerSpec, WHITENINGS, type LatentSamplerName, type LatentSamplerSpecInput, type WhiteningName } from "../src/samplers/registry.js";
 
 function arg(name: string, fallback: string): string {
@@ -104,12 +106,16 @@ function cpuSeconds(): number {
 async function gpmcmcRun(data: string, n: number, seed: number, sampler: string): Promise<Row> {
   const ds = readDataset(data);
   const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
-  const [base, whitening] = sampler.split(":");
+  const [base, given, integrator] = sampler.split(":");
   const name = base as LatentSamplerName;
+  // "laplace-nuts::leapfrog" keeps the default whitening
+  const whitening = given === "" ? undefined : given;
   if (whitening !== undefined && !(WHITENINGS as readonly string[]).includes(whitening)) throw new RangeError(`--samplers: unknown whitening ${whitening} (known: ${WHITENINGS.join(", ")})`);
+  if (integrator !== undefined && (name !== "laplace-nuts" || !(LAPLACE_INTEGRATORS as readonly string[]).includes(integrator))) throw new RangeError(`--samplers: an integrator (${LAPLACE_INTEGRATORS.join(", ")}) goes with laplace-nuts only, not ${sampler}`);
   const spec: LatentGpRunSpec = {
     model: { likelihood: "probit", logLengthscale: [LOG_LENGTHSCALE], logSignalSd: LOG_VARIANCE / 2, jitter: JITTER },
-    sampler: latentSamplerSpec(whitening === undefined ? name : { sampler: name, whitening: whitening as WhiteningName } as LatentSamplerSpecInput), draws: Number(draws), burnIn: Number(warmup), thin: 1, chains: 1, seed,
+    sampler: latentSamplerSpec({ sampler: name, ...(whitening === undefined ? {} : { whitening: whitening as WhiteningName }), ...(integrator === undefined ? {} : { integrator: integrator as LaplaceIntegrator }) } as LatentSamplerSpecInput),
+    draws: Number(draws), burnIn: Number(warmup), thin: 1, chains: 1, seed,
     adapt: { method: "dual-averaging", targetAcceptance: defaultTargetAcceptance(name) },
   };
   const burnIn = Number(warmup);
@@ -126,7 +132,7 @@ async function gpmcmcRun(data: string, n: number, seed: number, sampler: string)
     },
   });
   const chain = run.results[0];
-  const csv = join(out, `${sampler.replace(":", "-")}_n${n}_s${seed}_f.csv`);
+  const csv = join(out, `${sampler.replaceAll(":", "-")}_n${n}_s${seed}_f.csv`);
   writeLatent(chain.samples, n, csv);
   // One gradient per leapfrog step for the HMC and NUTS samplers; mgrad takes one per transition
   // (and has no leapfrog steps); exact-hmc takes none, and its n_leapfrog__ counts the pieces of
@@ -162,7 +168,7 @@ for (const n of sizes) {
     console.log(`${n}\t${seed}\t${stan.tool}\t${stan.seconds.toFixed(2)}\t${stan.ess.toFixed(0)}\t${stan.perSecond.toFixed(1)}\t1\t${stan.divergences}\t-\t${stan.note}`);
     for (const sampler of samplers) {
       const g = await gpmcmcRun(data, n, seed, sampler);
-      const cmp = run("Rscript", [join(peers, "check", "compare_means.R"), join(out, `stan_n${n}_s${seed}_draws.csv`), join(out, `${sampler.replace(":", "-")}_n${n}_s${seed}_f.csv`)]);
+      const cmp = run("Rscript", [join(peers, "check", "compare_means.R"), join(out, `stan_n${n}_s${seed}_draws.csv`), join(out, `${sampler.replaceAll(":", "-")}_n${n}_s${seed}_f.csv`)]);
       const z = numberAfter(cmp, /max\|z\| = ([0-9.]+)/);
       console.log(`${n}\t${seed}\t${g.tool}\t${g.seconds.toFixed(2)}\t${g.ess.toFixed(0)}\t${g.perSecond.toFixed(1)}\t${(g.perSecond / stan.perSecond).toFixed(2)}\t${g.divergences}\tmax|z| ${z.toFixed(2)}\t${g.note}`);
     }
