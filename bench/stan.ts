@@ -5,7 +5,7 @@
 // times, so gpmcmc's chain runs in this process and is timed by process.cpuUsage()). Also checks that the two posterior
 // means agree (check/compare_means.R: z-scores of the differences in mean).
 //
-//   npm run bench -- stan [--peers DIR] [--n 100,400] [--seeds 1,2,3] [--samplers laplace-hmc,hmc-v2]
+//   npm run bench -- stan [--peers DIR] [--n 100,400] [--seeds 1,2,3] [--samplers laplace-hmc,hmc-v2] [--likelihood probit|logistic]
 //                         [--draws 1000] [--warmup 1000] [--out DIR]
 //
 // A sampler may name its whitening after a colon (laplace-nuts:laplace, laplace-nuts:ep), and
@@ -38,6 +38,15 @@ const samplers = arg("--samplers", "laplace-hmc,hmc-v2").split(",");
 const draws = arg("--draws", "1000");
 const warmup = arg("--warmup", "1000");
 const out = resolve(arg("--out", "/tmp/gpmcmc-bench-stan"));
+// The peer's two models: probit (gpc_probit.stan) and logistic (gpc_logit.stan), on the same data.
+const likelihood = arg("--likelihood", "probit");
+if (likelihood !== "probit" && likelihood !== "logistic") {
+  console.error(`bench stan: --likelihood must be probit or logistic (the peer's two models), not ${likelihood}`);
+  process.exit(2);
+}
+const stanModel = likelihood === "probit" ? "probit" : "logit";
+// Files of a logistic run are named apart from the probit ones.
+const tag = likelihood === "probit" ? "" : "_logistic";
 const LOG_LENGTHSCALE = -2;
 const LOG_VARIANCE = 2;
 const JITTER = 1e-6 * Math.exp(LOG_VARIANCE);
@@ -75,8 +84,8 @@ interface Row { n: number; seed: number; tool: string; seconds: number; ess: num
 
 /** One Stan chain through rstan; its sampling seconds are rstan's elapsed time, CPU time (Stan 2.21 times with clock()). */
 function stanRun(data: string, n: number, seed: number): Row {
-  const prefix = join(out, `stan_n${n}_s${seed}`);
-  const text = run("Rscript", [join(peers, "stan", "run_stan.R"), data, `exp(${LOG_LENGTHSCALE})`, `exp(${LOG_VARIANCE})`, draws, String(seed), `--warmup=${warmup}`, `--out=${prefix}`]);
+  const prefix = join(out, `stan${tag}_n${n}_s${seed}`);
+  const text = run("Rscript", [join(peers, "stan", "run_stan.R"), data, `exp(${LOG_LENGTHSCALE})`, `exp(${LOG_VARIANCE})`, draws, String(seed), `--warmup=${warmup}`, `--model=${stanModel}`, `--out=${prefix}`]);
   const seconds = numberAfter(text, /sampling ([0-9.]+) s \(summed/);
   const ess = minBulkEss(`${prefix}_draws.csv`);
   const divergences = numberAfter(text, /divergences (\d+)/);
@@ -105,7 +114,8 @@ function cpuSeconds(): number {
  */
 async function gpmcmcRun(data: string, n: number, seed: number, sampler: string): Promise<Row> {
   const ds = readDataset(data);
-  const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
+  // probit takes the labels as -1/+1, logistic as 0/1
+  const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : likelihood === "probit" ? -1 : 0));
   const [base, given, integrator] = sampler.split(":");
   const name = base as LatentSamplerName;
   // "laplace-nuts::leapfrog" keeps the default whitening
@@ -113,7 +123,7 @@ async function gpmcmcRun(data: string, n: number, seed: number, sampler: string)
   if (whitening !== undefined && !(WHITENINGS as readonly string[]).includes(whitening)) throw new RangeError(`--samplers: unknown whitening ${whitening} (known: ${WHITENINGS.join(", ")})`);
   if (integrator !== undefined && (name !== "laplace-nuts" || !(LAPLACE_INTEGRATORS as readonly string[]).includes(integrator))) throw new RangeError(`--samplers: an integrator (${LAPLACE_INTEGRATORS.join(", ")}) goes with laplace-nuts only, not ${sampler}`);
   const spec: LatentGpRunSpec = {
-    model: { likelihood: "probit", logLengthscale: [LOG_LENGTHSCALE], logSignalSd: LOG_VARIANCE / 2, jitter: JITTER },
+    model: { likelihood, logLengthscale: [LOG_LENGTHSCALE], logSignalSd: LOG_VARIANCE / 2, jitter: JITTER },
     sampler: latentSamplerSpec({ sampler: name, ...(whitening === undefined ? {} : { whitening: whitening as WhiteningName }), ...(integrator === undefined ? {} : { integrator: integrator as LaplaceIntegrator }) } as LatentSamplerSpecInput),
     draws: Number(draws), burnIn: Number(warmup), thin: 1, chains: 1, seed,
     adapt: { method: "dual-averaging", targetAcceptance: defaultTargetAcceptance(name) },
@@ -132,7 +142,7 @@ async function gpmcmcRun(data: string, n: number, seed: number, sampler: string)
     },
   });
   const chain = run.results[0];
-  const csv = join(out, `${sampler.replaceAll(":", "-")}_n${n}_s${seed}_f.csv`);
+  const csv = join(out, `${sampler.replaceAll(":", "-")}${tag}_n${n}_s${seed}_f.csv`);
   writeLatent(chain.samples, n, csv);
   // One gradient per leapfrog step for the HMC and NUTS samplers; mgrad takes one per transition
   // (and has no leapfrog steps); exact-hmc takes none, and its n_leapfrog__ counts the pieces of
@@ -159,7 +169,7 @@ if (missing) {
   process.exit(0);
 }
 mkdirSync(out, { recursive: true });
-console.log(`bench stan: ${draws} warm-up + ${draws} draws, 1 chain each, min rstan bulk ESS over f per second of sampling; peers ${peers}`);
+console.log(`bench stan: ${likelihood} likelihood, ${draws} warm-up + ${draws} draws, 1 chain each, min rstan bulk ESS over f per second of sampling; peers ${peers}`);
 console.log("n\tseed\ttool\tsampling s\tmin bulk ESS\tESS/s\tratio to Stan\tdivergences\tmean check\tnote");
 for (const n of sizes) {
   const data = join(peers, "data", `gpc_synth_n${n}.csv`);
@@ -168,7 +178,7 @@ for (const n of sizes) {
     console.log(`${n}\t${seed}\t${stan.tool}\t${stan.seconds.toFixed(2)}\t${stan.ess.toFixed(0)}\t${stan.perSecond.toFixed(1)}\t1\t${stan.divergences}\t-\t${stan.note}`);
     for (const sampler of samplers) {
       const g = await gpmcmcRun(data, n, seed, sampler);
-      const cmp = run("Rscript", [join(peers, "check", "compare_means.R"), join(out, `stan_n${n}_s${seed}_draws.csv`), join(out, `${sampler.replaceAll(":", "-")}_n${n}_s${seed}_f.csv`)]);
+      const cmp = run("Rscript", [join(peers, "check", "compare_means.R"), join(out, `stan${tag}_n${n}_s${seed}_draws.csv`), join(out, `${sampler.replaceAll(":", "-")}${tag}_n${n}_s${seed}_f.csv`)]);
       const z = numberAfter(cmp, /max\|z\| = ([0-9.]+)/);
       console.log(`${n}\t${seed}\t${g.tool}\t${g.seconds.toFixed(2)}\t${g.ess.toFixed(0)}\t${g.perSecond.toFixed(1)}\t${(g.perSecond / stan.perSecond).toFixed(2)}\t${g.divergences}\tmax|z| ${z.toFixed(2)}\t${g.note}`);
     }

@@ -102,3 +102,27 @@ test("negative controls: a wrong second derivative and a wrong Fisher informatio
   assertReport(checkFisherMonteCarlo(lik, 1.5, new Rng(5)), "the correct Fisher information at f = 1.5");
   assert.equal(checkFisherMonteCarlo(wrongR, 1.5, new Rng(5)).ok, false);
 });
+
+test("logistic: gradient() and score() fill d1 as derivatives() does, bit for bit, and gradient()'s value is the log-likelihood's to rounding", () => {
+  const rng = new Rng(17);
+  // 1003 points (not a whole number of blocks of 16), far ones included
+  const n = 1003;
+  const f = Float64Array.from({ length: n }, (_, i) => (i % 50 === 0 ? (i % 100 === 0 ? 745 : -700) : 12 * rng.normal()));
+  f[1] = 0;
+  f[2] = -0;
+  const y = Float64Array.from({ length: n }, () => (rng.uniform() < 0.5 ? 0 : 1));
+  const d1 = new Float64Array(n), d2 = new Float64Array(n), g1 = new Float64Array(n), s1 = new Float64Array(n);
+  const value = lik.derivatives(y, f, d1, d2);
+  const fromGradient = lik.gradient!(y, f, g1);
+  lik.score!(y, f, s1);
+  assert.deepEqual(Array.from(g1), Array.from(d1));
+  assert.deepEqual(Array.from(s1), Array.from(d1));
+  assert.ok(Math.abs(fromGradient - value) <= 1e-13 * Math.abs(value), `gradient ${fromGradient} vs derivatives ${value}`);
+  assert.ok(Math.abs(fromGradient - lik.logLikelihood(y, f)) <= 1e-13 * Math.abs(value));
+  // near f = 0 alone the sum is small, and the blocks' products must not cost it its digits
+  const small = Float64Array.from({ length: 64 }, (_, i) => (i - 32) * 1e-3);
+  const ys = Float64Array.from({ length: 64 }, (_, i) => i % 2);
+  const exact = lik.logLikelihood(ys, small);
+  assert.ok(Math.abs(lik.gradient!(ys, small, new Float64Array(64)) - exact) <= 1e-15 * Math.abs(exact));
+  assert.throws(() => lik.gradient!(y, f, new Float64Array(3)), /length|entries/);
+});
