@@ -10,7 +10,8 @@
  * fail.
  *
  *   npm run bench -- logisticRmhmcSteps [--data caravan_train] [--steps 0.05:40,0.1:20,0.2:10,0.5:4]
- *     [--transitions 10] [--seed 7]
+ *     [--transitions 10] [--seed 7] [--fixed-point-tolerance 1e-8] [--reversibility-tolerance 1e-2|off]
+ * (the last two loosen the registry's solve, to see what a transition could cost at best).
  */
 import { join } from "node:path";
 import { readDataset } from "../src/io/dataset.js";
@@ -19,6 +20,7 @@ import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
 import { Rng } from "../src/random/rng.js";
 import { parametricSampler } from "../src/samplers/parametricRegistry.js";
+import { rmhmc } from "../src/samplers/rmhmc.js";
 import type { DivergenceReason, SamplerState } from "../src/samplers/types.js";
 import { denseMetricTarget, fisherScoringMode } from "../src/targets/denseMetric.js";
 
@@ -38,6 +40,14 @@ const pairs = opt("--steps", "0.05:40,0.1:20,0.2:10,0.5:4").split(",").map((p) =
   }
   return { eps, steps };
 });
+const toleranceArg = opt("--fixed-point-tolerance", "");
+const tolerance = toleranceArg === "" ? undefined : Number(toleranceArg);
+const reversibilityArg = opt("--reversibility-tolerance", "");
+const reversibility = reversibilityArg === "" ? undefined : reversibilityArg === "off" ? false : Number(reversibilityArg);
+if ((tolerance !== undefined && !(tolerance > 0)) || (typeof reversibility === "number" && !(reversibility > 0))) {
+  console.error(`logisticRmhmcSteps: --fixed-point-tolerance wants a positive number, --reversibility-tolerance a positive number or off`);
+  process.exit(2);
+}
 if (!Number.isInteger(transitions) || transitions < 1) {
   console.error(`logisticRmhmcSteps: --transitions must be a positive whole number, got ${opt("--transitions", "")}`);
   process.exit(2);
@@ -50,11 +60,14 @@ const model = logisticRegression(design.matrix, set.y);
 const target = denseMetricTarget(model);
 const mode = fisherScoringMode(model);
 
-console.log(`RMHMC on ${data} (${design.matrix.rows} x ${design.matrix.cols}) from the mode, ${transitions} transitions per row, seed ${seed}\n`);
+console.log(`RMHMC on ${data} (${design.matrix.rows} x ${design.matrix.cols}) from the mode, ${transitions} transitions per row, seed ${seed}, fixed points to ${tolerance ?? "1e-8"}, reversibility check ${reversibility === false ? "off" : reversibility ?? "1e-2"}\n`);
 console.log("| eps | L | eps L | CPU s / transition | mean acceptance probability | divergent (reasons) | fixed-point iterations / transition | G^-1 evaluations / transition |");
 console.log("|---|---|---|---|---|---|---|---|");
 for (const { eps, steps } of pairs) {
-  const { kernel } = parametricSampler(target, "rmhmc", mode, 0, { stepSize: eps, leapfrogSteps: steps, adapt: false });
+  // the registry's RMHMC, or the same kernel with the solve's settings given
+  const kernel = tolerance === undefined && reversibility === undefined
+    ? parametricSampler(target, "rmhmc", mode, 0, { stepSize: eps, leapfrogSteps: steps, adapt: false }).kernel
+    : rmhmc(target, { stepSize: eps, leapfrogSteps: steps, targetAcceptance: 0.8, fixedPointTolerance: tolerance, reversibilityTolerance: reversibility });
   const rng = new Rng(seed);
   let state: SamplerState = kernel.init(mode);
   let acceptance = 0;
