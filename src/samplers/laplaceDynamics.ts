@@ -165,6 +165,13 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
     to.kinetic = from.kinetic;
   }
 
+  /** At a step's new f (with fq = f' q): the likelihood's terms, log p(u) and gv <- Sigma a (the caller subtracts f). */
+  function evaluate(pt: LaplacePoint, fq: number): void {
+    pt.lik = whitening.likelihoodTerms(pt.f, pt.a);
+    pt.lp = pt.lik - 0.5 * fq;
+    sigmaProduct(pt.a, pt.gv);
+  }
+
   // The split step of the module comment; gv holds Sigma a - f, so Sigma a - c = gv + f - c.
   function splitStep(pt: LaplacePoint, eps: number): void {
     const { f, q, v, s, a, gv } = pt;
@@ -185,9 +192,7 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
       q[i] = qi;
       fq += fi * qi;
     }
-    pt.lik = whitening.likelihoodTerms(f, a);
-    pt.lp = pt.lik - 0.5 * fq;
-    sigmaProduct(a, gv);
+    evaluate(pt, fq);
     let vs = 0;
     const h2 = kickBefore ? 0 : h;
     for (let i = 0; i < n; i++) {
@@ -245,9 +250,7 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
         q[i] = qi;
         fq += fi * qi;
       }
-      pt.lik = whitening.likelihoodTerms(f, a);
-      pt.lp = pt.lik - 0.5 * fq;
-      sigmaProduct(a, gv);
+      evaluate(pt, fq);
       let vs = 0;
       for (let i = 0; i < n; i++) {
         const gi = gv[i] - f[i];
