@@ -46,7 +46,7 @@ export function logisticLikelihood(): PointwiseLikelihood {
     // d1 and sum_i log p from one exp per point: with e = exp(-|f|), l+(f) = 1 / (1 + e) and
     // l-(f) = e / (1 + e) for f >= 0 (swapped below 0), and log p = -log(1 + e) - max(-f, 0) if
     // y = 1, -log(1 + e) - max(f, 0) if y = 0. The logarithms of 1 + e (in (1, 2]) are taken of
-    // products of LOG_BLOCK factors, one per block, as the probit likelihood does: the sum is off
+    // products of LOG_MASK + 1 factors, one per block, as the probit likelihood does: the sum is off
     // by a few units of 1e-16 absolute, as a sum of the points' terms is anyway.
     gradient(y, f, d1) {
       if (y.length !== f.length || d1.length !== f.length) assertLengths(NAME, "gradient", { y, f, d1 });

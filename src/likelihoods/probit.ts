@@ -28,7 +28,7 @@ import { LikelihoodDataError, type Likelihood } from "./types.js";
 
 /** Below this z = y f the continued-fraction form is used. */
 const CF_SWITCH = -2;
-/** `gradient` takes one logarithm per PRODUCT_BLOCK = PRODUCT_MASK + 1 points (a power of two). */
+/** `gradient` takes one logarithm per PRODUCT_MASK + 1 points (a power of two). */
 const PRODUCT_MASK = 15;
 
 /** Scratch for the three derivatives of log Phi at one z (avoids allocating per point). */
@@ -109,7 +109,7 @@ export const probit: Likelihood = {
   // and normalPdfCdfRatio compute them (z <= 0: Phi(z) = N(z) R(-z); z > 0: Phi(z) = 1 - N(z) R(z)),
   // without the continued fraction of logPhiDerivatives, whose depth only d2 and d3 need.
   // The logarithms of R(-z) (z <= 0) and of 1 - N(z) R(z) (z > 0) are taken of products of
-  // PRODUCT_BLOCK factors, not one a point: a logarithm cost as much as the rest of a point's work
+  // PRODUCT_MASK + 1 factors, not one a point: a logarithm cost as much as the rest of a point's work
   // here. The factors lie in [1e-16, 1.26] (smaller R, beyond |z| = 1e16, have their own
   // logarithm), so a block's product neither overflows nor underflows, and its logarithm is off
   // by at most the block's rounding, a few units of 1e-16 absolute: the sum of the points' terms
