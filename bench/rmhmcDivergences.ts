@@ -13,7 +13,9 @@
 // ESS over f, CPU seconds of the sampling phase (process.cpuUsage around each transition) and
 // ESS per CPU second. Seeds come from the cell's identity (n, seed, variant shares the stream
 // with the other variant of the same n and seed, so that both start from the same draws).
-//   node dist/bench/rmhmcDivergences.js [--peers DIR] [--n 100,400] [--seeds 1,2,3] [--burn-in 200] [--draws 300] [--variants before,after] [--verbose]
+//   node dist/bench/rmhmcDivergences.js [--peers DIR] [--n 100,400] [--seeds 1,2,3] [--burn-in 200] [--draws 300] [--variants before,after]
+//     [--targets 0.9,0.95] [--verbose]
+// (--targets: dual averaging's acceptance targets to run each variant at; default the registry's.)
 import { join, resolve } from "node:path";
 import { drawsArray, variableChains } from "../src/diagnostics/draws.js";
 import { essBulk } from "../src/diagnostics/ess.js";
@@ -34,6 +36,8 @@ const seeds = arg("--seeds", "1,2,3").split(",").map(Number);
 const burnIn = Number(arg("--burn-in", "200"));
 const draws = Number(arg("--draws", "300"));
 const variants = arg("--variants", "before,after").split(",") as ("before" | "after")[];
+// The acceptance targets of dual averaging to run each variant at (default: the registry's, 0.9).
+const targets = arg("--targets", "").split(",").filter((t) => t !== "").map(Number);
 const verbose = process.argv.includes("--verbose");
 getBackend().setThreads(1);
 const spec = latentSamplerSpec("rmhmc");
@@ -51,9 +55,9 @@ for (const n of sizes) {
   const y = Float64Array.from(ds.y, (v) => (v > 0 ? 1 : -1));
   const target = latentGpTarget(ds.X, y, { likelihood: "probit", logLengthscale: [-2], logSignalSd: 1, jitter: 1e-6 * Math.exp(2) }, () => undefined);
   for (const seed of seeds) {
-    for (const variant of variants) {
+    for (const [variant, targetAcceptance] of variants.flatMap((v) => (targets.length > 0 ? targets : [spec.targetAcceptance]).map((ta) => [v, ta] as const))) {
       // the registry's rmhmc defaults, with the variant's solve and adaptation
-      const inner = rmhmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, targetAcceptance: spec.targetAcceptance, momentumSolve: variant === "before" ? "plain" : "anderson" });
+      const inner = rmhmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, targetAcceptance, momentumSolve: variant === "before" ? "plain" : "anderson" });
       const adapt: AdaptOptions = { method: "dual-averaging", divergences: variant === "before" ? "ignore" : "edge" };
       let t = 0;
       let samplingCpu = 0;
@@ -83,7 +87,7 @@ for (const n of sizes) {
       for (let v = 0; v < target.dim; v++) minEss = Math.min(minEss, essBulk(variableChains(d, v)));
       const s = res.summary;
       const why = [...reasons].map(([k, c]) => `${k} ${c}`).join(", ");
-      console.log([n, seed, variant, res.tunedValue!.toFixed(4), s.burnInDivergences, s.divergences, s.acceptanceRate.toFixed(3), minEss.toFixed(1),
+      console.log([n, seed, targetAcceptance === spec.targetAcceptance ? variant : `${variant} (target ${targetAcceptance})`, res.tunedValue!.toFixed(4), s.burnInDivergences, s.divergences, s.acceptanceRate.toFixed(3), minEss.toFixed(1),
         samplingCpu.toFixed(2), (minEss / samplingCpu).toFixed(1), (fixedPoint / (burnIn + draws)).toFixed(1)].join("\t") + (why ? `\t(${why})` : ""));
     }
   }
