@@ -197,7 +197,11 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       const info = transition();
       if (!info) break;
       burnInDone = t + 1;
-      if (adapter) tunable!.value = adapter.update(info.acceptanceProbability, info.accepted, info.divergent);
+      // a divergent first stage counts as a divergence for adaptation, whatever a second stage did
+      if (adapter) {
+        const firstDiverged = info.firstStageDivergence !== undefined;
+        tunable!.value = adapter.update(info.acceptanceProbability, info.accepted && !firstDiverged, info.divergent || firstDiverged);
+      }
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === burnIn)) report(t + 1, "burn-in", t + 1);
       if (every > 0 && (t + 1) % every === 0) save(t + 1, "burn-in");
     }

@@ -58,6 +58,7 @@
 import { cholesky } from "../linalg/cholesky.js";
 import type { RandomSource } from "../random/types.js";
 import type { LocalGeometry, Target } from "../targets/types.js";
+import { DelayedRejection, secondLogUniform } from "./delayedRejection.js";
 import { addCost, GeneralisedLeapfrog } from "./generalisedLeapfrog.js";
 import { finiteInitialLogDensity, initialPosition } from "./initialPoint.js";
 import type { KineticEnergy } from "./kineticEnergy.js";
@@ -102,6 +103,14 @@ export interface RmhmcOptions extends TrajectoryOptions {
    * p ~ t_nu(0, G(x)) (Girolami & Calderhead 2011, Section 7.3; kernel name "rmhmc-t").
    */
   kineticEnergy?: KineticEnergy;
+  /**
+   * Delayed rejection of divergent trajectories (delayedRejection.ts): when the first trajectory
+   * diverges, a second one with step e / k and k L steps from the same start, accepted by the rule
+   * that keeps the target invariant. k, an integer >= 2; undefined or false: off (default).
+   */
+  delayedRejection?: number | false;
+  /** @internal Test-only: a broken second stage (delayedRejection.ts). */
+  brokenDelayedRejection?: "no-ghost";
 }
 
 export interface RmhmcState extends SamplerState {
@@ -140,9 +149,10 @@ export interface RmhmcKernel extends Kernel<RmhmcState> {
   integrate(state: RmhmcState, momentum: Float64Array, steps: number): Trajectory;
   /**
    * The transition from a given initial momentum and log u (u ~ U(0, 1)) with `steps` leapfrog
-   * steps: what `step` does after drawing them (Algorithm 1 lines 8-35).
+   * steps: what `step` does after drawing them (Algorithm 1 lines 8-35). With delayed rejection,
+   * `secondLogUniform` gives log u of the second stage, asked for only when the first diverges.
    */
-  transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number): { state: RmhmcState; info: StepInfo };
+  transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number, secondLogUniform?: () => number): { state: RmhmcState; info: StepInfo };
 }
 
 export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
@@ -181,6 +191,8 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   });
   const kinetic = options.kineticEnergy;
   const p = leapfrog.p;
+  const delayed = options.delayedRejection === undefined || options.delayedRejection === false ? undefined
+    : new DelayedRejection(leapfrog, { factor: options.delayedRejection, threshold, reversibility, broken: options.brokenDelayedRejection }, n);
   const drawn = new Float64Array(n);
   const pEnd = new Float64Array(n); // the proposal's momentum, while the check integrates back
   const decision = newMetropolisOutcome();
@@ -239,7 +251,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
    * Lines 8-35: H at the start (line 8), the trajectory (lines 10-29), H at its end (line 28) and
    * the accept step (lines 30-35), then the reversibility check of an accepted proposal.
    */
-  function transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number): { state: RmhmcState; info: StepInfo } {
+  function transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number, secondLogUniform?: () => number): { state: RmhmcState; info: StepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
     p.set(momentum);
@@ -269,6 +281,18 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     } else {
       rejectInto(decision, leapfrog.divergence ?? "numerical-error");
     }
+    // A divergence that is not the reversibility check's: the first stage diverged from z0.
+    const first = decision.divergence;
+    if (delayed && secondLogUniform && first !== undefined && first !== "irreversible") {
+      const second = delayed.run(state, momentum, h0, secondLogUniform(), steps, eps, cost, decision);
+      // The accept statistic (for adaptation and accept_stat__) is the first stage's, 0.
+      const info: StepInfo = {
+        ...hamiltonianStepInfo(decision, h0, second.energy, eps, forwardSteps + second.steps, cost),
+        acceptanceProbability: 0,
+        firstStageDivergence: first,
+      };
+      return { state: second.proposal ?? state, info };
+    }
     // the proposal's leapfrog steps; the work includes the reversibility check's
     const info = hamiltonianStepInfo(decision, h0, h1, eps, forwardSteps, cost);
     if (!proposal) return { state, info };
@@ -280,7 +304,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     sampleMomentum(state, rng, drawn);
     const steps = leapfrogStepCount(trajectory, rng, tunable.value);
     const logUniform = Math.log(rng.uniform());
-    return transition(state, drawn, logUniform, steps);
+    return transition(state, drawn, logUniform, steps, delayed ? secondLogUniform(rng) : undefined);
   }
 
   return {

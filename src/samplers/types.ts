@@ -24,6 +24,11 @@ export interface StepInfo {
   densityEvaluations?: number;
   /** Why a divergent transition was rejected (undefined when it was not). */
   divergence?: DivergenceReason;
+  /**
+   * RMHMC with delayed rejection: why the first trajectory diverged, when a second stage was run
+   * (then `divergent` says whether the second diverged too, `accepted` whether it moved).
+   */
+  firstStageDivergence?: DivergenceReason;
   /** NUTS: the depth of the trajectory's tree (Stan's treedepth__). */
   treeDepth?: number;
   /** NUTS: the tree stopped at its largest depth before the no-U-turn criterion stopped it. */
