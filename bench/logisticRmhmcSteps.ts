@@ -11,7 +11,11 @@
  *
  *   npm run bench -- logisticRmhmcSteps [--data caravan_train] [--steps 0.05:40,0.1:20,0.2:10,0.5:4]
  *     [--transitions 10] [--seed 7] [--fixed-point-tolerance 1e-8] [--reversibility-tolerance 1e-2|off]
- * (the last two loosen the registry's solve, to see what a transition could cost at best).
+ *     [--delayed-rejection k]
+ * (the two tolerances loosen the registry's solve, to see what a transition could cost at best;
+ * --delayed-rejection follows a divergent trajectory with a second stage at eps / k, k L steps
+ * (samplers/delayedRejection.ts), and the last column counts the first stages that diverged and
+ * the second stages that moved).
  */
 import { join } from "node:path";
 import { readDataset } from "../src/io/dataset.js";
@@ -44,6 +48,8 @@ const toleranceArg = opt("--fixed-point-tolerance", "");
 const tolerance = toleranceArg === "" ? undefined : Number(toleranceArg);
 const reversibilityArg = opt("--reversibility-tolerance", "");
 const reversibility = reversibilityArg === "" ? undefined : reversibilityArg === "off" ? false : Number(reversibilityArg);
+const delayedArg = opt("--delayed-rejection", "");
+const delayed = delayedArg === "" ? undefined : Number(delayedArg);
 if ((tolerance !== undefined && !(tolerance > 0)) || (typeof reversibility === "number" && !(reversibility > 0))) {
   console.error(`logisticRmhmcSteps: --fixed-point-tolerance wants a positive number, --reversibility-tolerance a positive number or off`);
   process.exit(2);
@@ -61,18 +67,20 @@ const target = denseMetricTarget(model);
 const mode = fisherScoringMode(model);
 
 console.log(`RMHMC on ${data} (${design.matrix.rows} x ${design.matrix.cols}) from the mode, ${transitions} transitions per row, seed ${seed}, fixed points to ${tolerance ?? "1e-8"}, reversibility check ${reversibility === false ? "off" : reversibility ?? "1e-2"}\n`);
-console.log("| eps | L | eps L | CPU s / transition | mean acceptance probability | divergent (reasons) | fixed-point iterations / transition | G^-1 evaluations / transition |");
-console.log("|---|---|---|---|---|---|---|---|");
+console.log(`| eps | L | eps L | CPU s / transition | mean acceptance probability | divergent (reasons) | fixed-point iterations / transition | G^-1 evaluations / transition |${delayed ? " first stages diverged / second stages moved |" : ""}`);
+console.log(`|---|---|---|---|---|---|---|---|${delayed ? "---|" : ""}`);
 for (const { eps, steps } of pairs) {
   // the registry's RMHMC, or the same kernel with the solve's settings given
-  const kernel = tolerance === undefined && reversibility === undefined
+  const kernel = tolerance === undefined && reversibility === undefined && delayed === undefined
     ? parametricSampler(target, "rmhmc", mode, 0, { stepSize: eps, leapfrogSteps: steps, adapt: false }).kernel
-    : rmhmc(target, { stepSize: eps, leapfrogSteps: steps, targetAcceptance: 0.8, fixedPointTolerance: tolerance, reversibilityTolerance: reversibility });
+    : rmhmc(target, { stepSize: eps, leapfrogSteps: steps, targetAcceptance: 0.8, fixedPointTolerance: tolerance, reversibilityTolerance: reversibility, delayedRejection: delayed });
   const rng = new Rng(seed);
   let state: SamplerState = kernel.init(mode);
   let acceptance = 0;
   let iterations = 0;
   let inverses = 0;
+  let firstStages = 0;
+  let moved = 0;
   const reasons = new Map<DivergenceReason, number>();
   const t0 = process.cpuUsage();
   for (let i = 0; i < transitions; i++) {
@@ -81,11 +89,15 @@ for (const { eps, steps } of pairs) {
     acceptance += info.acceptanceProbability;
     iterations += info.fixedPointIterations;
     inverses += info.inverseMetricCalls ?? 0;
+    if (info.firstStageDivergence !== undefined) {
+      firstStages++;
+      if (info.accepted) moved++;
+    }
     if (info.divergence) reasons.set(info.divergence, (reasons.get(info.divergence) ?? 0) + 1);
   }
   const t = process.cpuUsage(t0);
   const divergent = [...reasons.values()].reduce((a, b) => a + b, 0);
   const why = [...reasons].map(([r, c]) => `${r} ${c}`).join(", ");
-  console.log(`| ${eps} | ${steps} | ${+(eps * steps).toFixed(3)} | ${((t.user + t.system) / 1e6 / transitions).toPrecision(3)} | ${(acceptance / transitions).toFixed(3)} | ${divergent}${why ? ` (${why})` : ""} | ${(iterations / transitions).toFixed(0)} | ${(inverses / transitions).toFixed(0)} |`);
+  console.log(`| ${eps} | ${steps} | ${+(eps * steps).toFixed(3)} | ${((t.user + t.system) / 1e6 / transitions).toPrecision(3)} | ${(acceptance / transitions).toFixed(3)} | ${divergent}${why ? ` (${why})` : ""} | ${(iterations / transitions).toFixed(0)} | ${(inverses / transitions).toFixed(0)} |${delayed ? ` ${firstStages} / ${moved} |` : ""}`);
 }
 console.log(`\nbackend ${getBackend().name}, node ${process.version}`);

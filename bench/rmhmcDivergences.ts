@@ -7,14 +7,20 @@
 //           that takes the acceptance statistic as reported (momentumSolve "plain", divergences
 //           "ignore");
 //   after:  the defaults (Anderson-accelerated momentum solve, divergent transitions as
-//           alpha = 0 and burn-in ended below the divergence edge).
+//           alpha = 0 and burn-in ended below the divergence edge);
+//   delayed: "after" with delayed rejection (samplers/delayedRejection.ts, k = --factor, default 2):
+//           a divergent first trajectory is followed by a second stage at e / k with k L steps;
+//           the "divergences" columns count transitions whose second stage diverged too, and the
+//           last column counts the first stages that diverged and the second stages that moved.
 // Prints every divergent transition (phase, reason, step size, energy error, fixed-point
 // iterations), then per chain the step after burn-in, divergences in burn-in and after, min bulk
 // ESS over f, CPU seconds of the sampling phase (process.cpuUsage around each transition) and
 // ESS per CPU second. Seeds come from the cell's identity (n, seed, variant shares the stream
 // with the other variant of the same n and seed, so that both start from the same draws).
 //   node dist/bench/rmhmcDivergences.js [--peers DIR] [--n 100,400] [--seeds 1,2,3] [--burn-in 200] [--draws 300] [--variants before,after]
-//     [--targets 0.9,0.95] [--verbose]
+//     [--targets 0.9,0.95] [--factor 2] [--step e] [--verbose]
+// (--step: run every chain at this step size, burn-in included, without adaptation, so that the
+// variants are compared at one step.)
 // (--targets: dual averaging's acceptance targets to run each variant at; default the registry's.)
 import { join, resolve } from "node:path";
 import { drawsArray, variableChains } from "../src/diagnostics/draws.js";
@@ -35,7 +41,10 @@ const sizes = arg("--n", "100,400").split(",").map(Number);
 const seeds = arg("--seeds", "1,2,3").split(",").map(Number);
 const burnIn = Number(arg("--burn-in", "200"));
 const draws = Number(arg("--draws", "300"));
-const variants = arg("--variants", "before,after").split(",") as ("before" | "after")[];
+const variants = arg("--variants", "before,after").split(",") as ("before" | "after" | "delayed")[];
+for (const v of variants) if (!["before", "after", "delayed"].includes(v)) throw new Error(`rmhmcDivergences: unknown variant ${v} (before, after, delayed)`);
+const factor = Number(arg("--factor", "2"));
+const fixedStep = arg("--step", "") === "" ? undefined : Number(arg("--step", ""));
 // The acceptance targets of dual averaging to run each variant at (default: the registry's, 0.9).
 const targets = arg("--targets", "").split(",").filter((t) => t !== "").map(Number);
 const verbose = process.argv.includes("--verbose");
@@ -57,11 +66,16 @@ for (const n of sizes) {
   for (const seed of seeds) {
     for (const [variant, targetAcceptance] of variants.flatMap((v) => (targets.length > 0 ? targets : [spec.targetAcceptance]).map((ta) => [v, ta] as const))) {
       // the registry's rmhmc defaults, with the variant's solve and adaptation
-      const inner = rmhmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, targetAcceptance, momentumSolve: variant === "before" ? "plain" : "anderson" });
+      const inner = rmhmc(target, {
+        stepSize: fixedStep ?? spec.stepSize, leapfrogSteps: spec.leapfrogSteps, targetAcceptance, momentumSolve: variant === "before" ? "plain" : "anderson",
+        ...(variant === "delayed" ? { delayedRejection: factor } : {}),
+      });
       const adapt: AdaptOptions = { method: "dual-averaging", divergences: variant === "before" ? "ignore" : "edge" };
       let t = 0;
       let samplingCpu = 0;
       let fixedPoint = 0;
+      let firstStages = 0;
+      let moved = 0;
       const reasons = new Map<string, number>();
       const kernel: Kernel = {
         name: inner.name, tunable: inner.tunable, init: (x0) => inner.init(x0),
@@ -72,6 +86,10 @@ for (const n of sizes) {
           if (phase === "sampling") samplingCpu += cpuSeconds() - c0;
           const info: StepInfo = r.info;
           fixedPoint += info.fixedPointIterations;
+          if (info.firstStageDivergence !== undefined && phase === "sampling") {
+            firstStages++;
+            if (info.accepted) moved++;
+          }
           if (info.divergent) {
             const key = `${phase} ${info.divergence}`;
             reasons.set(key, (reasons.get(key) ?? 0) + 1);
@@ -81,14 +99,15 @@ for (const n of sizes) {
           return r;
         },
       };
-      const res = runChain(kernel, new Rng(hash(`rmhmcDivergences n ${n} seed ${seed}`), 0), { draws, burnIn, init: new Float64Array(target.dim), adapt });
+      const res = runChain(kernel, new Rng(hash(`rmhmcDivergences n ${n} seed ${seed}`), 0), { draws, burnIn, init: new Float64Array(target.dim), adapt: fixedStep === undefined ? adapt : undefined });
       const d = drawsArray(res.samples, 1, draws, target.dim);
       let minEss = Infinity;
       for (let v = 0; v < target.dim; v++) minEss = Math.min(minEss, essBulk(variableChains(d, v)));
       const s = res.summary;
       const why = [...reasons].map(([k, c]) => `${k} ${c}`).join(", ");
-      console.log([n, seed, targetAcceptance === spec.targetAcceptance ? variant : `${variant} (target ${targetAcceptance})`, res.tunedValue!.toFixed(4), s.burnInDivergences, s.divergences, s.acceptanceRate.toFixed(3), minEss.toFixed(1),
-        samplingCpu.toFixed(2), (minEss / samplingCpu).toFixed(1), (fixedPoint / (burnIn + draws)).toFixed(1)].join("\t") + (why ? `\t(${why})` : ""));
+      console.log([n, seed, targetAcceptance === spec.targetAcceptance ? variant : `${variant} (target ${targetAcceptance})`, (res.tunedValue ?? inner.tunable.value).toFixed(4), s.burnInDivergences, s.divergences, s.acceptanceRate.toFixed(3), minEss.toFixed(1),
+        samplingCpu.toFixed(2), (minEss / samplingCpu).toFixed(1), (fixedPoint / (burnIn + draws)).toFixed(1)].join("\t") + (why ? `\t(${why})` : "")
+        + (variant === "delayed" ? `\t(after burn-in: ${firstStages} first stages diverged, ${moved} second stages moved)` : ""));
     }
   }
 }
