@@ -11,7 +11,10 @@
 //   delayed: "after" with delayed rejection (samplers/delayedRejection.ts, k = --factor, default 2):
 //           a divergent first trajectory is followed by a second stage at e / k with k L steps;
 //           the "divergences" columns count transitions whose second stage diverged too, and the
-//           last column counts the first stages that diverged and the second stages that moved.
+//           last column counts the first stages that diverged and the second stages that moved;
+//   lagrangian: the same target and metric with the explicit integrator of Riemannian manifold
+//           Lagrangian Monte Carlo (samplers/lagrangianMc.ts; `--integrator lagrangian`), the
+//           registry's step count and acceptance target, divergences counted alike.
 // Prints every divergent transition (phase, reason, step size, energy error, fixed-point
 // iterations), then per chain the step after burn-in, divergences in burn-in and after, min bulk
 // ESS over f, CPU seconds of the sampling phase (process.cpuUsage around each transition) and
@@ -31,6 +34,7 @@ import { Rng } from "../src/random/rng.js";
 import type { AdaptOptions } from "../src/samplers/adaptation.js";
 import { runChain } from "../src/samplers/driver.js";
 import { latentSamplerSpec } from "../src/samplers/registry.js";
+import { lagrangianMc } from "../src/samplers/lagrangianMc.js";
 import { rmhmc } from "../src/samplers/rmhmc.js";
 import type { Kernel, StepInfo } from "../src/samplers/types.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
@@ -41,8 +45,8 @@ const sizes = arg("--n", "100,400").split(",").map(Number);
 const seeds = arg("--seeds", "1,2,3").split(",").map(Number);
 const burnIn = Number(arg("--burn-in", "200"));
 const draws = Number(arg("--draws", "300"));
-const variants = arg("--variants", "before,after").split(",") as ("before" | "after" | "delayed")[];
-for (const v of variants) if (!["before", "after", "delayed"].includes(v)) throw new Error(`rmhmcDivergences: unknown variant ${v} (before, after, delayed)`);
+const variants = arg("--variants", "before,after").split(",") as ("before" | "after" | "delayed" | "lagrangian")[];
+for (const v of variants) if (!["before", "after", "delayed", "lagrangian"].includes(v)) throw new Error(`rmhmcDivergences: unknown variant ${v} (before, after, delayed, lagrangian)`);
 const factor = Number(arg("--factor", "2"));
 const fixedStep = arg("--step", "") === "" ? undefined : Number(arg("--step", ""));
 // The acceptance targets of dual averaging to run each variant at (default: the registry's, 0.9).
@@ -66,7 +70,7 @@ for (const n of sizes) {
   for (const seed of seeds) {
     for (const [variant, targetAcceptance] of variants.flatMap((v) => (targets.length > 0 ? targets : [spec.targetAcceptance]).map((ta) => [v, ta] as const))) {
       // the registry's rmhmc defaults, with the variant's solve and adaptation
-      const inner = rmhmc(target, {
+      const inner = variant === "lagrangian" ? lagrangianMc(target, { stepSize: fixedStep ?? spec.stepSize, leapfrogSteps: spec.leapfrogSteps, targetAcceptance }) : rmhmc(target, {
         stepSize: fixedStep ?? spec.stepSize, leapfrogSteps: spec.leapfrogSteps, targetAcceptance, momentumSolve: variant === "before" ? "plain" : "anderson",
         ...(variant === "delayed" ? { delayedRejection: factor } : {}),
       });

@@ -9,7 +9,8 @@
 //                         [--draws 1000] [--warmup 1000] [--out DIR]
 //
 // A sampler may name its whitening after a colon (laplace-nuts:laplace, laplace-nuts:ep), and
-// laplace-nuts its integrator after a second (laplace-nuts:ep:leapfrog, laplace-nuts::leapfrog);
+// laplace-nuts its integrator after a second (laplace-nuts:ep:leapfrog, laplace-nuts::leapfrog),
+// as may rmhmc (rmhmc::lagrangian, rmhmc::fast);
 // without them it runs as `gpmcmc sample` would (laplace-nuts on probit: EP's, the split integrator). The whitening's fit (EP or
 // Laplace, before the chain) is timed on its own and is part of the CPU seconds before sampling.
 //
@@ -24,7 +25,7 @@ import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { runLatentGp, type LatentGpRunSpec } from "../src/run/index.js";
 import { LAPLACE_INTEGRATORS, type LaplaceIntegrator } from "../src/samplers/laplaceDynamics.js";
-import { defaultTargetAcceptance, latentSamplerSpec, WHITENINGS, type LatentSamplerName, type LatentSamplerSpecInput, type WhiteningName } from "../src/samplers/registry.js";
+import { defaultTargetAcceptance, latentSamplerSpec, RMHMC_INTEGRATORS, WHITENINGS, type LatentSamplerName, type LatentSamplerSpecInput, type WhiteningName } from "../src/samplers/registry.js";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -121,10 +122,13 @@ async function gpmcmcRun(data: string, n: number, seed: number, sampler: string)
   // "laplace-nuts::leapfrog" keeps the default whitening
   const whitening = given === "" ? undefined : given;
   if (whitening !== undefined && !(WHITENINGS as readonly string[]).includes(whitening)) throw new RangeError(`--samplers: unknown whitening ${whitening} (known: ${WHITENINGS.join(", ")})`);
-  if (integrator !== undefined && (name !== "laplace-nuts" || !(LAPLACE_INTEGRATORS as readonly string[]).includes(integrator))) throw new RangeError(`--samplers: an integrator (${LAPLACE_INTEGRATORS.join(", ")}) goes with laplace-nuts only, not ${sampler}`);
+  const rmhmcVariant = name === "rmhmc" && integrator !== undefined && (RMHMC_INTEGRATORS as readonly string[]).includes(integrator);
+  if (integrator !== undefined && !rmhmcVariant && (name !== "laplace-nuts" || !(LAPLACE_INTEGRATORS as readonly string[]).includes(integrator))) {
+    throw new RangeError(`--samplers: an integrator goes with laplace-nuts (${LAPLACE_INTEGRATORS.join(", ")}) or rmhmc (${RMHMC_INTEGRATORS.join(", ")}) only, not ${sampler}`);
+  }
   const spec: LatentGpRunSpec = {
     model: { likelihood, logLengthscale: [LOG_LENGTHSCALE], logSignalSd: LOG_VARIANCE / 2, jitter: JITTER },
-    sampler: latentSamplerSpec({ sampler: name, ...(whitening === undefined ? {} : { whitening: whitening as WhiteningName }), ...(integrator === undefined ? {} : { integrator: integrator as LaplaceIntegrator }) } as LatentSamplerSpecInput),
+    sampler: latentSamplerSpec({ sampler: name, ...(whitening === undefined ? {} : { whitening: whitening as WhiteningName }), ...(integrator === undefined ? {} : rmhmcVariant ? { variant: integrator } : { integrator: integrator as LaplaceIntegrator }) } as LatentSamplerSpecInput),
     draws: Number(draws), burnIn: Number(warmup), thin: 1, chains: 1, seed,
     adapt: { method: "dual-averaging", targetAcceptance: defaultTargetAcceptance(name) },
   };

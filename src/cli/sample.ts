@@ -29,8 +29,10 @@ import {
   latentSamplerInfo,
   latentSamplerSpec,
   leapfrogSteps,
+  RMHMC_INTEGRATORS,
   tunableValue,
   type HmcMassName,
+  type RmhmcIntegrator,
   type LatentSamplerName,
   type LatentSamplerSpecInput,
 } from "../samplers/registry.js";
@@ -81,13 +83,13 @@ export interface SampleExtras {
   adapt: boolean;
   targetAcceptance?: number;
   mass?: HmcMassName;
-  integrator?: "fast" | "reference" | LaplaceIntegrator;
+  integrator?: RmhmcIntegrator | LaplaceIntegrator;
   init: InitName;
   /** The sampler-specific options (sampleOptions.ts). */
   sampler: SamplerOptions;
 }
 
-export const INTEGRATORS = ["fast", "reference"] as const;
+export const INTEGRATORS = RMHMC_INTEGRATORS;
 
 /** Checks the options only this command has (no I/O). */
 export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
@@ -103,11 +105,15 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
     mass = parseChoice("--mass", raw.mass, HMC_MASSES, "mass matrix");
     if (sampler !== "hmc") throw new OptionError("--mass", `applies only to --sampler hmc, not ${sampler}`);
   }
-  let integrator: "fast" | "reference" | LaplaceIntegrator | undefined;
+  let integrator: RmhmcIntegrator | LaplaceIntegrator | undefined;
   if (raw.integrator !== undefined) {
     if (sampler === "laplace-nuts") integrator = parseChoice("--integrator", raw.integrator, LAPLACE_INTEGRATORS, "integrator");
     else if (sampler === "rmhmc") integrator = parseChoice("--integrator", raw.integrator, INTEGRATORS, "integrator");
     else throw new OptionError("--integrator", `applies only to --sampler rmhmc and laplace-nuts, not ${sampler}`);
+  }
+  if (integrator === "lagrangian") {
+    const solve = raw.fixedPointTolerance !== undefined ? "--fixed-point-tolerance" : raw.fixedPointIterations !== undefined ? "--fixed-point-iterations" : raw.reversibilityTolerance !== undefined ? "--reversibility-tolerance" : undefined;
+    if (solve) throw new OptionError(solve, "does not apply to --integrator lagrangian, which solves no implicit equations");
   }
   const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
   exclusive({ "--quiet": raw.quiet, "--progress": raw.progress });
@@ -283,7 +289,7 @@ const TUNABLE_WORDS = { alpha: "alpha", proposalSd: "proposal sd", stepSize: "st
 export function formatReport(r: SampleReport): string {
   const s = r.run.sampler;
   const how = s.sampler === "rmhmc"
-    ? `rmhmc (${s.variant ?? "fast"} integrator, ${describeLeapfrogSolve(s)})`
+    ? s.variant === "lagrangian" ? "rmhmc (lagrangian integrator: explicit, no fixed points)" : `rmhmc (${s.variant ?? "fast"} integrator, ${describeLeapfrogSolve(s)})`
     : s.sampler === "hmc" ? `hmc (mass: ${s.mass === "identity" ? "identity" : "M^-1 = K"})`
     : s.sampler === "laplace-nuts" ? `laplace-nuts (${s.integrator ?? "split"} integrator)` : s.sampler;
   const steps = r.perChain.map((c) => fmt(c.stepSize, 3)).join(", ");
@@ -346,7 +352,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--fixed-point-tolerance <t>", "rmhmc: iterate the implicit leapfrog equations to this tolerance (default 1e-8)")
     .option("--fixed-point-iterations <f>", "rmhmc: run exactly f fixed-point iterations instead (the note's f_max = 5; only approximately reversible)")
     .option("--reversibility-tolerance <t>", "rmhmc: accept only proposals the integrator returns from to this tolerance, or off (default 1e-2 with a fixed-point tolerance, off with --fixed-point-iterations)")
-    .option("--integrator <name>", "rmhmc: fast (default) or reference (the note's Algorithm 1 as written); laplace-nuts: split (default: the whitening Gaussian's part of the dynamics solved exactly, a rotation about its mean) or leapfrog")
+    .option("--integrator <name>", "rmhmc: fast (default), reference (the note's Algorithm 1 as written) or lagrangian (Riemannian manifold Lagrangian Monte Carlo: the same metric, an explicit integrator, no divergences from implicit solves); laplace-nuts: split (default: the whitening Gaussian's part of the dynamics solved exactly, a rotation about its mean) or leapfrog")
     .option("--mass <name>", "hmc: mass matrix prior (M^-1 = K, the default) or identity")
     .option("--draws <d>", "draws kept per chain", "1000")
     .option("--burn-in <b>", "transitions before the first kept draw", "1000")

@@ -97,6 +97,7 @@ export class DelayedRejection {
     lf.p.set(momentum);
     lf.run(state, steps2, eps2);
     addCost(cost, lf.cost);
+    if (process.env.DRDEBUG) console.error(`DR: second stage ${lf.divergence ?? "ok"} steps ${lf.steps}`);
     const geometry = lf.geometry;
     if (lf.divergence || !geometry) {
       rejectInto(decision, lf.divergence ?? "numerical-error");
@@ -104,6 +105,7 @@ export class DelayedRejection {
     }
     const energy = lf.hamiltonian(geometry, lf.p);
     metropolisDecision(energy - h0, logUniform, threshold, decision);
+    if (process.env.DRDEBUG) console.error(`DR: second stage dH ${(energy - h0).toPrecision(3)} accepted ${decision.accepted}`);
     if (!decision.accepted) {
       if (geometry !== state.geometry) geometry.release?.();
       return { proposal: undefined, energy, steps: steps2 };
@@ -118,7 +120,8 @@ export class DelayedRejection {
       geometry.release?.();
       return { proposal: undefined, energy, steps: steps2 };
     };
-    if (this.settings.broken !== "no-ghost" && !this.diverges(proposal, this.ghost, energy, steps, eps, cost)) return reject(undefined);
+    if (this.settings.broken !== "no-ghost" && !this.diverges(proposal, this.ghost, energy, steps, eps, cost)) { if (process.env.DRDEBUG) console.error("DR: ghost converged"); return reject(undefined); }
+    if (process.env.DRDEBUG) console.error(`DR: ghost diverged: ${this.leapfrog.divergence} at step ${this.leapfrog.steps}`);
     if (reversibility !== false && !lf.returnsToStart(state, momentum, proposal, this.pEnd, steps2, eps2, reversibility, cost)) return reject("irreversible");
     return { proposal, energy, steps: steps2 };
   }

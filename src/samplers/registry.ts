@@ -28,6 +28,7 @@ import { identityMass, massFromInverseCholesky, type MassMatrix } from "./massMa
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
 import { MGRAD_TARGET_ACCEPTANCE, mgrad } from "./mgrad.js";
 import { mhV1, mhV2 } from "./mhNeal.js";
+import { lagrangianMc } from "./lagrangianMc.js";
 import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "./rmhmc.js";
 import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./nuts.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
@@ -60,6 +61,10 @@ export type WhiteningName = (typeof WHITENINGS)[number];
 export const HMC_MASSES = ["prior", "identity"] as const;
 export type HmcMassName = (typeof HMC_MASSES)[number];
 
+/** RMHMC's integrators: the generalised leapfrog (fast, or the note's Algorithm 1 as written), or the explicit Lagrangian one. */
+export const RMHMC_INTEGRATORS = ["fast", "reference", "lagrangian"] as const;
+export type RmhmcIntegrator = (typeof RMHMC_INTEGRATORS)[number];
+
 /** How RMHMC solves its implicit equations (see RmhmcOptions). */
 export type FixedPointSpec = { kind: "tolerance"; tolerance: number } | { kind: "iterations"; iterations: number };
 
@@ -79,8 +84,13 @@ export interface RmhmcSpec extends Adapted {
   fixedPoint?: FixedPointSpec;
   /** The reversibility check's tolerance, or false (off); default: RmhmcOptions' (on with a fixed-point tolerance). */
   reversibilityTolerance?: number | false;
-  /** "fast" (default) or "reference" (the note's Algorithm 1 as written). */
-  variant?: "fast" | "reference";
+  /**
+   * "fast" (default), "reference" (the note's Algorithm 1 as written), or "lagrangian": the same
+   * target and metric with the explicit integrator of Riemannian manifold Lagrangian Monte Carlo
+   * (lagrangianMc.ts), which has no implicit equation (fixedPoint and reversibilityTolerance do
+   * not apply to it).
+   */
+  variant?: RmhmcIntegrator;
 }
 
 /** HMC in coordinates whitened by Laplace's covariance (K^-1 + W)^-1 at the mode (laplaceHmc.ts). */
@@ -315,6 +325,10 @@ export function latentSampler(target: AnnealedLatentTarget, input: LatentSampler
     case "rmhmc": {
       const fp = spec.fixedPoint;
       const variant = spec.variant ?? "fast";
+      if (variant === "lagrangian") {
+        if (fp !== undefined || spec.reversibilityTolerance !== undefined) throw new RangeError("rmhmc: the lagrangian integrator solves no fixed points and needs no reversibility check (fixedPoint and reversibilityTolerance do not apply)");
+        return lagrangianMc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance });
+      }
       return rmhmc(variant === "reference" ? target.referenceTarget() : target, {
         stepSize: spec.stepSize,
         leapfrogSteps: spec.leapfrogSteps,

@@ -182,6 +182,8 @@ const BAD: { name: string; options: RawSampleCommandOptions; message: RegExp }[]
   { name: "no worker threads", options: { parallel: "0" }, message: /^--parallel: must be a whole number >= 1, got "0"$/ },
   { name: "a worker count that is not a number", options: { parallel: "abc" }, message: /^--parallel: must be a whole number >= 1, got "abc"$/ },
   { name: "--quiet with --progress", options: { quiet: true, progress: true }, message: /^--quiet: cannot be combined with --progress: give one or the other$/ },
+  { name: "a fixed-point tolerance for the lagrangian integrator", options: { sampler: "rmhmc", integrator: "lagrangian", fixedPointTolerance: "1e-6" }, message: /^--fixed-point-tolerance: does not apply to --integrator lagrangian, which solves no implicit equations$/ },
+  { name: "a reversibility check for the lagrangian integrator", options: { sampler: "rmhmc", integrator: "lagrangian", reversibilityTolerance: "off" }, message: /^--reversibility-tolerance: does not apply to --integrator lagrangian/ },
   { name: "fixed-point iterations for hmc", options: { sampler: "hmc", fixedPointIterations: "5" }, message: /^--fixed-point-iterations: applies only to --sampler rmhmc/ },
   {
     name: "a kernel matrix that is not positive definite",

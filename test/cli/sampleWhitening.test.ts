@@ -51,3 +51,16 @@ test("--whitening where it does not apply, or unknown: one line, exit 2", () => 
     assert.equal(r.stderr, message);
   }
 });
+
+test("rmhmc --integrator lagrangian: recorded in the spec, said in the summary line, no divergence after burn-in here", () => {
+  const args = ["sample", "--data", "data/synth_tr.csv", "--log-lengthscale", "-1", "--log-signal-sd", "0.5", "--draws", "50", "--burn-in", "50", "--chains", "1", "--seed", "3", "--sampler", "rmhmc", "--integrator", "lagrangian"];
+  const r = cliOutcome([...args, "--json"]);
+  assert.equal(r.code, 0, r.stderr);
+  const report = JSON.parse(r.stdout);
+  assert.equal(report.run.sampler.variant, "lagrangian");
+  assert.equal(report.run.sampler.fixedPoint, undefined);
+  const text = cliOutcome(args);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^rmhmc \(lagrangian integrator: explicit, no fixed points\) on /m);
+  assert.match(text.stdout, /divergences 0 /);
+});
