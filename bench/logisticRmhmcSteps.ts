@@ -15,7 +15,7 @@
  * (the two tolerances loosen the registry's solve, to see what a transition could cost at best;
  * --delayed-rejection follows a divergent trajectory with a second stage at eps / k, k L steps
  * (samplers/delayedRejection.ts), and the last column counts the first stages that diverged and
- * the second stages that moved).
+ * how their second stages ended).
  */
 import { join } from "node:path";
 import { readDataset } from "../src/io/dataset.js";
@@ -67,7 +67,7 @@ const target = denseMetricTarget(model);
 const mode = fisherScoringMode(model);
 
 console.log(`RMHMC on ${data} (${design.matrix.rows} x ${design.matrix.cols}) from the mode, ${transitions} transitions per row, seed ${seed}, fixed points to ${tolerance ?? "1e-8"}, reversibility check ${reversibility === false ? "off" : reversibility ?? "1e-2"}\n`);
-console.log(`| eps | L | eps L | CPU s / transition | mean acceptance probability | divergent (reasons) | fixed-point iterations / transition | G^-1 evaluations / transition |${delayed ? " first stages diverged / second stages moved |" : ""}`);
+console.log(`| eps | L | eps L | CPU s / transition | mean acceptance probability | divergent (reasons) | fixed-point iterations / transition | G^-1 evaluations / transition |${delayed ? " first stages diverged: how their second stages ended |" : ""}`);
 console.log(`|---|---|---|---|---|---|---|---|${delayed ? "---|" : ""}`);
 for (const { eps, steps } of pairs) {
   // the registry's RMHMC, or the same kernel with the solve's settings given
@@ -80,7 +80,7 @@ for (const { eps, steps } of pairs) {
   let iterations = 0;
   let inverses = 0;
   let firstStages = 0;
-  let moved = 0;
+  const outcomes = new Map<string, number>();
   const reasons = new Map<DivergenceReason, number>();
   const t0 = process.cpuUsage();
   for (let i = 0; i < transitions; i++) {
@@ -91,13 +91,13 @@ for (const { eps, steps } of pairs) {
     inverses += info.inverseMetricCalls ?? 0;
     if (info.firstStageDivergence !== undefined) {
       firstStages++;
-      if (info.accepted) moved++;
+      outcomes.set(info.secondStage!, (outcomes.get(info.secondStage!) ?? 0) + 1);
     }
     if (info.divergence) reasons.set(info.divergence, (reasons.get(info.divergence) ?? 0) + 1);
   }
   const t = process.cpuUsage(t0);
   const divergent = [...reasons.values()].reduce((a, b) => a + b, 0);
   const why = [...reasons].map(([r, c]) => `${r} ${c}`).join(", ");
-  console.log(`| ${eps} | ${steps} | ${+(eps * steps).toFixed(3)} | ${((t.user + t.system) / 1e6 / transitions).toPrecision(3)} | ${(acceptance / transitions).toFixed(3)} | ${divergent}${why ? ` (${why})` : ""} | ${(iterations / transitions).toFixed(0)} | ${(inverses / transitions).toFixed(0)} |${delayed ? ` ${firstStages} / ${moved} |` : ""}`);
+  console.log(`| ${eps} | ${steps} | ${+(eps * steps).toFixed(3)} | ${((t.user + t.system) / 1e6 / transitions).toPrecision(3)} | ${(acceptance / transitions).toFixed(3)} | ${divergent}${why ? ` (${why})` : ""} | ${(iterations / transitions).toFixed(0)} | ${(inverses / transitions).toFixed(0)} |${delayed ? ` ${firstStages}: ${[...outcomes].map(([k, c]) => `${k} ${c}`).join(", ") || "-"} |` : ""}`);
 }
 console.log(`\nbackend ${getBackend().name}, node ${process.version}`);

@@ -11,7 +11,9 @@
 //   delayed: "after" with delayed rejection (samplers/delayedRejection.ts, k = --factor, default 2):
 //           a divergent first trajectory is followed by a second stage at e / k with k L steps;
 //           the "divergences" columns count transitions whose second stage diverged too, and the
-//           last column counts the first stages that diverged and the second stages that moved;
+//           last column counts the first stages that diverged and how their second stages ended
+//           (moved; or rejected by the Metropolis test, the ghost trajectory's test, the
+//           reversibility check; or diverged);
 //   lagrangian: the same target and metric with the explicit integrator of Riemannian manifold
 //           Lagrangian Monte Carlo (samplers/lagrangianMc.ts; `--integrator lagrangian`), the
 //           registry's step count and acceptance target, divergences counted alike.
@@ -79,7 +81,7 @@ for (const n of sizes) {
       let samplingCpu = 0;
       let fixedPoint = 0;
       let firstStages = 0;
-      let moved = 0;
+      const outcomes = new Map<string, number>();
       const reasons = new Map<string, number>();
       const kernel: Kernel = {
         name: inner.name, tunable: inner.tunable, init: (x0) => inner.init(x0),
@@ -92,7 +94,7 @@ for (const n of sizes) {
           fixedPoint += info.fixedPointIterations;
           if (info.firstStageDivergence !== undefined && phase === "sampling") {
             firstStages++;
-            if (info.accepted) moved++;
+            outcomes.set(info.secondStage!, (outcomes.get(info.secondStage!) ?? 0) + 1);
           }
           if (info.divergent) {
             const key = `${phase} ${info.divergence}`;
@@ -111,7 +113,7 @@ for (const n of sizes) {
       const why = [...reasons].map(([k, c]) => `${k} ${c}`).join(", ");
       console.log([n, seed, targetAcceptance === spec.targetAcceptance ? variant : `${variant} (target ${targetAcceptance})`, (res.tunedValue ?? inner.tunable.value).toFixed(4), s.burnInDivergences, s.divergences, s.acceptanceRate.toFixed(3), minEss.toFixed(1),
         samplingCpu.toFixed(2), (minEss / samplingCpu).toFixed(1), (fixedPoint / (burnIn + draws)).toFixed(1)].join("\t") + (why ? `\t(${why})` : "")
-        + (variant === "delayed" ? `\t(after burn-in: ${firstStages} first stages diverged, ${moved} second stages moved)` : ""));
+        + (variant === "delayed" ? `\t(after burn-in: ${firstStages} first stages diverged; second stages: ${[...outcomes].map(([k, c]) => `${k} ${c}`).join(", ") || "none"})` : ""));
     }
   }
 }

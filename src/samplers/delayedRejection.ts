@@ -46,11 +46,19 @@ export interface DelayedRejectionSettings {
   readonly broken?: "no-ghost";
 }
 
-/** What the second stage did: the proposal (when accepted), H at its end, its leapfrog steps. */
+/**
+ * How a second stage ended: it moved; its trajectory diverged; the Metropolis test rejected it;
+ * the first stage did not diverge from its end (the ghost trajectory's test); or the way back did
+ * not return (the reversibility check).
+ */
+export type SecondStageOutcome = "moved" | "diverged" | "metropolis" | "ghost" | "irreversible";
+
+/** What the second stage did: the proposal (when accepted), H at its end, its leapfrog steps, how it ended. */
 export interface SecondStageResult {
   proposal: GeometryState | undefined;
   energy: number;
   steps: number;
+  outcome: SecondStageOutcome;
 }
 
 export function checkDelayedRejectionFactor(factor: number): void {
@@ -97,33 +105,30 @@ export class DelayedRejection {
     lf.p.set(momentum);
     lf.run(state, steps2, eps2);
     addCost(cost, lf.cost);
-    if (process.env.DRDEBUG) console.error(`DR: second stage ${lf.divergence ?? "ok"} steps ${lf.steps}`);
     const geometry = lf.geometry;
     if (lf.divergence || !geometry) {
       rejectInto(decision, lf.divergence ?? "numerical-error");
-      return { proposal: undefined, energy: NaN, steps: steps2 };
+      return { proposal: undefined, energy: NaN, steps: steps2, outcome: "diverged" };
     }
     const energy = lf.hamiltonian(geometry, lf.p);
     metropolisDecision(energy - h0, logUniform, threshold, decision);
-    if (process.env.DRDEBUG) console.error(`DR: second stage dH ${(energy - h0).toPrecision(3)} accepted ${decision.accepted}`);
     if (!decision.accepted) {
       if (geometry !== state.geometry) geometry.release?.();
-      return { proposal: undefined, energy, steps: steps2 };
+      return { proposal: undefined, energy, steps: steps2, outcome: decision.divergence ? "diverged" : "metropolis" };
     }
     const proposal: GeometryState = { position: lf.takeFinalPosition(), logDensity: geometry.logDensity, geometry };
     this.pEnd.set(lf.p);
     // the ghost: the first stage from z2 = (x2, -p2) must diverge too
     for (let i = 0; i < this.ghost.length; i++) this.ghost[i] = -this.pEnd[i];
-    const reject = (why: "irreversible" | undefined): SecondStageResult => {
+    const reject = (why: "irreversible" | undefined, outcome: SecondStageOutcome): SecondStageResult => {
       decision.accepted = false;
       decision.divergence = why;
       geometry.release?.();
-      return { proposal: undefined, energy, steps: steps2 };
+      return { proposal: undefined, energy, steps: steps2, outcome };
     };
-    if (this.settings.broken !== "no-ghost" && !this.diverges(proposal, this.ghost, energy, steps, eps, cost)) { if (process.env.DRDEBUG) console.error("DR: ghost converged"); return reject(undefined); }
-    if (process.env.DRDEBUG) console.error(`DR: ghost diverged: ${this.leapfrog.divergence} at step ${this.leapfrog.steps}`);
-    if (reversibility !== false && !lf.returnsToStart(state, momentum, proposal, this.pEnd, steps2, eps2, reversibility, cost)) return reject("irreversible");
-    return { proposal, energy, steps: steps2 };
+    if (this.settings.broken !== "no-ghost" && !this.diverges(proposal, this.ghost, energy, steps, eps, cost)) return reject(undefined, "ghost");
+    if (reversibility !== false && !lf.returnsToStart(state, momentum, proposal, this.pEnd, steps2, eps2, reversibility, cost)) return reject("irreversible", "irreversible");
+    return { proposal, energy, steps: steps2, outcome: "moved" };
   }
 }
 

@@ -7,6 +7,8 @@ export { hmc } from "./hmc.js";
 export type { HmcKernel, HmcOptions, HmcState, HmcTrajectory } from "./hmc.js";
 export { rmhmc } from "./rmhmc.js";
 export type { RmhmcKernel, RmhmcOptions, RmhmcState, RmhmcVariant, Trajectory } from "./rmhmc.js";
+export { lagrangianMc } from "./lagrangianMc.js";
+export type { LagrangianKernel, LagrangianOptions, LagrangianState } from "./lagrangianMc.js";
 export { AcceptanceWindow, DualAveraging, makeAdapter } from "./adaptation.js";
 export type { AcceptanceWindowOptions, AdaptOptions, Adapter, DualAveragingOptions } from "./adaptation.js";
 export { chainTrace, runChain, sample } from "./driver.js";

@@ -284,13 +284,13 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     // A divergence that is not the reversibility check's: the first stage diverged from z0.
     const first = decision.divergence;
     if (delayed && secondLogUniform && first !== undefined && first !== "irreversible") {
-      if (process.env.DRDEBUG) console.error(`DR: first stage ${first} after ${forwardSteps} of ${steps} steps`);
       const second = delayed.run(state, momentum, h0, secondLogUniform(), steps, eps, cost, decision);
       // The accept statistic (for adaptation and accept_stat__) is the first stage's, 0.
       const info: StepInfo = {
         ...hamiltonianStepInfo(decision, h0, second.energy, eps, forwardSteps + second.steps, cost),
         acceptanceProbability: 0,
         firstStageDivergence: first,
+        secondStage: second.outcome,
       };
       return { state: second.proposal ?? state, info };
     }

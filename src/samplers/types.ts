@@ -29,6 +29,8 @@ export interface StepInfo {
    * (then `divergent` says whether the second diverged too, `accepted` whether it moved).
    */
   firstStageDivergence?: DivergenceReason;
+  /** How that second stage ended (samplers/delayedRejection.ts). */
+  secondStage?: "moved" | "diverged" | "metropolis" | "ghost" | "irreversible";
   /** NUTS: the depth of the trajectory's tree (Stan's treedepth__). */
   treeDepth?: number;
   /** NUTS: the tree stopped at its largest depth before the no-U-turn criterion stopped it. */
