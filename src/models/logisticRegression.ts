@@ -114,6 +114,8 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
   const eta = new Float64Array(n);
   const resid = new Float64Array(n);
   const u = new Float64Array(n);
+  const omega = new Float64Array(n); // metricAlong's omega_i and row weights
+  const along = new Float64Array(n);
   const scaled = new Float64Array(n * d); // Lambda^1/2 X, whose cross-product is G
   const solved = new Float64Array(n * d); // X L'^-1 for the traces
   const linvMatrix = new Matrix(d, d); // L^-1
@@ -254,6 +256,23 @@ export function logisticRegression(design: Matrix, labels: ArrayLike<number>, op
       linearPredictor(beta);
       blas.logisticWeightRoots(n, eta, u);
       return metricFrom(u);
+    },
+
+    // G + c dG[a] = X' diag(lambda + c omega o (X a)) X + I / alpha, dG[a] = sum_k a_k dG_k: one
+    // gemm with row weights of either sign (what the Lagrangian integrator's half step solves with)
+    metricAlong(beta, a, c) {
+      linearPredictor(beta);
+      logLikelihood(eta, resid, u, omega);
+      blas.gemv("N", n, d, 1, x, n, a, 0, along);
+      for (let i = 0; i < n; i++) along[i] = u[i] + c * omega[i] * along[i];
+      blas.scaleRows(n, d, along, x, n, scaled, n);
+      const g = new Matrix(d, d);
+      blas.gemm("T", "N", d, d, n, 1, x, n, scaled, n, 0, g.data, d);
+      for (let k = 0; k < d; k++) {
+        g.data[k + k * d] += 1 / alpha;
+        for (let j = k + 1; j < d; j++) g.data[k + j * d] = g.data[j + k * d];
+      }
+      return g;
     },
 
     denseMetric(beta, derivatives): DenseMetricParts {

@@ -69,6 +69,11 @@ export interface DenseMetricModel {
   gradient?(x: Float64Array, grad: Float64Array): void;
   /** One-coordinate moves from x (optional; see Target.coordinateDensity). */
   coordinateDensity?(x: Float64Array): CoordinateDensity;
+  /**
+   * G(x) + c dG[a], dG[a] = sum_k a_k dG/dx_k, a new matrix (optional): what the half step of the
+   * Lagrangian integrator (samplers/lagrangianDense.ts) solves with, for a Hessian metric.
+   */
+  metricAlong?(x: Float64Array, a: Float64Array, c: number): Matrix;
 }
 
 /** A local geometry with a dense metric, offering the Christoffel drift term of full mMALA. */
