@@ -11,11 +11,12 @@
  *
  *   npm run bench -- logisticRmhmcSteps [--data caravan_train] [--steps 0.05:40,0.1:20,0.2:10,0.5:4]
  *     [--transitions 10] [--seed 7] [--fixed-point-tolerance 1e-8] [--reversibility-tolerance 1e-2|off]
- *     [--delayed-rejection k]
+ *     [--delayed-rejection k] [--integrator lagrangian]
  * (the two tolerances loosen the registry's solve, to see what a transition could cost at best;
  * --delayed-rejection follows a divergent trajectory with a second stage at eps / k, k L steps
  * (samplers/delayedRejection.ts), and the last column counts the first stages that diverged and
- * how their second stages ended).
+ * how their second stages ended; --integrator lagrangian runs the explicit integrator of
+ * samplers/lagrangianDense.ts instead of the generalised leapfrog, with no fixed points to count).
  */
 import { join } from "node:path";
 import { readDataset } from "../src/io/dataset.js";
@@ -24,6 +25,7 @@ import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
 import { Rng } from "../src/random/rng.js";
 import { parametricSampler } from "../src/samplers/parametricRegistry.js";
+import { lagrangianDense } from "../src/samplers/lagrangianDense.js";
 import { rmhmc } from "../src/samplers/rmhmc.js";
 import type { DivergenceReason, SamplerState } from "../src/samplers/types.js";
 import { denseMetricTarget, fisherScoringMode } from "../src/targets/denseMetric.js";
@@ -48,6 +50,7 @@ const toleranceArg = opt("--fixed-point-tolerance", "");
 const tolerance = toleranceArg === "" ? undefined : Number(toleranceArg);
 const reversibilityArg = opt("--reversibility-tolerance", "");
 const reversibility = reversibilityArg === "" ? undefined : reversibilityArg === "off" ? false : Number(reversibilityArg);
+const lagrangian = opt("--integrator", "") === "lagrangian";
 const delayedArg = opt("--delayed-rejection", "");
 const delayed = delayedArg === "" ? undefined : Number(delayedArg);
 if ((tolerance !== undefined && !(tolerance > 0)) || (typeof reversibility === "number" && !(reversibility > 0))) {
@@ -66,12 +69,13 @@ const model = logisticRegression(design.matrix, set.y);
 const target = denseMetricTarget(model);
 const mode = fisherScoringMode(model);
 
-console.log(`RMHMC on ${data} (${design.matrix.rows} x ${design.matrix.cols}) from the mode, ${transitions} transitions per row, seed ${seed}, fixed points to ${tolerance ?? "1e-8"}, reversibility check ${reversibility === false ? "off" : reversibility ?? "1e-2"}\n`);
+console.log(`RMHMC${lagrangian ? " (Lagrangian integrator)" : ""} on ${data} (${design.matrix.rows} x ${design.matrix.cols}) from the mode, ${transitions} transitions per row, seed ${seed}, fixed points to ${tolerance ?? "1e-8"}, reversibility check ${reversibility === false ? "off" : reversibility ?? "1e-2"}\n`);
 console.log(`| eps | L | eps L | CPU s / transition | mean acceptance probability | divergent (reasons) | fixed-point iterations / transition | G^-1 evaluations / transition |${delayed ? " first stages diverged: how their second stages ended |" : ""}`);
 console.log(`|---|---|---|---|---|---|---|---|${delayed ? "---|" : ""}`);
 for (const { eps, steps } of pairs) {
   // the registry's RMHMC, or the same kernel with the solve's settings given
-  const kernel = tolerance === undefined && reversibility === undefined && delayed === undefined
+  const kernel = lagrangian ? lagrangianDense(target, { stepSize: eps, leapfrogSteps: steps, targetAcceptance: 0.8 })
+    : tolerance === undefined && reversibility === undefined && delayed === undefined
     ? parametricSampler(target, "rmhmc", mode, 0, { stepSize: eps, leapfrogSteps: steps, adapt: false }).kernel
     : rmhmc(target, { stepSize: eps, leapfrogSteps: steps, targetAcceptance: 0.8, fixedPointTolerance: tolerance, reversibilityTolerance: reversibility, delayedRejection: delayed });
   const rng = new Rng(seed);

@@ -9,7 +9,7 @@
  *
  *   node dist/experiments/logisticRegression.js [--data heart_statlog,pima532,synth_tr] [--runs 1]
  *     [--first-run 0] [--start zero|mode] [--burn-in 1000] [--draws 1000] [--samplers a,b] [--thin 1] [--step-size e --leapfrog-steps L]
- *     [--trajectory-length l] [--smmala-target-acceptance a] [--json FILE] [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
+ *     [--trajectory-length l] [--smmala-target-acceptance a] [--integrator lagrangian] [--json FILE] [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *   node dist/experiments/logisticRegression.js --check RESULT.json [--grid-dir DIR] [--parallel P] [--queue URL]
  *
  * With --thin k (Table 2) each run keeps every k-th of draws * k transitions; with --step-size
@@ -20,7 +20,9 @@
  * --smmala-target-acceptance a simplified mMALA adapts its step size to a (the command's default
  * 0.5; without it, 0.7). Data sets are read from data/ or the shared collection (../shared/data). Each run's
  * seed is a stable hash of (data set, sampler, run), with the start, the thinning and the fixed
- * step size, leapfrog count, trajectory length and target acceptance where given: never a loop position. One chain per run.
+ * step size, leapfrog count, trajectory length, target acceptance and integrator where given: never a loop position. One chain per run.
+ * With --integrator lagrangian, RMHMC integrates with the explicit Lagrangian integrator
+ * (samplers/lagrangianDense.ts) instead of the generalised leapfrog.
  *
  * The runs are the jobs of one grid per data set (job kind "parametric-chain",
  * src/grid/parametricChainJob.ts): on the local pool of worker threads (--parallel, default 1,
@@ -49,7 +51,7 @@ export interface LogisticConfig extends ParametricSettings {
   first: number;
 }
 
-const KNOWN = ["--data", "--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--thin", "--step-size", "--start", "--leapfrog-steps", "--trajectory-length", "--smmala-target-acceptance", "--grid-dir", "--parallel", "--queue", "--check"];
+const KNOWN = ["--data", "--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--thin", "--step-size", "--start", "--leapfrog-steps", "--trajectory-length", "--smmala-target-acceptance", "--integrator", "--grid-dir", "--parallel", "--queue", "--check"];
 
 function num(args: string[], name: string, fallback: string, integer = true): number {
   const raw = optionValue(args, name, fallback);
@@ -84,14 +86,20 @@ export function parseLogisticArgs(args: string[]): LogisticConfig {
     cfg.smmalaTargetAcceptance = num(args, "--smmala-target-acceptance", "", false);
     if (!(cfg.smmalaTargetAcceptance > 0 && cfg.smmalaTargetAcceptance < 1)) throw new Error(`--smmala-target-acceptance must lie strictly between 0 and 1, got ${cfg.smmalaTargetAcceptance}`);
   }
+  if (args.includes("--integrator")) {
+    const integrator = optionValue(args, "--integrator", "");
+    if (integrator !== "lagrangian") throw new Error(`--integrator must be lagrangian (RMHMC's explicit integrator), got ${JSON.stringify(integrator)}`);
+    cfg.integrator = integrator;
+  }
   return cfg;
 }
 
 function settingsOf(cfg: LogisticConfig): ParametricSettings {
-  const { draws, burnIn, thin, start, stepSize, leapfrogSteps, trajectoryLength, smmalaTargetAcceptance } = cfg;
+  const { draws, burnIn, thin, start, stepSize, leapfrogSteps, trajectoryLength, smmalaTargetAcceptance, integrator } = cfg;
   return {
     draws, burnIn, thin, start, ...(stepSize !== undefined ? { stepSize } : {}), ...(leapfrogSteps !== undefined ? { leapfrogSteps } : {}),
     ...(trajectoryLength !== undefined ? { trajectoryLength } : {}), ...(smmalaTargetAcceptance !== undefined ? { smmalaTargetAcceptance } : {}),
+    ...(integrator !== undefined ? { integrator } : {}),
   };
 }
 

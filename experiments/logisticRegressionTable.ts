@@ -15,7 +15,7 @@
  *
  * A file made with --trajectory-length l (RMHMC) or --smmala-target-acceptance a (simplified
  * mMALA) holds another variant of those methods: their rows are named "rmhmc (eps L l)",
- * "simplified-mmala (target a)".
+ * "simplified-mmala (target a)"; one made with --integrator lagrangian, "rmhmc (lagrangian, eps L l)".
  *
  *   node dist/experiments/logisticRegressionTable.js RESULT.json [RESULT.json ...]
  */
@@ -62,6 +62,8 @@ function variantOf(sampler: string, command: string | undefined): string {
   const value = (option: string) => (words.includes(option) ? words[words.indexOf(option) + 1] : undefined);
   const length = value("--trajectory-length");
   const target = value("--smmala-target-acceptance");
+  const integrator = sampler === "rmhmc" && value("--integrator") === "lagrangian" ? "lagrangian" : "";
+  if (integrator) return length !== undefined ? `lagrangian, eps L ${length}` : integrator;
   if (length !== undefined && (sampler === "rmhmc" || sampler === "rmhmc-t")) return `eps L ${length}`;
   // HMC draws its count of steps from 1..round(l / eps)
   if (length !== undefined && (sampler === "hmc" || sampler === "hmc-diagonal")) return `eps L up to ${length}`;

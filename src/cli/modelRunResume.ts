@@ -24,7 +24,7 @@ import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, se
 export interface ModelRunSpec {
   /** `name` is the --model; the other fields are that model's options, by option name (camelCase). */
   model: { name: string } & Record<string, unknown>;
-  sampler: { sampler: string; stepSize?: unknown; leapfrogSteps?: unknown };
+  sampler: { sampler: string; stepSize?: unknown; leapfrogSteps?: unknown; integrator?: string };
   draws: number;
   burnIn: number;
   thin: number;

@@ -66,6 +66,11 @@ export function isParametricModel(raw: RawParametricOptions): boolean {
     if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
     return false;
   }
+  // RMHMC's explicit integrator exists for logistic regression's metric (samplers/lagrangianDense.ts); nothing else here takes one
+  const integrator = (raw as { integrator?: string }).integrator;
+  if (integrator !== undefined && !(model === "logistic-regression" && integrator === "lagrangian" && (raw.sampler ?? "rmhmc") === "rmhmc")) {
+    throw new OptionError("--integrator", `with a --model, only lagrangian with --model logistic-regression --sampler rmhmc (got ${JSON.stringify(integrator)} with --model ${model} --sampler ${raw.sampler ?? "rmhmc"})`);
+  }
   return true;
 }
 
@@ -104,10 +109,11 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
   const model = logisticRegression(design.matrix, data.y, { priorVariance });
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);
+  const integrator = (raw as { integrator?: string }).integrator === "lagrangian" ? "lagrangian" as const : undefined;
   const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, {
-    stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt, trajectoryLength: logisticTrajectoryLength(sampler), smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE,
+    stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt, trajectoryLength: logisticTrajectoryLength(sampler), smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE, integrator,
   });
-  const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt);
+  const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt, integrator);
   const names = vectorNames("beta", model.dim);
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
   design.terms.forEach((t, k) => (settings[`term.beta.${k + 1}`] = t));
@@ -117,15 +123,15 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
     writeDraws: (out, r) => writeParametricChain(out, r, names, info),
     report: (chains, seconds, files) => {
       const summary = summariseRun(chains, { names, seconds });
-      return { ...summary, gpmcmc: VERSION, model: "logistic-regression", sampler, seed: spec.seed, priorVariance, polynomialDegree: degree, terms: design.terms, data: { file: o.data, n: data.n, d: model.dim }, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [] };
+      return { ...summary, gpmcmc: VERSION, model: "logistic-regression", sampler, ...(integrator ? { integrator } : {}), seed: spec.seed, priorVariance, polynomialDegree: degree, terms: design.terms, data: { file: o.data, n: data.n, d: model.dim }, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [] };
     },
     format: formatParametricReport,
   });
 }
 
 /** The run record of a parametric model's run (what a resume compares). */
-export function parametricRunSpec(model: ModelRunSpec["model"], sampler: string, o: ReturnType<typeof parseSampleOptions>, seed: number, adapt: AdaptOptions | undefined): ModelRunSpec {
-  return { model, sampler: { sampler, stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps }, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, adapt: adapt !== undefined };
+export function parametricRunSpec(model: ModelRunSpec["model"], sampler: string, o: ReturnType<typeof parseSampleOptions>, seed: number, adapt: AdaptOptions | undefined, integrator?: "lagrangian"): ModelRunSpec {
+  return { model, sampler: { sampler, stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, ...(integrator ? { integrator } : {}) }, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, adapt: adapt !== undefined };
 }
 
 export interface ChainInfo {
@@ -165,11 +171,11 @@ function fmt(x: number | null): string {
   return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3);
 }
 
-type ParametricReport = ReturnType<typeof summariseRun> & { sampler: string; data: { file: string; n: number; d: number }; terms: string[]; out: string | null; files: string[] };
+type ParametricReport = ReturnType<typeof summariseRun> & { sampler: string; integrator?: string; data: { file: string; n: number; d: number }; terms: string[]; out: string | null; files: string[] };
 
 function formatParametricReport(r: ParametricReport): string {
   const lines = [
-    `logistic regression on ${r.data.file} (n = ${r.data.n}, ${r.data.d} coefficients: ${r.terms.join(", ")}), sampler ${r.sampler}`,
+    `logistic regression on ${r.data.file} (n = ${r.data.n}, ${r.data.d} coefficients: ${r.terms.join(", ")}), sampler ${r.sampler}${r.integrator ? ` (${r.integrator} integrator)` : ""}`,
     `${r.chains} chains x ${r.draws} draws; acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}`,
     `ESS (Geyer, over beta.1..beta.${r.variables}): min ${fmt(r.minEss)}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over beta): ${r.chains < 2 ? "n/a with one chain" : fmt(r.rhatMax)}`,

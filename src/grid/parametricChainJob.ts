@@ -63,6 +63,8 @@ export interface ParametricSettings {
   trajectoryLength?: number;
   /** Simplified mMALA's target acceptance (parametricRegistry's smmalaTargetAcceptance); absent: 0.7. */
   smmalaTargetAcceptance?: number;
+  /** RMHMC's integrator (parametricRegistry's integrator); absent: the generalised leapfrog. */
+  integrator?: "lagrangian";
 }
 
 /** One run's figures, as the experiment's result files hold them. */
@@ -116,7 +118,7 @@ export function runLength(job: GridJob): { burnIn: number; draws: number } {
 
 /** The settings that differ from the defaults, as words of the identity: they enter the seed and the grid's name. */
 export function parametricSeedParts(s: ParametricSettings): string[] {
-  return [...(s.start === "mode" ? ["start=mode"] : []), ...(s.thin !== 1 ? [`thin=${s.thin}`] : []), ...(s.stepSize !== undefined ? [`eps=${s.stepSize}`] : []), ...(s.leapfrogSteps !== undefined ? [`L=${s.leapfrogSteps}`] : []), ...(s.trajectoryLength !== undefined ? [`epsL=${s.trajectoryLength}`] : []), ...(s.smmalaTargetAcceptance !== undefined ? [`acc=${s.smmalaTargetAcceptance}`] : [])];
+  return [...(s.start === "mode" ? ["start=mode"] : []), ...(s.thin !== 1 ? [`thin=${s.thin}`] : []), ...(s.stepSize !== undefined ? [`eps=${s.stepSize}`] : []), ...(s.leapfrogSteps !== undefined ? [`L=${s.leapfrogSteps}`] : []), ...(s.trajectoryLength !== undefined ? [`epsL=${s.trajectoryLength}`] : []), ...(s.smmalaTargetAcceptance !== undefined ? [`acc=${s.smmalaTargetAcceptance}`] : []), ...(s.integrator !== undefined ? [`integrator=${s.integrator}`] : [])];
 }
 
 /** The name a grid of these settings must have. */
@@ -205,10 +207,10 @@ export function cpuTimed<S extends SamplerState>(kernel: Kernel<S>, skip: number
 export function parametricRun(data: string, sampler: ParametricSamplerName, run: number, s: ParametricSettings, job?: { job: GridJob; context?: TaskContext }): { cell: ParametricCell; samples: Float64Array; resumed: boolean } {
   const target = logisticTarget(data);
   const d = target.dim;
-  const { draws, burnIn, thin, stepSize, leapfrogSteps, trajectoryLength, smmalaTargetAcceptance } = s;
+  const { draws, burnIn, thin, stepSize, leapfrogSteps, trajectoryLength, smmalaTargetAcceptance, integrator } = s;
   const seed = parametricSeed(data, sampler, run, s);
   const init = s.start === "mode" ? fisherScoringMode(target.model) : new Float64Array(d);
-  const given = { ...(stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {}), trajectoryLength, smmalaTargetAcceptance };
+  const given = { ...(stepSize !== undefined ? { stepSize, leapfrogSteps, adapt: false } : {}), trajectoryLength, smmalaTargetAcceptance, integrator };
   const { kernel: inner, adapt } = parametricSampler(target, sampler, init, burnIn, given);
   const cpu = cpuTimed(inner, burnIn, burnIn + draws * thin);
   const options = { draws, burnIn, thin, init, adapt };
@@ -266,6 +268,10 @@ function settingsOf(job: GridJob): ParametricSettings {
     const a = f.smmalaTargetAcceptance;
     if (!(typeof a === "number" && a > 0 && a < 1)) refuseJob(job, `fixed setting smmalaTargetAcceptance must lie strictly between 0 and 1, got ${JSON.stringify(a)}`);
     s.smmalaTargetAcceptance = a as number;
+  }
+  if (f.integrator !== undefined) {
+    if (f.integrator !== "lagrangian") refuseJob(job, `fixed setting integrator must be "lagrangian", got ${JSON.stringify(f.integrator)}`);
+    s.integrator = "lagrangian";
   }
   return s;
 }

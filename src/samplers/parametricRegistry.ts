@@ -14,6 +14,7 @@ import { mala } from "./mala.js";
 import { identityMass, massFromCholesky } from "./massMatrix.js";
 import { componentwiseMetropolis } from "./mhComponentwise.js";
 import { mmala } from "./mmala.js";
+import { lagrangianDense } from "./lagrangianDense.js";
 import { rmhmc } from "./rmhmc.js";
 import { smmala } from "./smmala.js";
 import type { Kernel } from "./types.js";
@@ -109,14 +110,16 @@ export interface ParametricSampler {
  * scales adapt during those); `given` overrides the initial step size and the leapfrog steps, or
  * turns adaptation off; its trajectoryLength, where leapfrogSteps is not given, makes RMHMC's
  * count of steps round(trajectoryLength / eps) (at most TRAJECTORY_STEP_CAP), and its
- * smmalaTargetAcceptance replaces simplified mMALA's 0.7.
+ * smmalaTargetAcceptance replaces simplified mMALA's 0.7, and its integrator "lagrangian" makes
+ * RMHMC integrate with the explicit Lagrangian integrator (lagrangianDense.ts; a model with
+ * metricAlong, logistic regression) instead of the generalised leapfrog.
  */
 export function parametricSampler(
   target: DenseMetricTarget,
   name: ParametricSamplerName,
   init: Float64Array,
   burnIn: number,
-  given: { stepSize?: number; leapfrogSteps?: number; adapt?: boolean; trajectoryLength?: number; smmalaTargetAcceptance?: number } = {},
+  given: { stepSize?: number; leapfrogSteps?: number; adapt?: boolean; trajectoryLength?: number; smmalaTargetAcceptance?: number; integrator?: "lagrangian" } = {},
 ): ParametricSampler {
   const dualAveraging: AdaptOptions | undefined = given.adapt === false ? undefined : { method: "dual-averaging" };
   const eps = (e: number) => given.stepSize ?? e;
@@ -127,8 +130,10 @@ export function parametricSampler(
   const rmhmcSteps = byLength(trajectoryStepCap("rmhmc")!, 6);
   // HMC's count, where it follows a trajectory length l, is drawn uniformly from 1..round(l / eps)
   const hmcSteps = { ...byLength(trajectoryStepCap("hmc")!, 100), randomiseSteps: given.leapfrogSteps === undefined && given.trajectoryLength !== undefined };
+  if (given.integrator !== undefined && name !== "rmhmc") throw new RangeError(`the lagrangian integrator applies to rmhmc only, not ${name}`);
   switch (name) {
     case "rmhmc":
+      if (given.integrator === "lagrangian") return { kernel: lagrangianDense(target, { stepSize: eps(0.5), ...rmhmcSteps, targetAcceptance: 0.8 }), adapt: dualAveraging };
       return { kernel: rmhmc(target, { stepSize: eps(0.5), ...rmhmcSteps, targetAcceptance: 0.8 }), adapt: dualAveraging };
     case "mmala":
       return { kernel: mmala(target, { stepSize: eps(0.8) }), adapt: dualAveraging };

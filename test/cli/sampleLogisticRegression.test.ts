@@ -56,6 +56,8 @@ test("bad input for --model logistic-regression: one line, exit 2, nothing writt
       [["--data", SYNTH, "--model", "linear"], /^gpmcmc: --model: unknown model "linear"/],
       [["--data", SYNTH, "--sampler", "holmes-held", "--step-size", "0.1"], /^gpmcmc: --step-size: does not apply to --sampler holmes-held/],
       [["--data", SYNTH, "--sampler", "holmes-held", "--leapfrog-steps", "3"], /^gpmcmc: --leapfrog-steps: applies only to --sampler rmhmc, rmhmc-t, hmc or hmc-diagonal/],
+      [["--data", SYNTH, "--sampler", "mala", "--integrator", "lagrangian"], /^gpmcmc: --integrator: with a --model, only lagrangian with --model logistic-regression --sampler rmhmc \(got "lagrangian" with --model logistic-regression --sampler mala\)$/],
+      [["--data", SYNTH, "--integrator", "reference"], /^gpmcmc: --integrator: with a --model, only lagrangian /],
     ];
     for (const [args, message] of cases) {
       const r = cli(...base, ...args);
@@ -100,6 +102,21 @@ test("sample --model logistic-regression --sampler holmes-held and rmhmc-t (with
       assert.equal(report.sampler, extra[1]);
       assert.ok(existsSync(join(out, "draws_1.csv")));
     }
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("sample --model logistic-regression --sampler rmhmc --integrator lagrangian: said, recorded, no divergence", () => {
+  const s = scratchDir();
+  try {
+    const out = join(s.dir, "run");
+    const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, "--sampler", "rmhmc", "--integrator", "lagrangian", "--draws", "100", "--burn-in", "100", "--chains", "2", "--seed", "4", "--out", out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /, sampler rmhmc \(lagrangian integrator\)$/m);
+    assert.match(r.stdout, /divergences 0/);
+    const summary = JSON.parse(readFileSync(join(out, "summary.json"), "utf8"));
+    assert.equal(summary.integrator, "lagrangian");
   } finally {
     s.cleanup();
   }

@@ -110,3 +110,18 @@ test("--check recomputes a committed result file through the grid: identical; a 
     s.cleanup();
   }
 });
+
+test("--integrator lagrangian: in the grid's name and the seed, RMHMC's explicit integrator (no fixed points), and checked", () => {
+  const cfg = parseLogisticArgs(["--data", "synth_tr", "--samplers", "rmhmc", "--integrator", "lagrangian", "--trajectory-length", "2", "--burn-in", "30", "--draws", "20"]);
+  const spec = logisticGridSpec(cfg, "synth_tr", "x");
+  assert.equal(spec.grid, "logisticRegression epsL=2 integrator=lagrangian");
+  const cell = runLogisticRegressionDirect(cfg)[0]!;
+  const plain = runLogisticRegressionDirect(parseLogisticArgs(["--data", "synth_tr", "--samplers", "rmhmc", "--trajectory-length", "2", "--burn-in", "30", "--draws", "20"]))[0]!;
+  assert.notEqual(cell.seed, plain.seed);
+  assert.ok(cell.acceptanceRate > 0.3, `acceptance ${cell.acceptanceRate}`);
+  const [job] = gridJobs({ spec, path: "/tmp/spec.json", outDir: "/tmp/x" });
+  assert.throws(() => parametricChainJob({ ...job!, fixed: { ...job!.fixed, integrator: "implicit" } }), (e: Error) => e.name === "GridJobError" && /integrator must be "lagrangian"/.test(e.message));
+  assert.throws(() => parseLogisticArgs(["--integrator", "leapfrog"]), /--integrator must be lagrangian/);
+  // only RMHMC has it
+  assert.throws(() => runLogisticRegressionDirect(parseLogisticArgs(["--data", "synth_tr", "--samplers", "mala", "--integrator", "lagrangian", "--burn-in", "2", "--draws", "2"])), /applies to rmhmc only/);
+});
