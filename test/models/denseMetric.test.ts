@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { denseMetricTarget, type DenseMetricModel } from "../../src/targets/denseMetric.js";
 import { checkDenseMetricModel } from "../../src/targets/denseMetricCheck.js";
 import { Rng } from "../../src/random/rng.js";
-import { bananaModel, gaussianModel, negatedDerivatives, smallLogistic } from "./parametricFixtures.js";
+import { bananaModel, gaussianModel, mediumLogistic, negatedDerivatives, smallLogistic } from "./parametricFixtures.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { logisticRegression } from "../../src/models/logisticRegression.js";
 
@@ -15,20 +15,6 @@ const TOL = 1e-6;
 
 function randomPoint(rng: Rng, d: number, scale = 1): Float64Array {
   return Float64Array.from({ length: d }, () => scale * rng.normal());
-}
-
-/** A logistic regression with 4 coefficients (intercept + 3 covariates) on 50 cases. */
-function mediumLogistic() {
-  const rng = new Rng(7);
-  const n = 50;
-  const x = new Matrix(n, 4);
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    x.set(i, 0, 1);
-    for (let k = 1; k < 4; k++) x.set(i, k, rng.normal() * k);
-    y[i] = rng.uniform() < 0.4 ? 1 : 0;
-  }
-  return logisticRegression(x, y);
 }
 
 const models: [string, () => DenseMetricModel, boolean][] = [

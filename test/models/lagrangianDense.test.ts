@@ -5,47 +5,15 @@
 // Jacobian from the accept step is caught by the same check.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { logisticRegression } from "../../src/models/logisticRegression.js";
 import { Rng } from "../../src/random/rng.js";
 import { lagrangianDense } from "../../src/samplers/lagrangianDense.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
+import { logAbsDet } from "../approx/fixtures.js";
 import { cases, expectFail, expectPass, run } from "./invarianceHarness.js";
-
-/** A logistic regression with an intercept and three covariates, 40 cases from a fixed seed, prior variance 9. */
-function fourCoefficients() {
-  const rng = new Rng(77);
-  const n = 40;
-  const x = new Matrix(n, 4);
-  const y = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    x.set(i, 0, 1);
-    for (let k = 1; k < 4; k++) x.set(i, k, rng.normal());
-    const eta = 0.3 + x.get(i, 1) - 0.8 * x.get(i, 2) + 0.5 * x.get(i, 3);
-    y[i] = rng.uniform() < 1 / (1 + Math.exp(-eta)) ? 1 : 0;
-  }
-  return logisticRegression(x, y, { priorVariance: 9 });
-}
-
-/** log|det| by Gaussian elimination with partial pivoting (rows). */
-function logAbsDet(a: number[][]): number {
-  const m = a.map((r) => r.slice());
-  let s = 0;
-  for (let k = 0; k < m.length; k++) {
-    let piv = k;
-    for (let i = k + 1; i < m.length; i++) if (Math.abs(m[i][k]) > Math.abs(m[piv][k])) piv = i;
-    [m[k], m[piv]] = [m[piv], m[k]];
-    s += Math.log(Math.abs(m[k][k]));
-    for (let i = k + 1; i < m.length; i++) {
-      const f = m[i][k] / m[k][k];
-      for (let j = k; j < m.length; j++) m[i][j] -= f * m[k][j];
-    }
-  }
-  return s;
-}
+import { mediumLogistic } from "./parametricFixtures.js";
 
 test("logistic regression's metricAlong is G + c sum_k a_k dG_k", () => {
-  const model = fourCoefficients();
+  const model = mediumLogistic();
   const rng = new Rng(2);
   for (let trial = 0; trial < 3; trial++) {
     const beta = Float64Array.from({ length: 4 }, () => rng.normal());
@@ -63,7 +31,7 @@ test("logistic regression's metricAlong is G + c sum_k a_k dG_k", () => {
 });
 
 test("Lagrangian integrator on logistic regression: reversible, and its log-Jacobian is the map's", () => {
-  const model = fourCoefficients();
+  const model = mediumLogistic();
   const target = denseMetricTarget(model);
   const kernel = lagrangianDense(target, { stepSize: 0.4, leapfrogSteps: 4 });
   const rng = new Rng(8);

@@ -101,3 +101,17 @@ export interface Moments {
 export function quadratureMoments(model: DenseMetricModel, lo: number, hi: number, points = 800): Moments {
   return quadratureMoments2d((x) => model.logDensity(x), lo, hi, points);
 }
+
+/** A logistic regression with 4 coefficients (intercept + 3 covariates) on 50 cases. */
+export function mediumLogistic() {
+  const rng = new Rng(7);
+  const n = 50;
+  const x = new Matrix(n, 4);
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x.set(i, 0, 1);
+    for (let k = 1; k < 4; k++) x.set(i, k, rng.normal() * k);
+    y[i] = rng.uniform() < 0.4 ? 1 : 0;
+  }
+  return logisticRegression(x, y);
+}

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { sample } from "../../src/samplers/driver.js";
 import { lagrangianMc } from "../../src/samplers/lagrangianMc.js";
 import { Rng } from "../../src/random/rng.js";
+import { logAbsDet } from "../approx/fixtures.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
 import { poissonProblem, probitProblem, regressionProblem, type KnownPosterior } from "./latentFixtures.js";
 
@@ -18,24 +19,6 @@ const problems: [string, () => KnownPosterior, number][] = [
   ["GP probit n = 2", probitProblem, 0.6],
   ["Poisson n = 2", poissonProblem, 0.5],
 ];
-
-/** log|det| of a square matrix (rows) by Gaussian elimination with partial pivoting. */
-function logAbsDet(a: number[][]): number {
-  const m = a.map((r) => r.slice());
-  const n = m.length;
-  let s = 0;
-  for (let k = 0; k < n; k++) {
-    let piv = k;
-    for (let i = k + 1; i < n; i++) if (Math.abs(m[i][k]) > Math.abs(m[piv][k])) piv = i;
-    [m[k], m[piv]] = [m[piv], m[k]];
-    s += Math.log(Math.abs(m[k][k]));
-    for (let i = k + 1; i < n; i++) {
-      const f = m[i][k] / m[k][k];
-      for (let j = k; j < n; j++) m[i][j] -= f * m[k][j];
-    }
-  }
-  return s;
-}
 
 for (const [label, make, eps] of problems) {
   test(`Lagrangian integrator, ${label}: reversible, and its log-Jacobian is the map's`, () => {
