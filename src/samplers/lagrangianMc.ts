@@ -9,7 +9,7 @@
  * step of targets/woodbury.ts (with a rank-r correction where m has r negative entries, below),
  * as is its Jacobian's |K^-1 + diag(d - e/4 dg o v')|. G v' follows from the solve without K^-1
  * (G v' = G a - e/2 grad phi - e/4 dg o a o v'), and G(x') v' = G(x) v' + (D(x') - D(x)) o v', so
- * K^-1 is never applied. Per leapfrog step: four factorisations of I + S K S and the geometry at
+ * a transition never applies K^-1. Per leapfrog step: four factorisations of I + S K S and the geometry at
  * the new position (another, and the trace term), O(n^3); no fixed points.
  */
 import type { AnnealedLatentGeometry, AnnealedLatentTarget } from "../targets/annealedLatent.js";
