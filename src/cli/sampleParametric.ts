@@ -40,6 +40,12 @@ export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOpt
 /** GP-only options, refused with --model logistic-regression. */
 const GP_ONLY: readonly (keyof RawParametricOptions & string)[] = ["lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "noiseSd", "exposureColumn"] as (keyof RawParametricOptions & string)[];
 
+/** Options of the latent GP samplers and their sampled hyperparameters, which no --model command takes. */
+const LATENT_SAMPLER_ONLY = [
+  "scheme", "thetaSampler", "sharedLengthscale", "priorLengthscale", "maxLeapfrogSteps", "maxTreeDepth", "whitening", "alpha", "scale", "mass",
+  "targetAcceptance", "fixedPointTolerance", "fixedPointIterations", "reversibilityTolerance",
+];
+
 function optionName(key: string): string {
   return "--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
 }
@@ -66,6 +72,12 @@ export function isParametricModel(raw: RawParametricOptions): boolean {
     if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
     return false;
   }
+  // The latent GP samplers' own options: no --model command reads them, so they are refused rather than ignored
+  for (const key of LATENT_SAMPLER_ONLY) if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError(optionName(key), "applies only to --model latent-gp (the GP models)");
+  // --init and --likelihood have defaults of their own (zero, probit): refused when given otherwise
+  const { init, likelihood } = raw as { init?: string; likelihood?: string };
+  if (init !== undefined && init !== "zero") throw new OptionError("--init", "applies only to --model latent-gp (the GP models)");
+  if (likelihood !== undefined && likelihood !== "probit") throw new OptionError("--likelihood", "applies only to --model latent-gp (the GP models)");
   // RMHMC's explicit integrator exists for logistic regression's metric (samplers/lagrangianDense.ts); nothing else here takes one
   const integrator = (raw as { integrator?: string }).integrator;
   if (integrator !== undefined && !(model === "logistic-regression" && integrator === "lagrangian" && (raw.sampler ?? "rmhmc") === "rmhmc")) {

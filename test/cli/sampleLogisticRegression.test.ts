@@ -58,6 +58,13 @@ test("bad input for --model logistic-regression: one line, exit 2, nothing writt
       [["--data", SYNTH, "--sampler", "holmes-held", "--leapfrog-steps", "3"], /^gpmcmc: --leapfrog-steps: applies only to --sampler rmhmc, rmhmc-t, hmc or hmc-diagonal/],
       [["--data", SYNTH, "--sampler", "mala", "--integrator", "lagrangian"], /^gpmcmc: --integrator: with a --model, only lagrangian with --model logistic-regression --sampler rmhmc \(got "lagrangian" with --model logistic-regression --sampler mala\)$/],
       [["--data", SYNTH, "--integrator", "reference"], /^gpmcmc: --integrator: with a --model, only lagrangian /],
+      // the latent GP samplers' options are refused, not ignored
+      [["--data", SYNTH, "--mass", "identity"], /^gpmcmc: --mass: applies only to --model latent-gp \(the GP models\)$/],
+      [["--data", SYNTH, "--init", "laplace"], /^gpmcmc: --init: applies only to --model latent-gp/],
+      [["--data", SYNTH, "--target-acceptance", "0.7"], /^gpmcmc: --target-acceptance: applies only to --model latent-gp/],
+      [["--data", SYNTH, "--likelihood", "logistic"], /^gpmcmc: --likelihood: applies only to --model latent-gp/],
+      [["--data", SYNTH, "--fixed-point-tolerance", "1e-6"], /^gpmcmc: --fixed-point-tolerance: applies only to --model latent-gp/],
+      [["--data", SYNTH, "--whitening", "ep"], /^gpmcmc: --whitening: applies only to --model latent-gp/],
     ];
     for (const [args, message] of cases) {
       const r = cli(...base, ...args);
@@ -119,5 +126,13 @@ test("sample --model logistic-regression --sampler rmhmc --integrator lagrangian
     assert.equal(summary.integrator, "lagrangian");
   } finally {
     s.cleanup();
+  }
+});
+
+test("the latent GP samplers' options with another --model: one line, exit 2", () => {
+  for (const model of ["volatility", "lgcp", "fitzhugh-nagumo"]) {
+    const r = cli("sample", "--model", model, "--data", SYNTH, "--scale", "0.3");
+    assert.equal(r.status, 2, `${model}: ${r.stderr}`);
+    assert.equal(r.stderr, "gpmcmc: --scale: applies only to --model latent-gp (the GP models)\n");
   }
 });
