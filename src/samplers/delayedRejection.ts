@@ -61,7 +61,7 @@ export interface SecondStageResult {
   outcome: SecondStageOutcome;
 }
 
-export function checkDelayedRejectionFactor(factor: number): void {
+function checkDelayedRejectionFactor(factor: number): void {
   checkPositiveInteger("delayedRejection", factor);
   if (factor < 2) throw new RangeError(`rmhmc: delayedRejection must be an integer of at least 2 (the second stage's step is e / k), got ${factor}`);
 }

@@ -96,6 +96,7 @@ export function lagrangianKernel<G extends LocalGeometry>(family: LagrangianFami
   const noJacobian = options.broken === "no-jacobian";
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
   const vector = () => new Float64Array(n);
+  // zero: the momentum 0, so that dH/dx(x, 0) = grad phi (never written)
   const [v, p, gradPhi, zero] = [vector(), vector(), vector(), vector()];
   const positions: [Float64Array, Float64Array] = [vector(), vector()];
   const decision = newMetropolisOutcome();
@@ -115,7 +116,7 @@ export function lagrangianKernel<G extends LocalGeometry>(family: LagrangianFami
     const geo0 = state.geometry;
     const end: End = { x: state.position, geo: geo0, logJacobian: 0, steps: 0, metricCalls: 0, failure: undefined };
     try {
-      end.geo.hamiltonianGradient(zero.fill(0), gradPhi);
+      end.geo.hamiltonianGradient(zero, gradPhi);
       for (let l = 0; l < steps; l++) {
         end.logJacobian += family.halfStep(end.geo, eps, v, p, gradPhi);
         const xNew = positions[l & 1];
@@ -127,7 +128,7 @@ export function lagrangianKernel<G extends LocalGeometry>(family: LagrangianFami
         if (end.geo !== geo0) end.geo.release?.();
         end.geo = next;
         end.x = xNew;
-        end.geo.hamiltonianGradient(zero.fill(0), gradPhi);
+        end.geo.hamiltonianGradient(zero, gradPhi);
         end.logJacobian += family.halfStep(end.geo, eps, v, p, gradPhi);
         end.steps = l + 1;
       }

@@ -33,6 +33,7 @@ function latentFamily(target: AnnealedLatentTarget): LagrangianFamily<AnnealedLa
   const negative: number[] = [];
   let columns: Float64Array[] = []; // A^-1 U, one column per negative index
   let cFactor = new Float64Array(0);
+  let z = new Float64Array(0); // C^-1 U' A^-1 y in solveShifted
   const unit = vector();
 
   /** Factorises M = K^-1 + diag(m) (see above); returns log|M| + log|K| (the constant of logDetMetricUpToConstant). */
@@ -49,6 +50,7 @@ function latentFamily(target: AnnealedLatentTarget): LagrangianFamily<AnnealedLa
     if (r === 0) return logDet;
     if (columns.length < r) columns = Array.from({ length: r }, (_, k) => columns[k] ?? vector());
     if (cFactor.length < r * r) cFactor = new Float64Array(r * r);
+    if (z.length < r) z = new Float64Array(r);
     for (let k = 0; k < r; k++) {
       unit.fill(0);
       unit[negative[k]] = Math.sqrt(-m[negative[k]]);
@@ -78,7 +80,6 @@ function latentFamily(target: AnnealedLatentTarget): LagrangianFamily<AnnealedLa
     const r = negative.length;
     if (r === 0) return;
     // z = C^-1 U' A^-1 y, then out += A^-1 U z
-    const z = new Float64Array(r);
     for (let a = 0; a < r; a++) z[a] = Math.sqrt(-m[negative[a]]) * out[negative[a]];
     for (let i = 0; i < r; i++) {
       let v2 = z[i];
