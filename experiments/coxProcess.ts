@@ -82,7 +82,7 @@ export async function runLgcp(e: LgcpExperiment, place: GridPlace): Promise<Lgcp
 const KNOWN = ["--grid", "--runs", "--covariance", "--out", "--plan", "--grid-dir", "--parallel", "--queue"];
 
 async function main(argv: string[]): Promise<number> {
-  const { backend } = scriptStart(argv, KNOWN);
+  const { arithmetic } = scriptStart(argv, KNOWN);
   const side = Number(optionValue(argv, "--grid", "64"));
   const runs = Number(optionValue(argv, "--runs", "1"));
   if (!Number.isInteger(side) || side < 2) throw new Error(`--grid: ${side} is not a whole number >= 2`);
@@ -124,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
     torus: model.covariance === "euclidean" ? model.grid.torus : null,
     dataSeed: lgcpDataSeed(side, covariance), totalCount: sim.counts.reduce((a, b) => a + b, 0),
     colourScales: { field: fieldRange, variance: [0, vmax], data: [0, Math.max(...sim.counts)] },
-    backend, node: process.version, paper: PAPER_TABLE13, cells,
+    ...arithmetic, node: process.version, paper: PAPER_TABLE13, cells,
   };
   writeFileSync(join(outDir, "table13.json"), JSON.stringify(result, null, 1) + "\n");
   return 0;

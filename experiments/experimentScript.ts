@@ -5,28 +5,104 @@
  * scripts of Girolami & Calderhead's experiments (logisticRegression.ts, volatility.ts), their
  * grid options and the comparison of recomputed cells with a file's.
  */
+import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseRedisUrl } from "../src/grid/queue.js";
 import type { GridPlace } from "../src/grid/runGrid.js";
 import { writeJsonAtomic } from "../src/io/atomic.js";
 import { getBackend } from "../src/linalg/backend.js";
 
-/** Prints the differences of a recomputed run from the committed file; returns the exit code (0: identical). */
-export function reportCheck(file: string, committedBackend: string, recomputed: { backend: string; cells: unknown[] }, diffs: string[]): number {
-  if (recomputed.backend !== committedBackend) process.stdout.write(`note: backend ${recomputed.backend}, the file's ${committedBackend}\n`);
-  for (const line of diffs) process.stdout.write(`DIFFERS ${line}\n`);
-  process.stdout.write(`${recomputed.cells.length} cell(s) recomputed: ${diffs.length === 0 ? "identical to" : "different from"} ${file}\n`);
-  return diffs.length === 0 ? 0 : 1;
+/**
+ * How far a recomputed figure may be from a file's when the two were not computed bit for bit
+ * alike: |a - b| <= CHECK_TOLERANCE max(1, |a|, |b|). OpenBLAS picks its kernels by CPU
+ * (`gpmcmc info` names them), another kernel sums in another order, and the last bits of a
+ * figure then differ; a short chain keeps such a difference near 1e-8 of the figure, while another
+ * seed, another chain or a broken sampler moves it at the scale of the Monte Carlo error.
+ */
+export const CHECK_TOLERANCE = 1e-6;
+/** CHECK_TOLERANCE as --check prints it. */
+export const CHECK_TOLERANCE_TEXT = CHECK_TOLERANCE.toExponential();
+
+/** A value as a JSON file stores it (NaN and Infinity become null). */
+export function asStored(x: unknown): unknown {
+  return x === undefined ? undefined : (JSON.parse(JSON.stringify(x)) as unknown);
+}
+
+/** JSON values with the same structure whose numbers agree to `tolerance` (0: bit for bit, as JSON text). */
+export function sameFigures(a: unknown, b: unknown, tolerance: number): boolean {
+  if (tolerance === 0) return JSON.stringify(a) === JSON.stringify(b);
+  if (typeof a === "number" && typeof b === "number") return a === b || Math.abs(a - b) <= tolerance * Math.max(1, Math.abs(a), Math.abs(b));
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameFigures(x, b[i], tolerance));
+  if (a !== null && b !== null && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => k in b && sameFigures((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], tolerance));
+  }
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** What a result file records of the arithmetic that made it: the backend and, for OpenBLAS, the CPU kernel it ran. */
+export interface ArithmeticRecord {
+  backend: string;
+  /** OpenBLAS's core (its kernels), as `gpmcmc info` names it; absent in files made before it was recorded. */
+  blasCore?: string;
+}
+
+/** This process's backend and OpenBLAS core, to record in a result file. */
+export function arithmeticRecord(): ArithmeticRecord {
+  const b = getBackend().describe();
+  return b.core === undefined ? { backend: `${b.backend} (${b.library})` } : { backend: `${b.backend} (${b.library})`, blasCore: b.core };
+}
+
+/**
+ * Prints how a recomputed run compares with a committed file and returns the exit code: 0 when
+ * every figure is identical ("identical to") or agrees to CHECK_TOLERANCE ("agree to tolerance",
+ * where the arithmetic differs in its last bits), 1 when some figure differs by more ("DIFFERS"
+ * lines). `compare(tolerance)` lists the differences at that tolerance (0: bit for bit).
+ */
+export function reportCheck(file: string, committed: ArithmeticRecord, recomputed: ArithmeticRecord & { cells: unknown[] }, compare: (tolerance: number) => string[]): number {
+  const out = (line: string) => process.stdout.write(line + "\n");
+  const cells = `${recomputed.cells.length} cell(s) recomputed`;
+  if (recomputed.backend !== committed.backend) out(`note: backend ${recomputed.backend}, the file's ${committed.backend}`);
+  const kernels = committed.blasCore === undefined ? `the file does not record its OpenBLAS core, this process runs ${recomputed.blasCore ?? "none"}` : `OpenBLAS core ${recomputed.blasCore ?? "none"} here, ${committed.blasCore} in the file`;
+  const exact = compare(0);
+  if (exact.length === 0) {
+    out(`${cells}: identical to ${file}`);
+    return 0;
+  }
+  const diffs = compare(CHECK_TOLERANCE);
+  if (diffs.length === 0) {
+    out(`note: ${exact.length} figure(s) differ in their last bits (${kernels}), e.g. ${exact[0]}`);
+    out(`${cells}: agree to tolerance ${CHECK_TOLERANCE_TEXT} (|a - b| <= ${CHECK_TOLERANCE_TEXT} max(1, |a|, |b|)) with ${file}`);
+    return 0;
+  }
+  for (const line of diffs) out(`DIFFERS ${line}`);
+  if (recomputed.blasCore !== committed.blasCore) {
+    const pin = committed.blasCore === undefined ? "" : `; OPENBLAS_CORETYPE=${committed.blasCore} recomputes it bit for bit on a CPU that runs that core`;
+    out(`note: ${kernels}: another kernel's floating-point order changes the last bits, and a long chain can amplify them beyond the tolerance${pin}`);
+  }
+  out(`${cells}: different from ${file}`);
+  return 1;
 }
 
 /** Writes a run's result with the command that made it, so any of its cells can be recomputed and checked (--check). */
 export function writeResultFile(json: string, script: string, argv: string[], result: object): void {
-  writeJsonAtomic(json, { command: `node dist/experiments/${script}.js ${argv.join(" ")}`, date: new Date().toISOString(), node: process.version, ...result });
+  const { blasCore } = arithmeticRecord();
+  writeJsonAtomic(json, { command: `node dist/experiments/${script}.js ${argv.join(" ")}`, date: new Date().toISOString(), node: process.version, ...result, ...(blasCore === undefined ? {} : { blasCore }) });
+}
+
+function realpathOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** Runs `main` when `moduleUrl` is the script node was started with: a thrown error is one line and exit code 2. */
 export async function runAsCommand(moduleUrl: string, name: string, main: (argv: string[]) => Promise<number>): Promise<void> {
-  if (!process.argv[1] || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  // node loads a module by its real path, so a script started through a symbolic link is compared by its real path too
+  if (!process.argv[1] || moduleUrl !== pathToFileURL(realpathOrSelf(process.argv[1])).href) return;
   let code: number;
   try {
     code = await main(process.argv.slice(2));
@@ -67,9 +143,9 @@ export function experimentGridPlace(args: string[]): GridPlace {
 
 /**
  * Where recomputed cells differ from expected ones, matched by `keyOf`, every field but `timings`
- * (compared as JSON text, so numbers bit for bit); empty when they agree.
+ * (bit for bit, as JSON text, at tolerance 0; else to `tolerance`, see sameFigures); empty when they agree.
  */
-export function compareCells<C extends object>(expected: readonly C[], actual: readonly C[], keyOf: (c: C) => string, timings: readonly string[]): string[] {
+export function compareCells<C extends object>(expected: readonly C[], actual: readonly C[], keyOf: (c: C) => string, timings: readonly string[], tolerance = 0): string[] {
   const diffs: string[] = [];
   const byKey = new Map(actual.map((c) => [keyOf(c), c]));
   for (const c of expected) {
@@ -81,7 +157,7 @@ export function compareCells<C extends object>(expected: readonly C[], actual: r
     }
     for (const [k, v] of Object.entries(c)) {
       if (timings.includes(k)) continue;
-      if (JSON.stringify(a[k]) !== JSON.stringify(v)) diffs.push(`${keyOf(c)}: ${k} ${JSON.stringify(a[k])?.slice(0, 60)}, expected ${JSON.stringify(v)?.slice(0, 60)}`);
+      if (!sameFigures(asStored(a[k]), asStored(v), tolerance)) diffs.push(`${keyOf(c)}: ${k} ${JSON.stringify(a[k])?.slice(0, 60)}, expected ${JSON.stringify(v)?.slice(0, 60)}`);
     }
   }
   for (const k of byKey.keys()) diffs.push(`${k}: not expected`);
@@ -104,17 +180,16 @@ export function wholeNumberOption(args: string[], name: string, fallback: string
 
 /**
  * The start of such a script's main: unknown options refused, one BLAS thread (as the grid's
- * worker threads run, so a run's numbers depend on its identity alone), the backend's name, and,
+ * worker threads run, so a run's numbers depend on its identity alone), the backend and OpenBLAS core, and,
  * with --check FILE, the file and the other arguments.
  */
-export function scriptStart(args: string[], known: readonly string[]): { backend: string; check?: { file: string; rest: string[] } } {
+export function scriptStart(args: string[], known: readonly string[]): { arithmetic: ArithmeticRecord; check?: { file: string; rest: string[] } } {
   for (const a of args) if (a.startsWith("--") && !known.includes(a)) throw new Error(`unknown option ${a} (known: ${known.join(" ")})`);
   getBackend().setThreads(1);
-  const b = getBackend().describe();
-  const backend = `${b.backend} (${b.library})`;
+  const arithmetic = arithmeticRecord();
   const at = args.indexOf("--check");
-  if (at < 0) return { backend };
+  if (at < 0) return { arithmetic };
   const file = args[at + 1];
   if (!file) throw new Error("--check needs a file");
-  return { backend, check: { file, rest: args.filter((_, i) => i !== at && i !== at + 1) } };
+  return { arithmetic, check: { file, rest: args.filter((_, i) => i !== at && i !== at + 1) } };
 }

@@ -30,7 +30,7 @@ import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.j
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, type ArithmeticRecord, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
 
 export { DATA_IDENTITY, fitzhughNagumoRun, type FitzhughNagumoCell } from "../src/grid/fitzhughNagumoRunJob.js";
 
@@ -64,25 +64,25 @@ export async function runFitzhughNagumo(e: FitzhughNagumoExperiment, place: Grid
 }
 
 /** Where two lists of runs differ, run by run, every field but the timings (empty: the same figures). */
-export function compareFitzhughNagumoCells(expected: readonly FitzhughNagumoCell[], actual: readonly FitzhughNagumoCell[]): string[] {
-  return compareCells(expected, actual, (c) => `${c.sampler} run ${c.run}`, ["seconds", "burnInSeconds", "secondsPerMinEss"]);
+export function compareFitzhughNagumoCells(expected: readonly FitzhughNagumoCell[], actual: readonly FitzhughNagumoCell[], tolerance = 0): string[] {
+  return compareCells(expected, actual, (c) => `${c.sampler} run ${c.run}`, ["seconds", "burnInSeconds", "secondsPerMinEss"], tolerance);
 }
 
 const KNOWN = ["--samplers", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
 
 async function main(args: string[]): Promise<number> {
-  const { backend, check } = scriptStart(args, KNOWN);
+  const { arithmetic, check } = scriptStart(args, KNOWN);
   const samplers = optionValue(args, "--samplers", TABLE14_SAMPLERS.join(",")).split(",");
   for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)}`);
   if (check) {
     const { file, rest } = check;
-    const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; runs: number; backend: string; cells: FitzhughNagumoCell[] };
+    const committed = JSON.parse(readFileSync(file, "utf8")) as ArithmeticRecord & { burnIn: number; draws: number; runs: number; cells: FitzhughNagumoCell[] };
     const first = Math.min(...committed.cells.map((c) => c.run));
     const runs = args.includes("--runs") ? Math.min(wholeNumberOption(args, "--runs", "", 1), committed.runs) : committed.runs;
     const chosen = committed.cells.filter((c) => c.run < first + runs && (!args.includes("--samplers") || samplers.includes(c.sampler)));
     const e: FitzhughNagumoExperiment = { samplers: [...new Set(chosen.map((c) => c.sampler))], runs, first, burnIn: committed.burnIn, draws: committed.draws };
     const cells = await runFitzhughNagumo(e, experimentGridPlace(rest));
-    return reportCheck(file, committed.backend, { backend, cells }, compareFitzhughNagumoCells(chosen, cells));
+    return reportCheck(file, committed, { ...arithmetic, cells }, (tolerance) => compareFitzhughNagumoCells(chosen, cells, tolerance));
   }
   const e: FitzhughNagumoExperiment = {
     samplers: samplers as ParametricSamplerName[], runs: wholeNumberOption(args, "--runs", "3", 1), first: wholeNumberOption(args, "--first-run", "0", 0),
@@ -97,7 +97,7 @@ async function main(args: string[]): Promise<number> {
   }
   const result = {
     experiment: "Girolami & Calderhead 2011, Table 14 (reduced)", burnIn: e.burnIn, draws: e.draws, runs: e.runs, firstRun: e.first, dataSeedIdentity: DATA_IDENTITY,
-    mode: Array.from(mode.theta), backend, node: process.version, cells,
+    mode: Array.from(mode.theta), ...arithmetic, node: process.version, cells,
   };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
   else process.stdout.write(JSON.stringify(result) + "\n");

@@ -44,7 +44,7 @@
  */
 import { readFileSync } from "node:fs";
 import { MIN_DRAWS } from "../src/diagnostics/errors.js";
-import { reportCheck, runAsCommand, writeResultFile } from "./experimentScript.js";
+import { arithmeticRecord, reportCheck, runAsCommand, sameFigures, writeResultFile } from "./experimentScript.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { formatHyperTable } from "./hyperTablesFormat.js";
 import { PAPER_HYPER_SETTINGS, SCHEME_METHODS, TABLE4_LIKELIHOODS, TABLE6_DATA_SETS, THETA_METHODS } from "./hyperTablesPaper.js";
@@ -139,8 +139,8 @@ function cellNumbers(c: HyperCell): Record<string, unknown> {
   return JSON.parse(JSON.stringify(rest)) as Record<string, unknown>;
 }
 
-/** One line per difference between recomputed and committed cells (and orderings of whole rows); empty: identical. */
-export function compareHyperTables(committed: HyperTablesResult, recomputed: HyperTablesResult): string[] {
+/** One line per difference between recomputed and committed cells (and orderings of whole rows), at `tolerance` (0: bit for bit; see sameFigures); empty: the same figures. */
+export function compareHyperTables(committed: HyperTablesResult, recomputed: HyperTablesResult, tolerance = 0): string[] {
   const diffs: string[] = [];
   for (const c of recomputed.cells) {
     const name = `${c.group} n=${c.n} d=${c.d} ${c.method}`;
@@ -151,7 +151,7 @@ export function compareHyperTables(committed: HyperTablesResult, recomputed: Hyp
     }
     const a = cellNumbers(k);
     const b = cellNumbers(c);
-    for (const key of Object.keys(a)) if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) diffs.push(`${name}: ${key} committed ${JSON.stringify(a[key])}, recomputed ${JSON.stringify(b[key])}`);
+    for (const key of Object.keys(a)) if (!sameFigures(a[key], b[key], tolerance)) diffs.push(`${name}: ${key} committed ${JSON.stringify(a[key])}, recomputed ${JSON.stringify(b[key])}`);
   }
   if (JSON.stringify(recomputed.config.methods) === JSON.stringify(committed.config.methods)) {
     for (const o of recomputed.orderings) {
@@ -254,7 +254,7 @@ async function main(argv: string[]): Promise<number> {
     const rest = argv.filter((_, i) => i !== checkAt && i !== checkAt + 1);
     const config = narrowHyperConfig(committed.config, rest);
     const recomputed = await runHyperTables(config, { ...hyperGridOptions(rest), onCell: (c) => process.stderr.write(`recomputed ${c.group} n=${c.n} d=${c.d} ${c.method} (${c.seconds.toFixed(1)} s)\n`) });
-    return reportCheck(file, committed.backend, recomputed, compareHyperTables(committed, recomputed));
+    return reportCheck(file, committed, { ...recomputed, ...arithmeticRecord() }, (tolerance) => compareHyperTables(committed, recomputed, tolerance));
   }
   const { config, json } = parseHyperTablesArgs(argv);
   const result = await runHyperTables(config, {

@@ -45,6 +45,8 @@ export interface HyperCell extends ConvergenceCellFigures {
 export interface HyperTablesResult {
   config: HyperTablesConfig;
   backend: string;
+  /** OpenBLAS's core where recorded (see experimentScript.ts' ArithmeticRecord). */
+  blasCore?: string;
   cells: HyperCell[];
   /** Per block and setting: the ordering row in the paper's notation (rows 1.. = config.methods order). */
   orderings: { group: string; n: number; d: number; text: string }[];

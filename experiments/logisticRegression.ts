@@ -38,7 +38,7 @@ import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.j
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, type ArithmeticRecord, optionValue, reportCheck, runAsCommand, scriptStart } from "./experimentScript.js";
 
 export { cellSeed } from "./cellSeed.js";
 
@@ -160,13 +160,12 @@ function settingsOfName(cfg: LogisticConfig): string[] {
 }
 
 /** Where two lists of cells differ, cell by cell (data set, sampler, run), every field but the timings (empty: the same figures). */
-export function compareLogisticCells(expected: readonly ParametricCell[], actual: readonly ParametricCell[]): string[] {
-  return compareCells(expected, actual, (c) => `${c.data} ${c.sampler} run ${c.run}`, ["seconds", "cpuSeconds", "secondsPerMinEss"]);
+export function compareLogisticCells(expected: readonly ParametricCell[], actual: readonly ParametricCell[], tolerance = 0): string[] {
+  return compareCells(expected, actual, (c) => `${c.data} ${c.sampler} run ${c.run}`, ["seconds", "cpuSeconds", "secondsPerMinEss"], tolerance);
 }
 
-interface ResultFile {
+interface ResultFile extends ArithmeticRecord {
   command: string;
-  backend: string;
   cells: ParametricCell[];
 }
 
@@ -175,7 +174,7 @@ function printCell(c: ParametricCell): void {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { backend: backendName, check } = scriptStart(args, KNOWN);
+  const { arithmetic, check } = scriptStart(args, KNOWN);
   if (check) {
     const { file, rest } = check;
     const committed = JSON.parse(readFileSync(file, "utf8")) as ResultFile;
@@ -185,12 +184,12 @@ async function main(args: string[]): Promise<number> {
     // the file's samplers (a file made before a sampler was added to the defaults has no runs of it)
     cfg.samplers = cfg.samplers.filter((m) => committed.cells.some((c) => c.sampler === m));
     const cells = await runLogisticRegression(cfg, experimentGridPlace(rest), printCell);
-    return reportCheck(file, committed.backend, { backend: backendName, cells }, compareLogisticCells(committed.cells, cells));
+    return reportCheck(file, committed, { ...arithmetic, cells }, (tolerance) => compareLogisticCells(committed.cells, cells, tolerance));
   }
   const cfg = parseLogisticArgs(args);
   const cells = await runLogisticRegression(cfg, experimentGridPlace(args), printCell);
   const jsonFile = args.includes("--json") ? optionValue(args, "--json", "") : undefined;
-  const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn: cfg.burnIn, draws: cfg.draws, runs: cfg.runs, thin: cfg.thin, backend: backendName, node: process.version, cells };
+  const result = { experiment: "Girolami & Calderhead 2011, Tables 4-9 (reduced)", command: "node dist/experiments/logisticRegression.js " + args.join(" "), burnIn: cfg.burnIn, draws: cfg.draws, runs: cfg.runs, thin: cfg.thin, ...arithmetic, node: process.version, cells };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result, null, 1) + "\n");
   else process.stdout.write(JSON.stringify(result) + "\n");
   return 0;

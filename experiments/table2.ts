@@ -57,7 +57,7 @@ import { MIN_DRAWS } from "../src/diagnostics/errors.js";
 import { orderMethods } from "../src/diagnostics/mannWhitney.js";
 import { meanAndSd } from "../src/diagnostics/mcse.js";
 import { minEssByChain } from "../src/diagnostics/summary.js";
-import { reportCheck, runAsCommand, writeResultFile } from "./experimentScript.js";
+import { arithmeticRecord, reportCheck, runAsCommand, writeResultFile } from "./experimentScript.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { cellIdentity, seedOfIdentity } from "../src/grid/identity.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
@@ -325,7 +325,7 @@ async function main(argv: string[]): Promise<number> {
     const config = narrowConfig(committed.config, rest, parseTable2Args(rest).config);
     if (config.settings.length === 0) throw new Error("--n/--d: no setting of the committed run matches");
     const recomputed = await runTable2(config, { ...gridOptions(rest), onCell: (c) => process.stderr.write(`recomputed ${c.likelihood} n=${c.n} d=${c.d} ${c.sampler} (${c.seconds.toFixed(1)} s)\n`) });
-    return reportCheck(file, committed.backend, recomputed, compareTable2(committed, recomputed));
+    return reportCheck(file, committed, { ...recomputed, ...arithmeticRecord() }, (tolerance) => compareTable2(committed, recomputed, tolerance));
   }
   const { config, json } = parseTable2Args(argv);
   const result = await runTable2(config, {

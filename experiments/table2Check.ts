@@ -1,7 +1,8 @@
 /**
- * Checking a committed Table 2 run: recompute some of its cells and compare them, bit for bit,
- * with the file (`node dist/experiments/table2.js --check FILE [filters]`).
+ * Checking a committed Table 2 run: recompute some of its cells and compare them with the file,
+ * bit for bit or to a tolerance (`node dist/experiments/table2.js --check FILE [filters]`).
  */
+import { sameFigures } from "./experimentScript.js";
 import type { Table2Cell, Table2Config, Table2Result } from "./table2Types.js";
 
 /** A cell's reproducible content: everything but its timing, as JSON stores it (Infinity and NaN become null). */
@@ -11,11 +12,12 @@ function cellNumbers(c: Table2Cell): unknown {
 }
 
 /**
- * Compares recomputed cells with committed ones, field by field and bit for bit (JSON numbers
- * round-trip exactly); orderings are compared where the recomputation has the whole row of the
- * committed file's samplers. Returns one line per difference (empty: identical).
+ * Compares recomputed cells with committed ones, field by field, bit for bit (JSON numbers
+ * round-trip exactly) at tolerance 0, else to `tolerance` (sameFigures); orderings are compared
+ * where the recomputation has the whole row of the committed file's samplers. Returns one line
+ * per difference (empty: the same figures).
  */
-export function compareTable2(committed: Table2Result, recomputed: Table2Result): string[] {
+export function compareTable2(committed: Table2Result, recomputed: Table2Result, tolerance = 0): string[] {
   const diffs: string[] = [];
   for (const c of recomputed.cells) {
     const name = `${c.likelihood} n=${c.n} d=${c.d} ${c.sampler}`;
@@ -27,7 +29,7 @@ export function compareTable2(committed: Table2Result, recomputed: Table2Result)
     const a = cellNumbers(k) as Record<string, unknown>;
     const b = cellNumbers(c) as Record<string, unknown>;
     for (const key of Object.keys(a)) {
-      if (JSON.stringify(a[key]) !== JSON.stringify(b[key])) diffs.push(`${name}: ${key} committed ${JSON.stringify(a[key])}, recomputed ${JSON.stringify(b[key])}`);
+      if (!sameFigures(a[key], b[key], tolerance)) diffs.push(`${name}: ${key} committed ${JSON.stringify(a[key])}, recomputed ${JSON.stringify(b[key])}`);
     }
   }
   const sameSamplers = JSON.stringify(recomputed.config.samplers) === JSON.stringify(committed.config.samplers);

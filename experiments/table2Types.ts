@@ -49,6 +49,8 @@ export interface Table2Cell extends ConvergenceCellFigures {
 export interface Table2Result {
   config: Table2Config;
   backend: string;
+  /** OpenBLAS's core where recorded (see experimentScript.ts' ArithmeticRecord). */
+  blasCore?: string;
   cells: Table2Cell[];
   /** Per likelihood and setting: the ordering row in the paper's notation (rows 1..6 = config.samplers order). */
   orderings: { likelihood: PaperModel; n: number; d: number; text: string }[];

@@ -35,7 +35,7 @@ import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.j
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { parseSvConfig, svDataSeed, VOLATILITY_RUN, type SvCell, type SvConfig, type VolatilityRunJobResult } from "../src/grid/volatilityRunJob.js";
-import { compareCells, experimentGridPlace, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, type ArithmeticRecord, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
 
 export { parseSvConfig as parseConfig, svExperimentData, volatilityRun, type SvCell, type SvConfig } from "../src/grid/volatilityRunJob.js";
 
@@ -70,8 +70,8 @@ export async function runVolatility(e: SvExperiment, place: GridPlace, onCell?: 
 }
 
 /** Where two lists of runs differ, run by run, every field but the timings (empty: the same figures). */
-export function compareSvCells(expected: readonly SvCell[], actual: readonly SvCell[]): string[] {
-  return compareCells(expected, actual, (c) => `${c.config} run ${c.run}`, ["seconds", "cpuSeconds"]);
+export function compareSvCells(expected: readonly SvCell[], actual: readonly SvCell[], tolerance = 0): string[] {
+  return compareCells(expected, actual, (c) => `${c.config} run ${c.run}`, ["seconds", "cpuSeconds"], tolerance);
 }
 
 const KNOWN = ["--configs", "--runs", "--first-run", "--burn-in", "--draws", "--json", "--grid-dir", "--parallel", "--queue", "--check"];
@@ -87,10 +87,10 @@ function printCell(cell: SvCell): void {
 }
 
 async function main(args: string[]): Promise<number> {
-  const { backend: backendName, check } = scriptStart(args, KNOWN);
+  const { arithmetic, check } = scriptStart(args, KNOWN);
   if (check) {
     const { file, rest } = check;
-    const committed = JSON.parse(readFileSync(file, "utf8")) as { burnIn: number; draws: number; backend: string; cells: SvCell[] };
+    const committed = JSON.parse(readFileSync(file, "utf8")) as ArithmeticRecord & { burnIn: number; draws: number; cells: SvCell[] };
     // each configuration's runs, one grid per run index range of the file
     const cells: SvCell[] = [];
     for (const label of [...new Set(committed.cells.map((c) => c.config))]) {
@@ -99,7 +99,7 @@ async function main(args: string[]): Promise<number> {
       const e: SvExperiment = { configs: [parseSvConfig(label)], runs: Math.max(...runs) - first + 1, first, burnIn: committed.burnIn, draws: committed.draws };
       cells.push(...(await runVolatility(e, experimentGridPlace(rest), printCell)));
     }
-    return reportCheck(file, committed.backend, { backend: backendName, cells }, compareSvCells(committed.cells, cells));
+    return reportCheck(file, committed, { ...arithmetic, cells }, (tolerance) => compareSvCells(committed.cells, cells, tolerance));
   }
   const e: SvExperiment = {
     configs: optionValue(args, "--configs", "mala,mala;hmc,hmc;mmala,mmala;rmhmc,rmhmc").split(";").map(parseSvConfig),
@@ -111,7 +111,7 @@ async function main(args: string[]): Promise<number> {
   const result = {
     experiment: "Girolami & Calderhead 2011, Tables 11-12 and Figure 6 (reduced)",
     data: { T: SV_TRUTH.T, beta: SV_TRUTH.beta, sigma: SV_TRUTH.sigma, phi: SV_TRUTH.phi, seed: svDataSeed() },
-    burnIn: e.burnIn, draws: e.draws, runs: e.runs, backend: backendName, node: process.version, cells,
+    burnIn: e.burnIn, draws: e.draws, runs: e.runs, ...arithmetic, node: process.version, cells,
   };
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(result) + "\n");
   else process.stdout.write(JSON.stringify(result) + "\n");
