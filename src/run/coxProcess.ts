@@ -14,7 +14,8 @@
  *   are stiffer than G says, and a fixed trajectory length can resonate with them (on a 32 x 32
  *   grid, 10 fixed steps left one cell with an ESS of 7 in 400 draws; 1..20 random steps, 146).
  * - "mmala": manifold MALA on the same metric; its Christoffel terms vanish (constant G), so the
- *   simplified kernel of samplers/smmala.ts is mMALA here. Tuned to 70% acceptance (Section 6).
+ *   simplified kernel of samplers/smmala.ts is mMALA here. Tuned to 70% acceptance, as Section 7.2
+ *   tunes mMALA (Section 9.1 does not say).
  * - "mala-transient": MALA on Christensen et al.'s Gamma = C'(x - mu)
  *   (models/coxProcess/christensen.ts) with the fixed scaling h = l^2 N^-1/2, l = 1.65, for the
  *   transient phase (Christensen, Roberts & Rosenthal 2005 show it needs the N^-1/2 scaling where

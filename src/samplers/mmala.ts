@@ -1,11 +1,12 @@
 /**
- * Manifold MALA with the full drift (Girolami & Calderhead 2011, Section 5, eq. 10):
+ * Manifold MALA with the full drift (Girolami & Calderhead 2011, Section 5: the Euler step of the
+ * manifold Langevin diffusion, eqs. 12-13; the drift is the unnumbered display after eq. 13):
  *
  *   mu(x)_i = x_i + eps^2/2 (G^-1 dL/dx)_i - eps^2 sum_j (G^-1 dG_j G^-1)_ij + eps^2/2 sum_j (G^-1)_ij tr(G^-1 dG_j),
  *
  * proposal N(mu(x), eps^2 G(x)^-1), Metropolis-Hastings accept with the reverse density at G(x').
- * The simplified variant drops the Christoffel terms (constant curvature over one step,
- * Section 7.1.6); both are the kernel of smmala.ts, this one with `christoffel` on, on a target
+ * The simplified variant drops the Christoffel terms (constant curvature over one step, the
+ * display that follows in Section 5); both are the kernel of smmala.ts, this one with `christoffel` on, on a target
  * whose geometry gives the metric derivatives (targets/denseMetric.ts).
  */
 import type { Target } from "../targets/types.js";

@@ -25,8 +25,8 @@ export type ParametricSamplerName = (typeof PARAMETRIC_SAMPLER_NAMES)[number];
 
 export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSamplerName]: string } = {
   "rmhmc": "Riemannian manifold HMC, generalised leapfrog with fixed points to 1e-8, 6 steps (logistic regression: round(2 / eps)) (Section 5)",
-  "mmala": "manifold MALA with the full drift, Christoffel terms included (Section 5, eq. 10)",
-  "simplified-mmala": "manifold MALA with the constant-curvature drift, step adapted to 70% acceptance (logistic regression: 50%) (Section 7.1.6)",
+  "mmala": "manifold MALA with the full drift, Christoffel terms included (Section 5: the Euler step of eqs. 12-13)",
+  "simplified-mmala": "manifold MALA with the constant-curvature drift, step adapted to 70% acceptance (logistic regression: 50%) (Section 5; the 70% is Section 7.2's)",
   "mala": "Metropolis-adjusted Langevin, identity metric (Section 2, eqs. 8-9)",
   "hmc": "HMC with the identity mass, 100 leapfrog steps (logistic regression: uniform on 1..round(6 / eps), at most 10000; mean eps L 3) (Section 7.1.4)",
   "hmc-diagonal": "HMC with the diagonal mass diag(G) at the initial point, 100 leapfrog steps",

@@ -45,7 +45,7 @@ export interface SmmalaOptions {
    */
   broken?: "forward-metric" | "no-hastings" | "reverse-without-christoffel";
   /**
-   * Full manifold MALA (G&C eq. 10): the drift adds eps^2 c(f), c the Christoffel part of the
+   * Full manifold MALA (G&C Section 5, after eq. 13): the drift adds eps^2 c(f), c the Christoffel part of the
    * geometry's `christoffelDrift` (targets/denseMetric.ts). Needs Target.geometry with metric derivatives.
    */
   christoffel?: boolean;

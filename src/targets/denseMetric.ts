@@ -8,7 +8,7 @@
  *
  *   dH/dx_k = -dL/dx_k + 1/2 tr(G^-1 dG_k) - 1/2 v' dG_k v,   v = G^-1 p     (G&C eq. 18 / 22)
  *
- * and the Christoffel part of the manifold drift of mMALA (G&C eq. 10),
+ * and the Christoffel part of the manifold drift of mMALA (G&C Section 5, the Euler step of eqs. 12-13),
  *
  *   c_i = -sum_j (G^-1 dG_j G^-1)_ij + 1/2 sum_j (G^-1)_ij tr(G^-1 dG_j),
  *
@@ -78,7 +78,7 @@ export interface DenseMetricModel {
 
 /** A local geometry with a dense metric, offering the Christoffel drift term of full mMALA. */
 export interface DenseLocalGeometry extends LocalGeometry {
-  /** out <- the Christoffel part c of the mMALA drift (G&C eq. 10; see the module comment). */
+  /** out <- the Christoffel part c of the mMALA drift (G&C Section 5, after eq. 13; see the module comment). */
   christoffelDrift(out: Float64Array): void;
   /** G(x) itself. */
   readonly metric: Matrix;

@@ -40,7 +40,13 @@ export interface CoxField extends Target {
   /** Cell area m (the Poisson mean is m exp(x)). */
   readonly cellArea: number;
   readonly hyper: CoxHyperparameters;
-  /** lambda = m exp(mu + sigma^2), the diagonal of the paper's Lambda. */
+  /**
+   * lambda = m exp(mu + sigma^2), the diagonal of the paper's Lambda as Section 9 writes it. The
+   * expectation it stands for, E[m e^x] with x ~ N(mu, sigma^2), is m exp(mu + sigma^2 / 2): the
+   * paper's exponent lacks the 1/2. We keep the paper's value: any constant positive definite
+   * metric leaves the samplers exact (it only scales their steps), and the reproductions of
+   * Table 13 and Figures 7-8 then run the paper's metric.
+   */
   readonly lambda: number;
   /** The sampler's coordinates of x = mu 1, where the paper's chains start. */
   readonly priorMean: Float64Array;
@@ -76,7 +82,7 @@ export function constantMetricMass(model: CoxField): ConstantMass {
 
 /**
  * The target with its constant metric for manifold MALA. With dG/dtheta = 0 the Christoffel terms
- * of the mMALA drift (eq. 10) vanish, so mMALA is exactly the simplified kernel of
+ * of the mMALA drift (G&C Section 5, after eq. 13) vanish, so mMALA is exactly the simplified kernel of
  * samplers/smmala.ts on this metric.
  */
 export function coxProcessMetricTarget(model: CoxField): Target {

@@ -12,7 +12,8 @@
  *
  * The constant metric. The paper's metric is the expected Fisher information; in nu it is
  * I + C^1/2 R' Lambda R C^1/2 with Lambda = lambda I, lambda = m exp(mu + sigma^2) (Section 9:
- * Sigma_kk = sigma^2 for every cell). We take G = I + lambda C, the same with the whole torus
+ * Sigma_kk = sigma^2 for every cell; the paper's value, kept though E[m e^x] is m exp(mu + sigma^2 / 2):
+ * see CoxField.lambda). We take G = I + lambda C, the same with the whole torus
  * observed (R'R replaced by I): diagonal in Fourier space, so G^-1, G^1/2 and log|G| cost one FFT
  * pair. Any constant positive-definite mass matrix leaves HMC's and MALA's targets invariant, so
  * this changes the efficiency, not the correctness. G exceeds the paper's metric by
