@@ -25,6 +25,7 @@ import { INITS, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
 import {
   defaultTargetAcceptance,
   describeLeapfrogSolve,
+  hasTunable,
   HMC_MASSES,
   latentSamplerInfo,
   latentSamplerSpec,
@@ -46,7 +47,8 @@ import { ProgressDisplay } from "./progress.js";
 import { parseLastingRunOptions } from "./lastingRunOptions.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { dataRecord, fmt, publishReport } from "./sampleReport.js";
-import { DEFAULT_HYPER_LATENT_SAMPLER, DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
+import { DEFAULT_HYPER_LATENT_SAMPLER } from "../hyper/schemes.js";
+import { DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
 import { runCoxProcessSample } from "./sampleCoxProcess.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
@@ -126,8 +128,8 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
   const o = inputs.options;
   const sampler = o.sampler as LatentSamplerName;
   const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
-  // Elliptical slice sampling and exact HMC have nothing to adapt.
-  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && sampler !== "ess" && sampler !== "exact-hmc" ? { method: "dual-averaging", targetAcceptance } : undefined;
+  // A sampler without a tunable (elliptical slice sampling, exact HMC) has nothing to adapt.
+  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && hasTunable(sampler) ? { method: "dual-averaging", targetAcceptance } : undefined;
   // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSamplerOptions.
   const given = {
     sampler,
@@ -338,7 +340,7 @@ export function registerSampleCommand(program: Command): Command {
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
   return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(command), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
     .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
-    .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME}: the most min ESS of theta per second of the five on a small probit problem, measured by npm run bench -- hyperSchemes, BENCHMARKS.md)`)
+    .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME})`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
     .option("--shared-lengthscale", "with sampled hyperparameters: one lengthscale for every input column instead of one per column (ARD)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")

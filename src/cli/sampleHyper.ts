@@ -17,7 +17,7 @@ import { rhatClassic } from "../diagnostics/rhat.js";
 import { meanAndSd } from "../diagnostics/mcse.js";
 import { checkOutputDir, type OutputDir } from "../io/atomic.js";
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames, lengthscalesOf } from "../hyper/jointKernel.js";
-import { isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
+import { DEFAULT_HYPER_LATENT_SAMPLER, isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import type { OpCounts } from "../linalg/counters.js";
@@ -36,8 +36,6 @@ import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
 /** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
 export const DEFAULT_SCHEME: SchemeName = "aa";
-/** The latent sampler with sampled hyperparameters unless --sampler is given (the paper's). */
-export const DEFAULT_HYPER_LATENT_SAMPLER: LatentSamplerName = "hmc-v2";
 
 export interface RawHyperOptions {
   scheme?: string;

@@ -43,8 +43,8 @@ export interface SamplerOptions {
 
 /** Samplers `gpmcmc sample` knows (src/samplers/registry.ts builds them). */
 export const SAMPLERS = LATENT_SAMPLER_NAMES;
-/** --sampler's help: the names, the default and why it is the default (figures: BENCHMARKS.md, bench/stan.ts). */
-export const SAMPLER_HELP = `${LATENT_SAMPLER_NAMES.join(", ")}; ${DEFAULT_LATENT_SAMPLER} (the default) is Stan's multinomial NUTS in coordinates whitened by a Gaussian approximation's covariance (K^-1 + W)^-1 (EP's on probit, Laplace's at the mode otherwise: --whitening), laplace-hmc HMC in coordinates whitened by Laplace's with 1..8 steps, both with their step size adapted in burn-in (laplace-nuts, with its split integrator, on probit GP classification: 8-39 times the min bulk ESS per CPU second of Stan's NUTS on the same posterior at n = 100-400; BENCHMARKS.md) (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`;
+/** --sampler's help: the names, the default and what it is. */
+export const SAMPLER_HELP = `${LATENT_SAMPLER_NAMES.join(", ")}; ${DEFAULT_LATENT_SAMPLER} (the default) is Stan's multinomial NUTS in coordinates whitened by a Gaussian approximation's covariance (K^-1 + W)^-1 (EP's on probit, Laplace's at the mode otherwise: --whitening), laplace-hmc HMC in coordinates whitened by Laplace's with 1..8 steps, both with their step size adapted in burn-in (hmc-v1, hmc-v2, mh-v1, mh-v2, ess and smmala as in Filippone, Zhong & Girolami, Section 3)`;
 
 /** Defaults for options not given. */
 export const SAMPLE_DEFAULTS = {

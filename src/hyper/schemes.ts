@@ -29,6 +29,9 @@ import { thetaGivenNu } from "./thetaGivenNu.js";
 import { AdaptedValue, thetaStep, thetaTunable, type ThetaSamplerName } from "./thetaSamplers.js";
 import { thetaTarget } from "./thetaTargets.js";
 
+/** The latent sampler of a scheme's f | theta updates unless one is given: the paper's (Filippone, Zhong & Girolami, Section 4). */
+export const DEFAULT_HYPER_LATENT_SAMPLER: LatentSamplerName = "hmc-v2";
+
 export const SCHEME_NAMES = ["sa", "aa", "asis", "khr", "surr"] as const;
 export type SchemeName = (typeof SCHEME_NAMES)[number];
 
@@ -140,7 +143,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
   const m = hyperDimension(space);
   const thetaName = options.thetaSampler ?? "mh";
   if (options.scheme === "khr" && thetaName !== "mh") throw new RangeError(`the khr scheme proposes theta by random-walk MH; theta sampler ${thetaName} does not apply`);
-  const latentSpec = latentSamplerSpec(options.latent ?? { sampler: "hmc-v2" });
+  const latentSpec = latentSamplerSpec(options.latent ?? { sampler: DEFAULT_HYPER_LATENT_SAMPLER });
   const tunableField = latentSamplerInfo[latentSpec.sampler].tunable;
   const latentInitial = tunableValue(latentSpec);
   const latentTuned = latentInitial === undefined ? undefined : new AdaptedValue(latentInitial, defaultTargetAcceptance(latentSpec.sampler)!);

@@ -15,6 +15,7 @@ import { hmc } from "../samplers/hmc.js";
 import { identityMass } from "../samplers/massMatrix.js";
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "../samplers/metropolisRw.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "../samplers/smmala.js";
+import { HMC_TARGET_ACCEPTANCE } from "../samplers/trajectoryOptions.js";
 import type { Kernel, StepInfo } from "../samplers/types.js";
 import type { Target } from "../targets/types.js";
 
@@ -26,7 +27,7 @@ export const THETA_MAX_LEAPFROG_STEPS = 10;
 
 const DEFAULTS: { readonly [N in ThetaSamplerName]: { initial: number; targetAcceptance: number } } = {
   mh: { initial: 0.5, targetAcceptance: MH_TARGET_ACCEPTANCE },
-  hmc: { initial: 0.2, targetAcceptance: 0.65 },
+  hmc: { initial: 0.2, targetAcceptance: HMC_TARGET_ACCEPTANCE },
   smmala: { initial: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE },
 };
 

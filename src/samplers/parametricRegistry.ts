@@ -37,35 +37,19 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
 };
 
 /**
- * Logistic regression's RMHMC integration times eps L, kept as the step size adapts. Where the
- * metric matches the posterior's curvature (these posteriors are nearly Gaussian) the flow is a
- * rotation by the angle eps L: after pi/2 a draw is independent of the last in every moment;
- * after the paper's 3 (0.5 x 6, Section 7.1) it is nearly the reflection 2 mu - x, so the means'
- * autocorrelation is cos 3 = -0.99 (antithetic: ESS above the draws) while the squared distance
- * from the mean barely moves (cos^2 3 = 0.98), and posterior sds converge slowly (on Ripley and
- * German they spread 20% between runs, EXPERIMENTS.md); near 2 pi (the fixed 6 steps at Pima's
- * adapted step) the chain hardly moves at all. Between the two, 2 keeps the means antithetic
- * (cos 2 = -0.42: at the paper's protocol min ESS 3698-14868 of 5000) while the squared distance
- * decorrelates nearly fully (cos^2 2 = 0.17): over 10 runs the sds' coefficient of variation is
- * at most 1.5-2.0% on Australian, Pima, Heart and Ripley, as at pi/2 (1.5-1.8%) and below mMALA's
- * (1.9-3.7%), against 8-15% at 3 (EXPERIMENTS.md). Hence 2 for RMHMC. With the Student-t kinetic
- * energy the flow is no rotation and the paper's 3 showed no such spread. HMC with the identity
- * mass takes the paper's e L = 3 on average (Section 7.1.4: the step small enough for a high
- * acceptance, e L about 3 to cross the widest marginal), its count of steps drawn uniformly from
- * 1..round(6 / e) at each transition (G&C Appendix D): its coefficients' sds differ by orders of
- * magnitude, each direction turns by its own angle e L / sd, and with a fixed count some of those
- * angles come close to a multiple of 2 pi. At the adapted step sizes, from the mode, 400-500
- * draws (bench/logisticHmcSteps.ts, BENCHMARKS.md) the drawn count of the same mean cost gives
- * 1.1-8 times the min ESS of the fixed one (German credit: 257 of 500 against 33, Heart 132
- * against 22), and a shorter one (1..round(3 / e)) falls short on Ripley, whose largest sd is 7.6.
+ * Logistic regression's integration times eps L, kept as the step size adapts. RMHMC's 2, not the
+ * paper's 3: with a metric that matches these nearly Gaussian posteriors the flow is a rotation by
+ * eps L, and 3 is nearly a reflection, under which posterior sds converge slowly. RMHMC-t keeps
+ * the paper's 3 (its flow is no rotation). HMC with the identity mass draws its count of steps
+ * from 1..round(6 / e) (mean e L 3, Section 7.1.4; drawn, as G&C Appendix D, so that no direction
+ * turns by a near multiple of 2 pi). The measurements: EXPERIMENTS.md, "Bayesian logistic
+ * regression at the paper's protocol", and BENCHMARKS.md, "HMC with the identity mass".
  */
 export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 2, "rmhmc-t": 3, hmc: 6 } as const;
 /**
  * Logistic regression's target acceptance for simplified mMALA's step size (the paper names none
- * for it; the registry's default is mMALA's 70%). At the paper's protocol (5000 + 5000, 3 runs;
- * experiments/smmalaAcceptance.ts) 0.5 gives 1.2-2.9 times the min ESS of 0.7 on all five data
- * sets (Australian 425 against 219, German 470 against 270, Pima 1063 against 867, Heart 389
- * against 135, Ripley 645 against 360), at the same cost per iteration.
+ * for it; the registry's default is mMALA's 70%): 0.5 gave more min ESS on all five data sets at
+ * the same cost (EXPERIMENTS.md, "Bayesian logistic regression at the paper's protocol").
  */
 export const LOGISTIC_SMMALA_TARGET_ACCEPTANCE = 0.5;
 /** The most leapfrog steps an RMHMC transition takes when its count follows a trajectory length. */

@@ -30,6 +30,7 @@ import { MGRAD_TARGET_ACCEPTANCE, mgrad } from "./mgrad.js";
 import { mhV1, mhV2 } from "./mhNeal.js";
 import { lagrangianMc } from "./lagrangianMc.js";
 import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "./rmhmc.js";
+import { HMC_TARGET_ACCEPTANCE } from "./trajectoryOptions.js";
 import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./nuts.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
 import type { Kernel } from "./types.js";
@@ -188,9 +189,6 @@ export interface LatentSamplerInfo<N extends LatentSamplerName = LatentSamplerNa
   description: string;
 }
 
-/** HMC's default target acceptance (hmc.ts; Beskos et al. 2013's 0.651). */
-const HMC_TARGET_ACCEPTANCE = 0.65;
-
 /** laplace-hmc's initial step and step count: f is nearly white in its coordinates (laplaceHmc.ts). */
 const LAPLACE_HMC_STEP = 0.5;
 const LAPLACE_HMC_STEPS = 8;
@@ -279,20 +277,21 @@ export function latentSamplerSpec(input: LatentSamplerName | LatentSamplerSpecIn
   return spec as unknown as LatentSamplerSpec;
 }
 
-/** The acceptance rate burn-in adaptation aims for by default (undefined for ess and exact-hmc, which have nothing to adapt). */
-export function defaultTargetAcceptance(name: LatentSamplerName): number | undefined {
-  const defaults: LatentSamplerSpec = latentSamplerInfo[name].defaults;
-  return defaults.sampler === "ess" || defaults.sampler === "exact-hmc" ? undefined : defaults.targetAcceptance;
+/** Whether burn-in adaptation has something to tune in this sampler (the registry's `tunable`; not so for ess and exact-hmc). */
+export function hasTunable(name: LatentSamplerName): boolean {
+  return latentSamplerInfo[name].tunable !== undefined;
 }
 
-/** The initial value of the spec's tunable (alpha, proposal sd or step size); undefined for ess and exact-hmc. */
+/** The acceptance rate burn-in adaptation aims for by default (undefined where there is nothing to adapt). */
+export function defaultTargetAcceptance(name: LatentSamplerName): number | undefined {
+  const defaults = latentSamplerInfo[name].defaults as { targetAcceptance?: number };
+  return hasTunable(name) ? defaults.targetAcceptance : undefined;
+}
+
+/** The initial value of the spec's tunable (alpha, proposal sd or step size, as the registry names it); undefined where there is none. */
 export function tunableValue(spec: LatentSamplerSpec): number | undefined {
-  switch (spec.sampler) {
-    case "mh": return spec.proposalSd;
-    case "mh-v1": case "mh-v2": return spec.alpha;
-    case "ess": case "exact-hmc": return undefined;
-    default: return spec.stepSize;
-  }
+  const field = latentSamplerInfo[spec.sampler].tunable;
+  return field === undefined ? undefined : ((spec as unknown as Record<string, number | undefined>)[field]);
 }
 
 /** The spec's leapfrog steps per transition (or their maximum, when drawn at random); undefined for samplers without a leapfrog integrator. */

@@ -5,7 +5,7 @@
 import type { RandomSource } from "../random/types.js";
 import { checkPositive, checkPositiveInteger, checkProbability, DEFAULT_DIVERGENCE_THRESHOLD } from "./metropolis.js";
 
-/** The acceptance rate step-size adaptation aims for by default (the optimum the note cites for HMC). */
+/** The acceptance rate HMC's step-size adaptation aims for by default (Beskos et al. 2013's 0.651, the optimum the note cites), for f and for theta alike. */
 export const HMC_TARGET_ACCEPTANCE = 0.65;
 
 export interface TrajectoryOptions {
