@@ -72,7 +72,8 @@ export function reportCheck(file: string, committed: ArithmeticRecord, recompute
   }
   const diffs = compare(CHECK_TOLERANCE);
   if (diffs.length === 0) {
-    out(`note: ${exact.length} figure(s) differ in their last bits (${kernels}), e.g. ${exact[0]}`);
+    const example = exact[0]!.length > 200 ? `${exact[0]!.slice(0, 200)}...` : exact[0]!;
+    out(`note: ${exact.length} figure(s) differ in their last bits (${kernels}), e.g. ${example}`);
     out(`${cells}: agree to tolerance ${CHECK_TOLERANCE_TEXT} (|a - b| <= ${CHECK_TOLERANCE_TEXT} max(1, |a|, |b|)) with ${file}`);
     return 0;
   }

@@ -14,7 +14,7 @@ import type { Matrix } from "../linalg/matrix.js";
 import type { GaussianApproximation } from "../targets/latentModel.js";
 import { andersonParallelEp } from "./epAnderson.js";
 import { covarianceOf, evaluateLogZ, priorPosterior, proposeSite, recompute, sequentialSweep, sweepWork, siteChangeOf, type Cavities, type Posterior, type SweepWork } from "./epCore.js";
-import type { EpSites, TiltedMoments } from "./sites.js";
+import type { EpSites, TiltedMoments } from "../likelihoods/epSites.js";
 
 export interface EpOptions {
   /**

@@ -42,7 +42,7 @@
  */
 import type { Matrix } from "../linalg/matrix.js";
 import { evaluateLogZ, proposeSite, recompute, sweepWork, type Cavities, type Posterior, type SweepWork } from "./epCore.js";
-import type { EpSites, TiltedMoments } from "./sites.js";
+import type { EpSites, TiltedMoments } from "../likelihoods/epSites.js";
 
 export interface AndersonOptions {
   /** Mixing beta in (0, 1] (the damping of the plain step); halved at each rejected point and at each plain step that makes no progress. */

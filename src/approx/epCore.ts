@@ -9,7 +9,7 @@ import { Matrix } from "../linalg/matrix.js";
 import { symmetricMatvecInto } from "../linalg/products.js";
 import { woodbury, woodburyInverseFromSolved } from "../targets/woodbury.js";
 import { solvedFromInverse, woodburyFromInverseFactor, type InverseFactorWork } from "../targets/woodburyFromInverseFactor.js";
-import type { EpSites, TiltedMoments } from "./sites.js";
+import type { EpSites, TiltedMoments } from "../likelihoods/epSites.js";
 
 /**
  * The posterior given the sites, recomputed from scratch (GPML Algorithm 3.5 lines 12-14): its

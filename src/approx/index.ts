@@ -1,5 +1,5 @@
-export type { EpSites, TiltedMoments } from "./sites.js";
-export { gaussianSites, probitSites } from "./sites.js";
+export type { EpSites, TiltedMoments } from "../likelihoods/epSites.js";
+export { gaussianSites, probitSites } from "../likelihoods/epSites.js";
 export type { EpOptions, EpResult } from "./ep.js";
 export { epApproximation, expectationPropagation } from "./ep.js";
 export type { EpCorrection, EpCorrectionOptions } from "./epCorrection.js";

@@ -25,7 +25,7 @@ import { matmul, matvec } from "../linalg/products.js";
 import { minimizeBfgs, type BfgsOptions } from "../math/bfgs.js";
 import { expectationPropagation, type EpOptions, type EpResult } from "./ep.js";
 import { laplace, type LaplaceOptions, type LaplaceResult } from "./laplace.js";
-import type { EpSites } from "./sites.js";
+import type { EpSites } from "../likelihoods/epSites.js";
 
 /** R = S^1/2 B^-1 S^1/2 from the factor of B and s = sqrt of the site precisions (W or tau~). */
 function scaledInverseB(chol: Cholesky, s: ArrayLike<number>): Matrix {

@@ -17,7 +17,8 @@ import { randomInt } from "node:crypto";
 import { join } from "node:path";
 import type { Command } from "commander";
 import { runAis, SCHEDULES, type AisProgress, type AisRunCheckpoint, type AisSpec, type ScheduleName } from "../annealing/index.js";
-import { epApproximation, epCorrectedLogZ, expectationPropagation, probitSites } from "../approx/index.js";
+import { epApproximation, epCorrectedLogZ, expectationPropagation } from "../approx/index.js";
+import { likelihoodsWith, likelihoodTraits } from "../likelihoods/registry.js";
 import { seKernel } from "../gp/index.js";
 import { AIS_TRACE_FILE, checkAisTrace, type AisTrace } from "../io/ais.js";
 import { checkOutputDir, type OutputDir } from "../io/atomic.js";
@@ -116,8 +117,9 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   const model = parseModelOptions(raw, { likelihoods: MODEL_LIKELIHOODS });
   const dataPath = model.data;
   const from = parseChoice("--from", raw.from ?? "ep", AIS_STARTS, "starting distribution");
-  if (from === "ep" && model.likelihood !== "probit") {
-    throw new OptionError("--likelihood", `${model.likelihood} needs --from prior: gpmcmc ais starts from EP's q (--from ep, the default) for probit only, as EP's sites are implemented for probit`);
+  const withEp = likelihoodsWith((t) => t.epSites !== undefined);
+  if (from === "ep" && !withEp.includes(model.likelihood)) {
+    throw new OptionError("--likelihood", `${model.likelihood} needs --from prior: gpmcmc ais starts from EP's q (--from ep, the default) for ${withEp.join(", ")} only, as EP's sites are implemented for ${withEp.join(", ")}`);
   }
   const transitionName = parseChoice("--transition", raw.transition ?? "rmhmc", AIS_TRANSITIONS, "transition");
   const schedule = parseChoice("--schedule", raw.schedule ?? "geometric", SCHEDULES, "schedule");
@@ -168,13 +170,14 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   const warn = (s: string) => io.stderr(s + "\n");
   const jitter = resolveJitter(model.jitter, kernel.logSignalSd) ?? 0;
   const jitterRelative = relativeJitterOf(model.jitter);
-  // EP's log Z and its correction are references for probit (and EP's q the start of --from ep).
+  // EP's log Z and its correction are references where the likelihood has EP sites (and EP's q the start of --from ep).
   let ep: { logZ: number; corrected: number; q: ReturnType<typeof epApproximation> } | undefined;
-  if (model.likelihood === "probit") {
+  const epSites = likelihoodTraits(model.likelihood)?.epSites;
+  if (epSites !== undefined) {
     const k = seKernel({ logLengthscale: kernel.logLengthscale.length === 1 ? kernel.logLengthscale[0] : Array.from(kernel.logLengthscale), logSignalSd: kernel.logSignalSd }).matrix(data.X);
     // EP of the same model: the same K + jitter I as the annealed target ("auto" adds jitter only where K does not factorise, which EP does not need).
     if (typeof jitter === "number") for (let i = 0; i < data.n; i++) k.data[i + i * data.n] += jitter;
-    const result = expectationPropagation(k, probitSites(data.y), { onWarning: warn });
+    const result = expectationPropagation(k, epSites(data.y), { onWarning: warn });
     ep = { logZ: result.logZ, corrected: epCorrectedLogZ(result, { onWarning: warn }).logZ, q: epApproximation(result) };
   }
   const q = ep?.q;

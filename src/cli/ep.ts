@@ -4,11 +4,11 @@
  * 2013) and, with --out, writing the Gaussian approximation as an ApproximationFile (exit codes:
  * approxCommon.ts).
  */
+import { likelihoodsWith, likelihoodTraits } from "../likelihoods/registry.js";
 import type { Command } from "commander";
 import { siteMeansOf, type ApproximationFile } from "../approx/approximationFile.js";
 import { expectationPropagation, type EpOptions } from "../approx/ep.js";
 import { epCorrectedLogZ } from "../approx/epCorrection.js";
-import { probitSites } from "../approx/sites.js";
 import { VERSION } from "../version.js";
 import { fileHeader, finish, loadProblem, optimizeProblem, optimizeRows, optional, parseCommon, problemFields, problemRows, registerApproxCommand, short, type ApproxSummary, type CommandOutcome, type RawApproxOptions } from "./approxCommon.js";
 import { processIO, type CommandIO } from "./commandIO.js";
@@ -16,15 +16,15 @@ import { LAPLACE_LIKELIHOODS } from "./laplace.js";
 import type { ModelScope } from "./modelOptions.js";
 import { OptionError, parseChoice, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
-/** EP's sites are implemented for probit only. */
-export const EP_LIKELIHOODS = ["probit"] as const;
+/** The likelihoods EP takes: those with EP sites in the likelihood registry. */
+export const EP_LIKELIHOODS: readonly string[] = likelihoodsWith((t) => t.epSites !== undefined);
 export const EP_SCHEDULES = ["sequential", "parallel"] as const;
 export const EP_CORRECTIONS = ["cumulant", "pairwise"] as const;
 export const EP_ACCELERATIONS = ["anderson", "none"] as const;
 
 const EP_SCOPE: ModelScope = {
   likelihoods: EP_LIKELIHOODS,
-  refuseLikelihood: (name) => `gpmcmc ep supports only probit (EP's sites are implemented for probit), got "${name}"; gpmcmc laplace takes ${LAPLACE_LIKELIHOODS.join(", ")}`,
+  refuseLikelihood: (name) => `gpmcmc ep supports only ${EP_LIKELIHOODS.join(", ")} (EP's sites are implemented for ${EP_LIKELIHOODS.join(", ")}), got "${name}"; gpmcmc laplace takes ${LAPLACE_LIKELIHOODS.join(", ")}`,
   noJitter: "gpmcmc ep does not take it: EP factorises I + S K S (S^2 the site precisions), which is positive definite whatever K",
 };
 
@@ -42,7 +42,7 @@ export interface RawEpOptions extends RawApproxOptions {
 /** What `gpmcmc ep --json` prints (logZ: log Z_EP; seconds: kernel matrix, EP and the correction). */
 export interface EpSummary extends ApproxSummary {
   command: "ep";
-  likelihood: "probit";
+  likelihood: string;
   schedule: "sequential" | "parallel";
   /** "anderson" or "none" (parallel schedule); "none" for sequential updates. */
   acceleration: "anderson" | "none";
@@ -61,7 +61,9 @@ export interface EpSummary extends ApproxSummary {
 /** Runs `gpmcmc ep` with the given options. Throws OptionError, DataError, OutputError on bad input. */
 export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutcome<EpSummary> {
   const common = parseCommon(raw, EP_SCOPE);
-  const likelihood = "probit";
+  const likelihood = common.model.likelihood;
+  // EP_SCOPE takes only likelihoods with EP sites
+  const sitesOf = likelihoodTraits(likelihood)!.epSites!;
   const schedule = parseChoice("--schedule", raw.schedule ?? "sequential", EP_SCHEDULES, "schedule");
   const acceleration = parseChoice("--acceleration", raw.acceleration ?? "anderson", EP_ACCELERATIONS, "acceleration");
   if (raw.acceleration !== undefined && schedule !== "parallel") throw new OptionError("--acceleration", "applies to --schedule parallel only");
@@ -82,9 +84,9 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
   };
   const p = loadProblem(common);
   const { onWarning: _, ...searchOptions } = options;
-  const optimize = common.optimize ? optimizeProblem(p, { method: "ep", sites: probitSites(p.dataset.y), options: searchOptions }, warn) : null;
+  const optimize = common.optimize ? optimizeProblem(p, { method: "ep", sites: sitesOf(p.dataset.y), options: searchOptions }, warn) : null;
   const t0 = performance.now();
-  const ep = expectationPropagation(p.k, probitSites(p.dataset.y), options);
+  const ep = expectationPropagation(p.k, sitesOf(p.dataset.y), options);
   const corr = epCorrectedLogZ(ep, { form, maxOrder: order, onWarning: warn });
   const seconds = p.kernelSeconds + (performance.now() - t0) / 1000;
   const summary: EpSummary = {

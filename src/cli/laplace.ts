@@ -3,6 +3,7 @@
  * at fixed hyperparameters, printing log Z and, with --out, writing the Gaussian approximation
  * as an ApproximationFile (exit codes: approxCommon.ts).
  */
+import { likelihoodsWith } from "../likelihoods/registry.js";
 import type { Command } from "commander";
 import { siteMeansOf, type ApproximationFile } from "../approx/approximationFile.js";
 import { laplace, NotLogConcaveError, type LaplaceOptions } from "../approx/laplace.js";
@@ -16,8 +17,8 @@ import { parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 registerUserError(NotLogConcaveError);
 
-/** Likelihoods `gpmcmc laplace` takes (log-concave, no extra options). */
-export const LAPLACE_LIKELIHOODS = ["probit", "logistic", "poisson", "volatility"] as const;
+/** The likelihoods `gpmcmc laplace` takes (log-concave, no extra options): those the likelihood registry marks so. */
+export const LAPLACE_LIKELIHOODS: readonly string[] = likelihoodsWith((t) => t.laplace);
 
 const LAPLACE_SCOPE: ModelScope = {
   likelihoods: LAPLACE_LIKELIHOODS,

@@ -11,7 +11,7 @@ import type { Command } from "commander";
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import { labelKindFor, readDataset, takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
-import { likelihoodByName } from "../likelihoods/registry.js";
+import { binaryCodingOf, likelihoodByName, likelihoods, likelihoodsWith } from "../likelihoods/registry.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
 import type { LatentGpLikelihoodOptions, LatentGpModelSpec } from "../targets/latentGpModel.js";
 import {
@@ -26,8 +26,8 @@ import {
   type RawKernelOptions,
 } from "./options.js";
 
-/** The likelihoods a model can have (src/likelihoods/registry.ts). */
-export const MODEL_LIKELIHOODS = ["probit", "logistic", "poisson", "volatility", "ordinal"] as const;
+/** The likelihoods a model can have: the likelihood registry's (src/likelihoods/registry.ts). */
+export const MODEL_LIKELIHOODS: readonly string[] = likelihoods.names();
 
 /** The model options as Commander gives them. */
 export interface RawModelOptions extends RawKernelOptions {
@@ -71,13 +71,15 @@ export function parseModelOptions(raw: RawModelOptions, scope: ModelScope): Mode
   const likelihood = parseLikelihood(raw.likelihood, scope);
   if (raw.exposureColumn !== undefined) {
     if (scope.noExposure !== undefined) throw new OptionError("--exposure-column", scope.noExposure);
-    if (likelihood !== "poisson") throw new OptionError("--exposure-column", `applies only to --likelihood poisson, not ${likelihood}`);
+    const withExposure = likelihoodsWith((_, options) => options.includes("exposure"));
+    if (!withExposure.includes(likelihood)) throw new OptionError("--exposure-column", `applies only to --likelihood ${withExposure.join(", ")}, not ${likelihood}`);
     if (raw.exposureColumn.trim() === "") throw new OptionError("--exposure-column", "needs a column name, got an empty value");
   }
   let likelihoodOptions: LatentGpLikelihoodOptions | undefined;
-  if (likelihood !== "ordinal") {
+  const withThresholds = likelihoodsWith((_, options) => options.includes("thresholds"));
+  if (!withThresholds.includes(likelihood)) {
     for (const [option, v] of [["--thresholds", raw.thresholds], ["--noise-sd", raw.noiseSd]] as const) {
-      if (v !== undefined) throw new OptionError(option, `applies only to --likelihood ordinal, not ${likelihood}`);
+      if (v !== undefined) throw new OptionError(option, `applies only to --likelihood ${withThresholds.join(", ")}, not ${likelihood}`);
     }
   } else {
     if (raw.thresholds === undefined) throw new OptionError("--thresholds", "is required with --likelihood ordinal: the thresholds b_1 < ... < b_(r-1) between the r categories, comma-separated");
@@ -122,7 +124,7 @@ export function parseJitter(raw: string): JitterPolicy {
 
 function parseLikelihood(raw: string | undefined, scope: ModelScope): string {
   const name = (raw ?? "probit").trim();
-  if (!scope.likelihoods.includes(name) && (MODEL_LIKELIHOODS as readonly string[]).includes(name) && scope.refuseLikelihood) {
+  if (!scope.likelihoods.includes(name) && MODEL_LIKELIHOODS.includes(name) && scope.refuseLikelihood) {
     throw new OptionError("--likelihood", scope.refuseLikelihood(name));
   }
   return parseChoice("--likelihood", name, scope.likelihoods, "likelihood");
@@ -141,7 +143,7 @@ export interface ModelData {
  * is 0/1), splits off the exposure column, checks the kernel options against the input columns
  * and the responses against the likelihood. Throws DataError or OptionError at the first problem.
  */
-export function readModelData(model: ModelOptions, binaryCoding: BinaryCoding = model.likelihood === "logistic" ? "zeroOne" : "plusMinusOne"): ModelData {
+export function readModelData(model: ModelOptions, binaryCoding: BinaryCoding = binaryCodingOf(model.likelihood)): ModelData {
   const read = readDataset(model.data, { labels: labelKindFor(model.likelihood), binaryCoding });
   const { data, exposure } = model.exposureColumn === undefined ? { data: read, exposure: undefined } : exposureColumn(read, model.exposureColumn);
   const kernel = resolveKernelHyperparameters(model.kernel, data.d, data.inputNames);

@@ -6,6 +6,7 @@
  * Output CSV (--out): one row per test case; mean_f, sd_f, then p (binary: p(y = +1)),
  * mean_y, lower_90, upper_90 (poisson), p.1 .. p.r (ordinal) or sd_y (volatility).
  */
+import { likelihoodTraits } from "../likelihoods/registry.js";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { writeFileAtomic } from "../io/atomic.js";
@@ -48,10 +49,13 @@ export interface PredictSummary {
 /** The header of the output CSV for a likelihood (r: ordinal categories). */
 export function predictionColumns(likelihood: string, r = 0): string[] {
   const cols = ["mean_f", "sd_f"];
-  if (likelihood === "probit" || likelihood === "logistic") cols.push("p");
-  else if (likelihood === "poisson") cols.push("mean_y", "lower_90", "upper_90");
-  else if (likelihood === "ordinal") for (let k = 1; k <= r; k++) cols.push(`p.${k}`);
-  else if (likelihood === "volatility") cols.push("sd_y");
+  switch (likelihoodTraits(likelihood)?.predictive) {
+    case "class-probability": cols.push("p"); break;
+    case "count": cols.push("mean_y", "lower_90", "upper_90"); break;
+    case "categories": for (let k = 1; k <= r; k++) cols.push(`p.${k}`); break;
+    case "sd": cols.push("sd_y"); break;
+    case undefined: break;
+  }
   return cols;
 }
 

@@ -4,6 +4,7 @@
  * the same input columns), and the draws of a `sample` run with the configuration its
  * summary.json records, or an approximation file of `ep`/`laplace --out`.
  */
+import { binaryCodingOf } from "../likelihoods/registry.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileSha256, readApproximationFile, type ApproximationFile } from "../approx/approximationFile.js";
@@ -37,10 +38,6 @@ export interface PredictData {
   testExposure?: Float64Array;
 }
 
-/** The binary coding a likelihood's responses use in gpmcmc (logistic 0/1, the others -1/+1). */
-function codingFor(likelihood: string) {
-  return likelihood === "logistic" ? "zeroOne" as const : "plusMinusOne" as const;
-}
 
 /**
  * Reads the training data (checking that its bytes are those the model was computed on) and the
@@ -51,7 +48,7 @@ export function readPredictData(model: RecordedModel, testPath: string): Predict
   if (!existsSync(model.dataFile)) throw new DataError({ file: model.dataFile }, "the training data file recorded by the run is missing; predictions need it (run predict from the directory the run was started in)");
   const sha = fileSha256(model.dataFile);
   if (sha !== model.sha256) throw new DataError({ file: model.dataFile }, `the training data file has changed since the run (SHA-256 ${sha.slice(0, 12)}..., recorded ${model.sha256.slice(0, 12)}...); predictions need the data the run used`);
-  const options = { labels: labelKindFor(model.likelihood), binaryCoding: codingFor(model.likelihood) };
+  const options = { labels: labelKindFor(model.likelihood), binaryCoding: binaryCodingOf(model.likelihood) };
   let train = readDataset(model.dataFile, options);
   let test = readDataset(testPath, { ...options, responseOptional: true });
   let testExposure: Float64Array | undefined;
@@ -93,7 +90,7 @@ function readJson(path: string): unknown {
 }
 
 function likelihoodOf(name: unknown, file: string): RecordedModel["likelihood"] {
-  if (typeof name !== "string" || !(MODEL_LIKELIHOODS as readonly string[]).includes(name)) {
+  if (typeof name !== "string" || !MODEL_LIKELIHOODS.includes(name)) {
     throw new DataError({ file }, `records the likelihood ${JSON.stringify(name)}, which gpmcmc does not predict with (${MODEL_LIKELIHOODS.join(", ")})`);
   }
   return name as RecordedModel["likelihood"];

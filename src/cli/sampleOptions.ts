@@ -6,6 +6,7 @@
  * apply are an OptionError naming them, so a mistyped combination stops the command before
  * anything is read or written.
  */
+import { likelihoodsWith } from "../likelihoods/registry.js";
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck, type OutputDirOptions } from "../io/atomic.js";
 import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo, WHITENINGS, type WhiteningName } from "../samplers/registry.js";
@@ -256,6 +257,7 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
   const whitening = raw.whitening === undefined ? undefined : parseChoice("--whitening", raw.whitening, WHITENINGS, "whitening");
   // EP's sites exist for probit only (approx/sites.ts); run/whiteningMass.ts says which likelihoods EP whitens.
   const likelihood = raw.likelihood ?? SAMPLE_DEFAULTS.likelihood;
-  if (whitening === "ep" && likelihood !== "probit") throw new OptionError("--whitening", `ep applies only to --likelihood probit (the likelihood with EP sites), not ${likelihood}`);
+  const withEp = likelihoodsWith((t) => t.epSites !== undefined);
+  if (whitening === "ep" && !withEp.includes(likelihood)) throw new OptionError("--whitening", `ep applies only to --likelihood ${withEp.join(", ")} (the likelihood with EP sites), not ${likelihood}`);
   return { alpha, scale, maxLeapfrogSteps, maxTreeDepth, whitening };
 }

@@ -6,20 +6,13 @@
 import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { Matrix } from "../linalg/matrix.js";
+import { likelihoodTraits, type BinaryCoding, type ResponseKind } from "../likelihoods/registry.js";
 import { DataError, quoteCell } from "./errors.js";
 import { readNumber } from "./numbers.js";
 
-/**
- * What the response column holds:
- * - `binary`: class labels given as -1/+1 or as 0/1 (1 means +1), all rows one way;
- * - `count`: non-negative integers (Poisson);
- * - `ordinal`: integer categories;
- * - `real`: any finite number (the default).
- */
-export type LabelKind = "binary" | "count" | "ordinal" | "real";
-
-/** How binary labels are returned: -1/+1 (probit: log Phi(y f)) or 0/1 (logistic, Bernoulli). */
-export type BinaryCoding = "plusMinusOne" | "zeroOne";
+/** What the response holds: the likelihood registry's ResponseKind (likelihoods/registry.ts says each). */
+export type LabelKind = ResponseKind;
+export type { BinaryCoding };
 
 export interface ReadDatasetOptions {
   /** Name of the response column (default "y"). */
@@ -49,20 +42,9 @@ export interface Dataset {
   hasResponse?: boolean;
 }
 
-/** The label kind a likelihood needs (unknown names: "real"). */
+/** The label kind a likelihood needs, from its entry in the likelihood registry (unknown names: "real"). */
 export function labelKindFor(likelihood: string): LabelKind {
-  switch (likelihood) {
-    case "probit":
-    case "logistic":
-      return "binary";
-    case "poisson":
-      return "count";
-    case "ordinal":
-    case "ordinal-probit":
-      return "ordinal";
-    default:
-      return "real";
-  }
+  return likelihoodTraits(likelihood)?.responses ?? "real";
 }
 
 /** Reads and checks a data set from a CSV file. Throws DataError on the first problem. */

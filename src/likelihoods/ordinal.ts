@@ -190,6 +190,9 @@ export interface OrdinalOptions {
   noiseSd?: number;
 }
 
+/** The ordinal probit likelihood, with what predictions read of it. */
+export type OrdinalLikelihood = ReturnType<typeof ordinalLikelihood>;
+
 /** The ordinal probit likelihood with responses y in {1, ..., r} (1-based interval index). */
 export function ordinalLikelihood(options: OrdinalOptions): PointwiseLikelihood & {
   readonly categories: number;

@@ -22,7 +22,7 @@
  * (lines 6-8, -z - 1/z + 2/z^3 below z = -15), which is only the leading terms of the same
  * expansion and would leave a jump at the switch.
  */
-import { logPhi, millsRatiosInPlace, normalLogPdf, normalPdfCdfRatio, normalPdfsInPlace } from "../math/normal.js";
+import { logPhi, millsRatiosInPlace, normalCdf, normalLogPdf, normalPdfCdfRatio, normalPdfsInPlace } from "../math/normal.js";
 import type { RandomSource } from "../random/types.js";
 import { LikelihoodDataError, type Likelihood } from "./types.js";
 
@@ -96,6 +96,11 @@ function checkProbitResponses(y: Float64Array): void {
 }
 
 /** The probit likelihood p(y | f) = Phi(y f), y in {-1, +1}. */
+/** p(y = +1) = E[Phi(f)] = Phi(m / sqrt(1 + v)) under f ~ N(m, v) (Rasmussen & Williams eq. 3.82): the predictive in closed form. */
+export function probitClassProbability(mean: number, variance: number): number {
+  return normalCdf(mean / Math.sqrt(1 + variance));
+}
+
 export const probit: Likelihood = {
   name: "probit",
 

@@ -11,8 +11,8 @@
  * closed forms are checked against it in the tests.
  */
 import { gaussHermite } from "../math/gaussHermite.js";
-import { normalCdf } from "../math/normal.js";
 import { ordinalLikelihood } from "../likelihoods/ordinal.js";
+import { probitClassProbability } from "../likelihoods/probit.js";
 import type { PointwiseLikelihood } from "../likelihoods/pointwise.js";
 import type { LatentMarginals } from "./latentConditional.js";
 
@@ -39,7 +39,7 @@ export function quadraturePredictive(likelihood: PointwiseLikelihood, y: Float64
 
 /** Probit: p(y_j = +1) for each test point, Phi(m / sqrt(1 + v)). */
 export function probitPositiveProbability(marginals: LatentMarginals, out = new Float64Array(marginals.mean.length)): Float64Array {
-  for (let j = 0; j < out.length; j++) out[j] = normalCdf(marginals.mean[j]! / Math.sqrt(1 + marginals.variance[j]!));
+  for (let j = 0; j < out.length; j++) out[j] = probitClassProbability(marginals.mean[j]!, marginals.variance[j]!);
   return out;
 }
 

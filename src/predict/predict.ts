@@ -16,9 +16,10 @@
 import { mcseMean } from "../diagnostics/mcse.js";
 import type { LikelihoodOptions } from "../likelihoods/options.js";
 import type { PointwiseLikelihood } from "../likelihoods/pointwise.js";
-import { likelihoodByName } from "../likelihoods/registry.js";
+import type { OrdinalLikelihood } from "../likelihoods/ordinal.js";
+import { likelihoodByName, likelihoodTraits } from "../likelihoods/registry.js";
 import type { LatentMarginals } from "./latentConditional.js";
-import { ordinalClassProbabilities, probitPositiveProbability, quadraturePredictive } from "./observation.js";
+import { ordinalClassProbabilities, quadraturePredictive } from "./observation.js";
 import { poissonInterval } from "./countInterval.js";
 import { areaUnderRoc, binaryErrorRate, brierScore, classErrorRate, meanLogPredictiveDensity } from "./scores.js";
 
@@ -75,16 +76,17 @@ export function predict(model: PredictiveModel, source: MarginalsByDraw, yStar?:
   if (yStar && yStar.length !== m) throw new RangeError(`predict: ${yStar.length} test responses for ${m} test inputs`);
   const lik = likelihoodByName(model.likelihood, model.options ?? {});
   if (yStar) lik.checkResponses(yStar);
-  const binary = model.likelihood === "probit" || model.likelihood === "logistic";
-  const ordinal = model.likelihood === "ordinal" ? (lik as unknown as { thresholds: Float64Array; noiseSd: number; categories: number }) : undefined;
+  const traits = likelihoodTraits(model.likelihood)!;
+  const binary = traits.predictive === "class-probability";
+  const ordinal = traits.predictive === "categories" ? (lik as OrdinalLikelihood) : undefined;
   const r = ordinal?.categories ?? 0;
 
   const sumF = new Float64Array(m);
   const sumF2 = new Float64Array(m);
   const pPositive = binary ? new Float64Array(m) : undefined;
   const classProbabilities = ordinal ? new Float64Array(m * r) : undefined;
-  const countMean = model.likelihood === "poisson" ? new Float64Array(m) : undefined;
-  const sdY = model.likelihood === "volatility" ? new Float64Array(m) : undefined;
+  const countMean = traits.predictive === "count" ? new Float64Array(m) : undefined;
+  const sdY = traits.predictive === "sd" ? new Float64Array(m) : undefined;
   // p(y_j | draw s), row s, and p(y_j = +1 | draw s) for the Brier score's MCSE.
   const pObserved = yStar ? new Float64Array(S * m) : undefined;
   const pPositiveByDraw = yStar && binary ? new Float64Array(S * m) : undefined;
@@ -108,8 +110,8 @@ export function predict(model: PredictiveModel, source: MarginalsByDraw, yStar?:
         sumF2[j] += mg.variance[j]! + mg.mean[j]! ** 2;
       }
       if (binary) {
-        const p = model.likelihood === "probit"
-          ? probitPositiveProbability(mg, buffer)
+        const p = traits.classProbability !== undefined
+          ? closedFormClassProbabilities(traits.classProbability, mg, buffer)
           : quadraturePredictive(lik as PointwiseLikelihood, positiveOnes, mg, buffer);
         for (let j = 0; j < m; j++) pPositive![j] += p[j]!;
         if (yStar) {
@@ -147,6 +149,12 @@ export function predict(model: PredictiveModel, source: MarginalsByDraw, yStar?:
   }
   if (sdY) out.sdY = sdY.map((v) => Math.sqrt(v / S));
   if (yStar && pObserved) out.scores = scoresOf(out, yStar, pObserved, pPositiveByDraw, chains, draws, m);
+  return out;
+}
+
+/** p(y_j = +1) at each test point from a closed form (out: m values). */
+function closedFormClassProbabilities(closedForm: (mean: number, variance: number) => number, mg: LatentMarginals, out: Float64Array): Float64Array {
+  for (let j = 0; j < out.length; j++) out[j] = closedForm(mg.mean[j]!, mg.variance[j]!);
   return out;
 }
 

@@ -8,7 +8,7 @@
  *
  * "We seeded the generation of the input data matrix X, hyper-parameters, and latent variables so
  * that these were the same across different models": X, psi and f are drawn from stream 0 of the
- * seed, and y from a stream of its own per likelihood (SIMULATION_LIKELIHOODS' index + 1), so a
+ * seed, and y from a stream of its own per likelihood (its `simulation.stream` in the likelihood registry), so a
  * seed gives the same X, theta and f whichever likelihood the responses come from.
  *
  * The paper does not give the ordinal model's thresholds; we use r = 4 categories with
@@ -19,20 +19,28 @@
 import { seKernel } from "../gp/index.js";
 import { cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
-import { likelihoodByName } from "../likelihoods/registry.js";
+import { likelihoodByName, likelihoodsWith, likelihoodTraits } from "../likelihoods/registry.js";
 import type { LikelihoodOptions } from "../likelihoods/options.js";
 import { Rng } from "../random/rng.js";
 
-/** Likelihoods a simulated data set can have (the stream of y is the index + 1). */
-export const SIMULATION_LIKELIHOODS = ["logistic", "poisson", "volatility", "ordinal", "probit"] as const;
-export type SimulationLikelihood = (typeof SIMULATION_LIKELIHOODS)[number];
+/** The random stream of a likelihood's simulated responses, and the options it is simulated with: its entry in the likelihood registry. */
+function simulationOf(likelihood: string): { readonly stream: number; readonly options: LikelihoodOptions } | undefined {
+  return likelihoodTraits(likelihood)?.simulation;
+}
+
+/** Likelihoods a simulated data set can have: those the likelihood registry gives a simulation, in the order of their streams of y. */
+export const SIMULATION_LIKELIHOODS: readonly string[] = likelihoodsWith((t) => t.simulation !== undefined).sort((a, b) => simulationOf(a)!.stream - simulationOf(b)!.stream);
+export type SimulationLikelihood = string;
 
 /** log of the signal sd: sigma = exp(2) is the variance, so the sd is exp(1). */
 export const SIMULATION_LOG_SIGNAL_SD = 1;
 /** psi_r ~ U[-3, -1]. */
 export const SIMULATION_LOG_LENGTHSCALE_RANGE: readonly [number, number] = [-3, -1];
-/** The ordinal model's settings (our choice; see the module comment). */
-export const SIMULATION_ORDINAL: { thresholds: readonly number[]; noiseSd: number } = { thresholds: [-2, 0, 2], noiseSd: 1 };
+/** The ordinal model's settings (our choice, held in the likelihood registry; see the module comment). */
+export const SIMULATION_ORDINAL: { thresholds: readonly number[]; noiseSd: number } = {
+  thresholds: Array.from(simulationOf("ordinal")!.options.thresholds!),
+  noiseSd: simulationOf("ordinal")!.options.noiseSd!,
+};
 /**
  * Added to the diagonal of K, relative to sigma: K of 400 points in [0, 1]^2 with lengthscales
  * near exp(-1) is numerically singular. The same K + jitter I is the prior of f and of every
@@ -89,16 +97,17 @@ export function simulateLatentGp(n: number, d: number, seed: number): SimulatedL
 
 /** The options the simulation gives each likelihood. */
 export function simulationLikelihoodOptions(likelihood: SimulationLikelihood): LikelihoodOptions {
-  return likelihood === "ordinal" ? { thresholds: [...SIMULATION_ORDINAL.thresholds], noiseSd: SIMULATION_ORDINAL.noiseSd } : {};
+  const o = simulationOf(likelihood)?.options ?? {};
+  return o.thresholds === undefined ? { ...o } : { ...o, thresholds: Array.from(o.thresholds) };
 }
 
 /** Draws y ~ p(y | f) of `likelihood` from that likelihood's own stream of the latent part's seed. */
 export function simulateResponses(latent: SimulatedLatentGp, likelihood: SimulationLikelihood): SimulatedDataSet {
-  const k = SIMULATION_LIKELIHOODS.indexOf(likelihood);
-  if (k < 0) throw new RangeError(`unknown likelihood ${JSON.stringify(likelihood)} (known: ${SIMULATION_LIKELIHOODS.join(", ")})`);
+  const simulation = simulationOf(likelihood);
+  if (simulation === undefined) throw new RangeError(`unknown likelihood ${JSON.stringify(likelihood)} (known: ${SIMULATION_LIKELIHOODS.join(", ")})`);
   const likelihoodOptions = simulationLikelihoodOptions(likelihood);
   const lik = likelihoodByName(likelihood, likelihoodOptions);
-  const y = lik.sample(latent.f, new Rng(latent.seed, 1 + k), new Float64Array(latent.f.length));
+  const y = lik.sample(latent.f, new Rng(latent.seed, simulation.stream), new Float64Array(latent.f.length));
   // probit's responses are -1/+1; logistic's 0/1 (as the likelihood modules take them).
   return { ...latent, likelihood, likelihoodOptions, y };
 }

@@ -21,7 +21,8 @@
  */
 import { expectationPropagation, type EpOptions } from "../approx/ep.js";
 import { laplace, NotLogConcaveError } from "../approx/laplace.js";
-import { probitSites, type EpSites } from "../approx/sites.js";
+import type { EpSites } from "../likelihoods/epSites.js";
+import { likelihoodTraits } from "../likelihoods/registry.js";
 import type { LatentSamplerSpec, WhiteningName } from "../samplers/registry.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 
@@ -48,19 +49,19 @@ export interface WhiteningFit {
   fallback?: string;
 }
 
-/** EP sites of the target's likelihood, or undefined where it has none. */
+/** EP sites of the target's likelihood (the likelihood registry's), or undefined where it has none. */
 function epSitesOf(target: AnnealedLatentTarget): EpSites | undefined {
-  return target.likelihood.name === "probit" ? probitSites(target.y) : undefined;
+  return likelihoodTraits(target.likelihood.name)?.epSites?.(target.y);
 }
 
 /** Whether EP can whiten this target: a likelihood with EP sites, at beta = 1 (EP's sites are those of the full likelihood), with the prior as the Gaussian part. */
 export function epWhiteningAvailable(target: AnnealedLatentTarget): boolean {
-  return target.beta === 1 && target.qIsPrior && target.likelihood.name === "probit";
+  return target.beta === 1 && target.qIsPrior && likelihoodTraits(target.likelihood.name)?.epSites !== undefined;
 }
 
 /** The whitening a laplace-hmc or laplace-nuts spec gets when it names none. */
 export function defaultWhitening(sampler: "laplace-hmc" | "laplace-nuts", likelihood: string): WhiteningName {
-  return sampler === "laplace-nuts" && likelihood === "probit" ? "ep" : "laplace";
+  return sampler === "laplace-nuts" && likelihoodTraits(likelihood)?.epSites !== undefined ? "ep" : "laplace";
 }
 
 function cpuSeconds(): number {

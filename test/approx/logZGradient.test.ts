@@ -7,7 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { probitSites } from "../../src/approx/sites.js";
+import { probitSites } from "../../src/likelihoods/epSites.js";
 import { logZAndGradient, maximiseLogZ, type LogZMethod } from "../../src/approx/logZGradient.js";
 import { likelihoodByName } from "../../src/likelihoods/registry.js";
 import type { Likelihood } from "../../src/likelihoods/types.js";

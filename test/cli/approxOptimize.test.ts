@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { readApproximationFile } from "../../src/approx/approximationFile.js";
 import { logZAndGradient, maximiseLogZ } from "../../src/approx/logZGradient.js";
-import { probitSites } from "../../src/approx/sites.js";
+import { probitSites } from "../../src/likelihoods/epSites.js";
 import type { CommandIO } from "../../src/cli/commandIO.js";
 import { runEp } from "../../src/cli/ep.js";
 import { runLaplace } from "../../src/cli/laplace.js";

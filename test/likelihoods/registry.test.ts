@@ -35,7 +35,7 @@ test("likelihoodByName rejects unknown names, options that do not apply and miss
 test("a likelihood registered on a registry is found by likelihoodByName without touching the shared one", () => {
   const registry = builtinLikelihoods();
   const stand: Likelihood = { ...logisticLikelihood(), name: "stand-in" };
-  registry.register("stand-in", { factory: () => stand, options: [], description: "a stand-in" });
+  registry.register("stand-in", { factory: () => stand, options: [], description: "a stand-in", traits: { responses: "real", laplace: true, predictive: "sd" } });
   assert.equal(likelihoodByName("stand-in", {}, registry), stand);
   assert.equal(likelihoods.has("stand-in"), false);
   assert.throws(() => likelihoodByName("stand-in"), LikelihoodOptionError);

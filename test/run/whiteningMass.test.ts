@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { expectationPropagation } from "../../src/approx/ep.js";
 import { laplace } from "../../src/approx/laplace.js";
-import { probitSites } from "../../src/approx/sites.js";
+import { probitSites } from "../../src/likelihoods/epSites.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { Rng } from "../../src/random/rng.js";
 import { runLatentGp } from "../../src/run/chains.js";

@@ -1,5 +1,5 @@
 import { assertLength } from "../linalg/matrix.js";
-import { LikelihoodDataError } from "../likelihoods/types.js";
+import { LikelihoodDataError } from "./types.js";
 import { logPhi, logPhiDerivativesToOrder, normalPdfCdfRatio } from "../math/index.js";
 import { LOG_SQRT_2PI } from "../math/normal.js";
 
