@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { expectationPropagation, type EpOptions, type EpResult } from "../src/approx/ep.js";
 import { priorPosterior, sequentialSweep, sweepWork } from "../src/approx/epCore.js";
-import type { EpSites } from "../src/approx/sites.js";
+import type { EpSites } from "../src/likelihoods/epSites.js";
 import { setBackend } from "../src/linalg/backend.js";
 import { cholesky } from "../src/linalg/cholesky.js";
 import { Matrix } from "../src/linalg/matrix.js";

@@ -5,7 +5,7 @@
 // Each cell runs transitions until --budget CPU seconds have passed (at least one), so the largest n
 // gets few transitions.
 //   npm run bench -- scaling [--sizes 100,200,400,800,1600] [--budget 1] [--samplers rmhmc,ess,...] [--json]
-import { probitSites } from "../src/approx/sites.js";
+import { probitSites } from "../src/likelihoods/epSites.js";
 import { expectationPropagation } from "../src/approx/ep.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { Rng } from "../src/random/rng.js";

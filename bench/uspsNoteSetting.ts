@@ -4,7 +4,7 @@
 // machine inflates it far less than the wall clock).
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { probitSites } from "../src/approx/sites.js";
+import { probitSites } from "../src/likelihoods/epSites.js";
 import { seKernel } from "../src/gp/squaredExponential.js";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";

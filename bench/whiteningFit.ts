@@ -8,7 +8,7 @@
 import { join, resolve } from "node:path";
 import { expectationPropagation, type EpOptions } from "../src/approx/ep.js";
 import { laplace } from "../src/approx/laplace.js";
-import { probitSites } from "../src/approx/sites.js";
+import { probitSites } from "../src/likelihoods/epSites.js";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { WHITENING_EP_OPTIONS } from "../src/run/whiteningMass.js";
