@@ -9,7 +9,7 @@
 import { likelihoodsWith } from "../likelihoods/registry.js";
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck, type OutputDirOptions } from "../io/atomic.js";
-import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo, WHITENINGS, type WhiteningName } from "../samplers/registry.js";
+import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo, samplerLikelihoods, WHITENINGS, type WhiteningName } from "../samplers/registry.js";
 import { MODEL_LIKELIHOODS, parseModelOptions, readModelData, type ModelOptions, type RawModelOptions } from "./modelOptions.js";
 import {
   exclusive,
@@ -143,8 +143,9 @@ export interface SampleChoices {
 export function parseSampleOptions(raw: RawSampleOptions, choices: SampleChoices = {}): SampleOptions {
   const model = parseModelOptions(raw, { likelihoods: choices.likelihoods ?? MODEL_LIKELIHOODS });
   const sampler = parseChoice("--sampler", raw.sampler ?? SAMPLE_DEFAULTS.sampler, choices.samplers ?? SAMPLERS, "sampler");
-  // Exact HMC samples the probit model's truncated-Gaussian form (samplers/exactHmc.ts).
-  if (sampler === "exact-hmc" && model.likelihood !== "probit") throw new OptionError("--sampler", `exact-hmc applies only to --likelihood probit, not ${model.likelihood}`);
+  // A sampler that needs a likelihood's own form (exact HMC: probit's truncated Gaussian) says which in the registry.
+  const only = samplerLikelihoods(sampler);
+  if (only !== undefined && !only.includes(model.likelihood)) throw new OptionError("--sampler", `${sampler} applies only to --likelihood ${only.join(", ")}, not ${model.likelihood}`);
   const { fixedPoint, reversibilityTolerance } = parseLeapfrogSolveOptions(raw, sampler, "--sampler");
   const opt = <T>(v: string | undefined, f: (o: string, r: string) => T, name: string): T | undefined => (v === undefined ? undefined : f(name, v));
   return {

@@ -187,6 +187,8 @@ export interface LatentSamplerInfo<N extends LatentSamplerName = LatentSamplerNa
   fields: readonly string[];
   /** One line for help texts. */
   description: string;
+  /** The likelihoods whose posterior it can sample (undefined: any); exact HMC needs probit's truncated-Gaussian form. */
+  likelihoods?: readonly string[];
 }
 
 /** laplace-hmc's initial step and step count: f is nearly white in its coordinates (laplaceHmc.ts). */
@@ -222,8 +224,8 @@ export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSampl
     "HMC v2, M^-1 = K, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
   "smmala": entry({ sampler: "smmala", stepSize: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE }, "stepSize",
     "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)"),
-  "exact-hmc": entry({ sampler: "exact-hmc" }, undefined,
-    "probit only: exact HMC on z = f + e truncated to y_i z_i > 0 (Pakman & Paninski 2014), then f | z; no step size, no rejections"),
+  "exact-hmc": { ...entry({ sampler: "exact-hmc" }, undefined,
+    "probit only: exact HMC on z = f + e truncated to y_i z_i > 0 (Pakman & Paninski 2014), then f | z; no step size, no rejections"), likelihoods: ["probit"] },
   "mgrad": entry({ sampler: "mgrad", stepSize: 1, targetAcceptance: MGRAD_TARGET_ACCEPTANCE }, "stepSize",
     "marginal auxiliary gradient MH (Titsias & Papaspiliopoulos 2018), O(n^2) per step on one eigendecomposition of K"),
 };
@@ -275,6 +277,11 @@ export function latentSamplerSpec(input: LatentSamplerName | LatentSamplerSpecIn
     if (value !== undefined) spec[field] = value;
   }
   return spec as unknown as LatentSamplerSpec;
+}
+
+/** The likelihoods a latent sampler can sample under (undefined: any, or not a latent sampler's name). */
+export function samplerLikelihoods(name: string): readonly string[] | undefined {
+  return isLatentSamplerName(name) ? (latentSamplerInfo[name] as LatentSamplerInfo).likelihoods : undefined;
 }
 
 /** Whether burn-in adaptation has something to tune in this sampler (the registry's `tunable`; not so for ess and exact-hmc). */
