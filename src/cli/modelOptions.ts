@@ -13,6 +13,7 @@ import { labelKindFor, readDataset, takeInputColumn, type BinaryCoding, type Dat
 import { DataError } from "../io/errors.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
+import { checkKernelMatrixFits } from "./memoryBudget.js";
 import type { LatentGpLikelihoodOptions, LatentGpModelSpec } from "../targets/latentGpModel.js";
 import {
   OptionError,
@@ -139,13 +140,15 @@ export interface ModelData {
 /**
  * Reads the data set (binary labels -1/+1 or 0/1, coded as `binaryCoding`; logistic's default
  * is 0/1), splits off the exposure column, checks the kernel options against the input columns
- * and the responses against the likelihood. Throws DataError or OptionError at the first problem.
+ * and the responses against the likelihood, and that the model's n x n matrices fit in memory
+ * (memoryBudget.ts). Throws DataError or OptionError at the first problem.
  */
 export function readModelData(model: ModelOptions, binaryCoding: BinaryCoding = model.likelihood === "logistic" ? "zeroOne" : "plusMinusOne"): ModelData {
   const read = readDataset(model.data, { labels: labelKindFor(model.likelihood), binaryCoding });
   const { data, exposure } = model.exposureColumn === undefined ? { data: read, exposure: undefined } : exposureColumn(read, model.exposureColumn);
   const kernel = resolveKernelHyperparameters(model.kernel, data.d, data.inputNames);
   checkResponses(data, model.likelihood, model.likelihoodOptions);
+  checkKernelMatrixFits(data);
   return { data, kernel, ...(exposure ? { exposure } : {}) };
 }
 

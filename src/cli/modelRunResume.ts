@@ -17,6 +17,7 @@ import type { AdaptOptions } from "../samplers/adaptation.js";
 import type { ChainResult } from "../samplers/driver.js";
 import type { Kernel } from "../samplers/types.js";
 import { parseLastingRunOptions, type LastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
+import { checkDrawsFit } from "./memoryBudget.js";
 import { OptionError } from "./options.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir, type ResumableRun } from "./sampleResume.js";
 
@@ -93,6 +94,7 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
   const dataSha256 = fileSha256(dataFile);
   const done = checkResume<ModelRunSpec, R>(resumed, undefined, spec, dataSha256, { json: run.json, format: run.format, stdout: run.stdout, stderr });
   if (done) return done;
+  checkDrawsFit({ draws: spec.draws, chains: spec.chains, variables: run.init.length, checkpoint: outPath !== undefined });
   const checkpointEvery = start.given.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
   const out = takeRunDir(resumed, start.given.out, { force: start.given.force, overwrite: lasting.overwrite }, { spec, data: { file: dataFile, sha256: dataSha256 }, checkpointEvery });
   const stop = new StopFlag();

@@ -17,7 +17,7 @@ import { rhatClassic } from "../diagnostics/rhat.js";
 import { meanAndSd } from "../diagnostics/mcse.js";
 import { checkOutputDir, type OutputDir } from "../io/atomic.js";
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames, lengthscalesOf } from "../hyper/jointKernel.js";
-import { DEFAULT_HYPER_LATENT_SAMPLER, isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
+import { DEFAULT_HYPER_LATENT_SAMPLER, KERNEL_CACHE, isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import type { OpCounts } from "../linalg/counters.js";
@@ -26,6 +26,7 @@ import { operationsPerIteration, runHyperGp, writeHyperChainDraws, type HyperCha
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import { VERSION } from "../version.js";
+import { checkDrawsFit } from "./memoryBudget.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
@@ -173,6 +174,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const data = read.data;
   const dataSha256 = fileSha256(data.path);
   const outPath = options.out ?? lasting.resume;
+  // a checkpoint keeps the cache of K(theta) with its factors and KHR's Laplace factor: 2 KERNEL_CACHE + 1 n x n matrices
+  checkDrawsFit({ draws: spec.draws, chains: spec.chains, variables: data.n + lengthscalesOf(spec.model, data.d) + 1, checkpoint: outPath !== undefined, checkpointExtra: (2 * KERNEL_CACHE + 1) * data.n * data.n * 8 });
   const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
   const done = checkResume<HyperRunSpec, HyperSampleReport>(resumed, true, spec, dataSha256, { json: options.json, format: formatHyperReport, stdout, stderr });
   if (done) return done;
