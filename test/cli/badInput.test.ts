@@ -123,6 +123,21 @@ const TABLE: Row[] = [
   },
   { name: "empty output path", options: () => ({ out: "" }), message: () => "--out: needs a path, got an empty value" },
   {
+    name: "a log signal sd whose variance overflows",
+    options: () => ({ signalSd: undefined, logSignalSd: "1000" }),
+    message: () => '--log-signal-sd: "1000" makes the signal variance s^2 overflow to infinity (not a finite double); it must be below about 354.8',
+  },
+  {
+    name: "a signal sd whose variance overflows",
+    options: () => ({ signalSd: "1e200" }),
+    message: () => '--signal-sd: "1e200" makes the signal variance s^2 overflow to infinity (not a finite double); it must be below about 1.34e+154',
+  },
+  {
+    name: "a log lengthscale that underflows",
+    options: () => ({ lengthscale: undefined, logLengthscale: "0,-1000" }),
+    message: () => '--log-lengthscale: value 2 of 2 "-1000" makes the lengthscale underflow to 0 (not a positive double); it must be above about -744.4',
+  },
+  {
     name: "draws beyond the memory (--draws 1e12)",
     env: memory8G,
     options: () => ({ draws: "1000000000000" }),
