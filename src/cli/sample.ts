@@ -249,7 +249,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
       onWarning: (m) => stderr(m + "\n"),
       onChain,
       checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
-      resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
+      resume: resumed ? runCheckpoints(resumed.dir, spec.chains, { ...spec, dim: data.n }) : undefined,
       onTargetReady: () => {
         out = takeRunDir(resumed, o.out, { force: o.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
       },

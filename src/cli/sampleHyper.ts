@@ -183,6 +183,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const files: string[] = [];
   const showProgress = !options.quiet && (options.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
   const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
+  // read (and checked) before the run's directory is taken up: a damaged checkpoint is named, nothing changed
+  const resume = resumed ? runCheckpoints(resumed.dir, spec.chains, spec) : undefined;
   out = takeRunDir(resumed, options.out, { force: options.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
   const stop = io.stop ?? new StopFlag();
   const stopHandling = io.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
@@ -193,7 +195,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
     onChain: (r) => { if (out) files[r.chain] = writeHyperChainDraws(out, r, spec, data.path, data.d); },
     checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
-    resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
+    resume,
   }).catch((e) => { out?.finish(false); throw e; }).finally(() => stopHandling?.());
   if (out) settleCheckpoints(out, spec.chains, run.complete);
   const lengthscales = lengthscalesOf(spec.model, data.d);

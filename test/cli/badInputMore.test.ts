@@ -1,0 +1,96 @@
+/**
+ * The bad-input table of the commands run whole (badInput.test.ts checks `sample`'s inputs through
+ * prepareSampleInputs): each row runs the built `gpmcmc` in a scratch directory, and it must print
+ * exactly one line on stderr, the row's, exit with code 2 and leave the directory as it was
+ * (after the row's set-up, which may make a run to resume or predict from).
+ */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fixture, scratchDir } from "../fixtures.js";
+import { CLI } from "./cliRun.js";
+
+interface Row {
+  name: string;
+  /** The command's arguments; `s` is the scratch directory (also the working directory). */
+  args: (s: string) => string[];
+  /** The line after "gpmcmc: ". */
+  message: (s: string) => string;
+  setup?: (s: string) => void;
+  env?: Record<string, string>;
+}
+
+const DATA = fixture("data", "labels_pm1.csv");
+const KERNEL = ["--lengthscale", "1", "--signal-sd", "1"];
+const SHORT_RUN = ["sample", "--data", DATA, ...KERNEL, "--sampler", "hmc", "--draws", "20", "--burn-in", "10", "--chains", "1", "--seed", "3", "--quiet"];
+
+function gpmcmc(args: string[], cwd: string, env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", cwd, env: { ...process.env, GPMCMC_DEBUG: "", ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, "") };
+}
+
+/** A finished run of SHORT_RUN in s/run, then made into one killed midway: no summary, marked incomplete, with `checkpoint` as chain 1's checkpoint. */
+function killedRun(s: string, checkpoint?: string): void {
+  const r = gpmcmc([...SHORT_RUN, "--out", "run"], s);
+  assert.equal(r.code, 0, r.stderr);
+  rmSync(join(s, "run", "summary.json"));
+  const marker = JSON.parse(readFileSync(join(s, "run", ".gpmcmc"), "utf8")) as { complete: boolean; files: string[] };
+  writeFileSync(join(s, "run", ".gpmcmc"), JSON.stringify({ ...marker, complete: false, files: ["run.json", "draws_1.csv", "checkpoint_1.json", "summary.json"] }));
+  if (checkpoint !== undefined) writeFileSync(join(s, "run", "checkpoint_1.json"), checkpoint);
+}
+
+const TABLE: Row[] = [
+  {
+    name: "sample --resume: a checkpoint cut off",
+    setup: (s) => killedRun(s, '{"chain":0,"dim":5,"draws":20,"burnIn":10,"thin":1,"done":12,"pha'),
+    args: () => [...SHORT_RUN, "--resume", "run"],
+    message: () => "run/checkpoint_1.json: is cut off after 65 bytes (not a complete checkpoint); remove it, and its chain starts again from its first transition",
+  },
+  {
+    name: "sample --resume: a checkpoint that is not JSON",
+    setup: (s) => killedRun(s, "garbage\n"),
+    args: () => [...SHORT_RUN, "--resume", "run"],
+    message: () => "run/checkpoint_1.json: is not a checkpoint: not JSON; remove it, and its chain starts again from its first transition",
+  },
+  {
+    name: "sample --resume: a checkpoint of another shape",
+    setup: (s) => killedRun(s, '{"chain":0}\n'),
+    args: () => [...SHORT_RUN, "--resume", "run"],
+    message: () => 'run/checkpoint_1.json: is not a checkpoint of this run: its field "dim" is missing or not a whole number; remove it, and its chain starts again from its first transition',
+  },
+];
+
+/** Every file under dir with its content, to compare before and after. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, prefix: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const rel = prefix + e.name;
+      if (e.isDirectory()) {
+        out[rel + "/"] = "";
+        walk(join(d, e.name), rel + "/");
+      } else out[rel] = readFileSync(join(d, e.name), "latin1");
+    }
+  };
+  walk(dir, "");
+  return out;
+}
+
+for (const row of TABLE) {
+  test(`bad input (command line): ${row.name}`, () => {
+    const s = scratchDir();
+    try {
+      row.setup?.(s.dir);
+      const before = snapshot(s.dir);
+      const r = gpmcmc(row.args(s.dir), s.dir, row.env);
+      assert.equal(r.stderr, `gpmcmc: ${row.message(s.dir)}\n`);
+      assert.equal(r.code, 2);
+      assert.equal(r.stdout, "");
+      assert.deepEqual(snapshot(s.dir), before, "nothing was written");
+    } finally {
+      s.cleanup();
+    }
+  });
+}
