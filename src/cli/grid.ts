@@ -7,6 +7,7 @@
  */
 import type { Command } from "commander";
 import { writeFileAtomic } from "../io/atomic.js";
+import { DataError } from "../io/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import { runGridLocally } from "../grid/localRunner.js";
 import { awaitGrid, gridStates, parseRedisUrl, startQueueWorker, submitGrid } from "../grid/queue.js";
@@ -110,11 +111,13 @@ export function registerGridCommands(program: Command): void {
       const g = readGridSpec(parsePath("SPEC", specPath));
       const jobs = gridJobs(g);
       const results = readJobResults<GridJobResult>(g.outDir, jobs);
+      const missing = results.filter((r) => r === undefined).length;
+      // nothing to collect: a table of empty rows would pass for results
+      if (missing === jobs.length) throw new DataError({ file: specPath }, `no job of grid ${JSON.stringify(g.spec.grid)} has finished yet (0 of ${jobs.length}); gpmcmc grid run ${specPath} runs them`);
       const text = o.json ? JSON.stringify(results.map((r, i) => r ?? { id: jobs[i].id, identity: jobs[i].identity, missing: true })) + "\n"
         : resultRows(jobs, results).map((r) => r.join(",")).join("\n") + "\n";
       if (o.out !== undefined) writeFileAtomic(parsePath("--out", o.out), text);
       else process.stdout.write(text);
-      const missing = results.filter((r) => r === undefined).length;
       if (missing > 0) process.stderr.write(`gpmcmc: ${missing} of ${jobs.length} jobs have no result yet (gpmcmc grid run ${specPath})\n`);
     });
 

@@ -41,6 +41,17 @@ function killedRun(s: string, checkpoint?: string): void {
   if (checkpoint !== undefined) writeFileSync(join(s, "run", "checkpoint_1.json"), checkpoint);
 }
 
+const GRID_KINDS = "simulated-latent-chain, hyper-chain, parametric-chain, volatility-run, fitzhugh-nagumo-run, lgcp-run";
+
+/** A grid spec of 4 small jobs in s/grid.json, with `change` applied. */
+function writeSpec(s: string, change: Record<string, unknown>): void {
+  const spec = {
+    grid: "demo seed=1", kind: "simulated-latent-chain", fixed: { draws: 20, burnIn: 5, dataSeed: 1 },
+    axes: { likelihood: ["logistic"], n: [10], d: [2], "data-set": [0], sampler: ["mh-v1", "ess"], chain: [0, 1] }, out: "grid-out", ...change,
+  };
+  writeFileSync(join(s, "grid.json"), JSON.stringify(spec));
+}
+
 const TABLE: Row[] = [
   {
     name: "sample --resume: a checkpoint cut off",
@@ -59,6 +70,19 @@ const TABLE: Row[] = [
     setup: (s) => killedRun(s, '{"chain":0}\n'),
     args: () => [...SHORT_RUN, "--resume", "run"],
     message: () => 'run/checkpoint_1.json: is not a checkpoint of this run: its field "dim" is missing or not a whole number; remove it, and its chain starts again from its first transition',
+  },
+  {
+    name: "grid run: a spec of an unknown job kind",
+    setup: (s) => writeSpec(s, { kind: "nope" }),
+    args: () => ["grid", "run", "grid.json"],
+    message: () => `grid.json: unknown job kind "nope" in "kind" (known: ${GRID_KINDS})`,
+  },
+  { name: "grid run: no such spec file", args: () => ["grid", "run", "nope.json"], message: () => "nope.json: no such file" },
+  {
+    name: "grid collect: no job has finished",
+    setup: (s) => writeSpec(s, {}),
+    args: () => ["grid", "collect", "grid.json", "--out", "table.csv"],
+    message: () => 'grid.json: no job of grid "demo seed=1" has finished yet (0 of 4); gpmcmc grid run grid.json runs them',
   },
 ];
 
