@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../io/atomic.js";
 import { DataError } from "../io/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import { runGridLocally } from "../grid/localRunner.js";
-import { awaitGrid, gridStates, parseRedisUrl, startQueueWorker, submitGrid } from "../grid/queue.js";
+import { awaitGrid, gridStates, parseRedisUrl, RedisUnreachableError, startQueueWorker, submitGrid } from "../grid/queue.js";
 import type { GridJobResult } from "../grid/simulatedChainJob.js";
 import "../grid/simulatedChainJob.js"; // registers its job kind
 import "../grid/hyperChainJob.js"; // registers its job kind
@@ -20,7 +20,13 @@ import "../grid/fitzhughNagumoRunJob.js"; // registers its job kind
 import "../grid/coxProcessRunJob.js"; // registers its job kind
 import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
 import { readJobResults } from "../grid/store.js";
+import { registerUserError } from "./errors.js";
 import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
+
+registerUserError(RedisUnreachableError);
+
+/** How long a worker takes at most to stop on SIGINT or SIGTERM. */
+const STOP_MS = 1000;
 
 function queueUrl(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -123,7 +129,7 @@ export function registerGridCommands(program: Command): void {
 
   program
     .command("worker")
-    .description("run grid jobs from the BullMQ queue at --queue until stopped (Ctrl-C or SIGTERM: the running jobs finish first)")
+    .description("run grid jobs from the BullMQ queue at --queue until stopped (Ctrl-C or SIGTERM: within a second; the running jobs stop at a checkpoint and go back on the queue for another worker to resume)")
     .requiredOption("--queue <url>", "the queue's Redis, redis://HOST:PORT")
     .option("--concurrency <c>", "jobs run at once, each on its own thread", "1")
     .option("--lock-seconds <s>", "how long a job's lock lasts unrenewed: a dead worker's job goes to another after this", "30")
@@ -132,12 +138,23 @@ export function registerGridCommands(program: Command): void {
       const url = queueUrl(o.queue)!;
       const concurrency = parsePositiveInteger("--concurrency", o.concurrency);
       const lockSeconds = parsePositiveNumber("--lock-seconds", o.lockSeconds);
-      const w = startQueueWorker(url, { concurrency, lockSeconds, onEvent: o.quiet ? undefined : (l) => process.stderr.write(`worker ${process.pid}: ${l}\n`) });
-      process.stderr.write(`worker ${process.pid}: waiting for jobs on ${url}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => void w.close().then(resolve);
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
+      const say = (l: string) => void process.stderr.write(`worker ${process.pid}: ${l}\n`);
+      // SIGINT, SIGTERM: stop within a second, whatever Redis does; a running job goes back on
+      // the queue (or, where that cannot be done in time, to another worker once its lock expires)
+      let w: { close: () => Promise<void> } | undefined;
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        setTimeout(() => process.exit(0), STOP_MS).unref();
+        if (w === undefined) process.exit(0);
+        if (!o.quiet) say(`${signal}: stopping; a running job goes back on the queue, to be resumed from its checkpoint`);
+        void w.close().then(() => process.exit(0), () => process.exit(0));
+      };
+      process.on("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
+      w = await startQueueWorker(url, { concurrency, lockSeconds, onEvent: o.quiet ? undefined : say });
+      say(`waiting for jobs on ${url}`);
+      await new Promise<never>(() => {}); // until stopped
     });
 }

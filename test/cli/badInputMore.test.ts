@@ -6,8 +6,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fixture, scratchDir } from "../fixtures.js";
 import { CLI } from "./cliRun.js";
@@ -84,6 +85,13 @@ const TABLE: Row[] = [
     args: () => ["grid", "collect", "grid.json", "--out", "table.csv"],
     message: () => 'grid.json: no job of grid "demo seed=1" has finished yet (0 of 4); gpmcmc grid run grid.json runs them',
   },
+  {
+    name: "grid run --queue: Redis cannot be reached",
+    setup: (s) => writeSpec(s, {}),
+    args: () => ["grid", "run", "grid.json", "--queue", "redis://127.0.0.1:1"],
+    message: () => "cannot reach Redis at redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1",
+  },
+  { name: "worker: Redis cannot be reached", args: () => ["worker", "--queue", "redis://127.0.0.1:1"], message: () => "cannot reach Redis at redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1" },
 ];
 
 /** Every file under dir with its content, to compare before and after. */
@@ -118,3 +126,23 @@ for (const row of TABLE) {
     }
   });
 }
+
+test("worker: SIGINT and SIGTERM stop it within a second, even while Redis does not answer", async () => {
+  // a server that accepts connections and never answers: the worker waits for its first PING
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const port = (silent.address() as AddressInfo).port;
+  try {
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const child = spawn(process.execPath, [CLI, "worker", "--queue", `redis://127.0.0.1:${port}`], { stdio: "ignore" });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+      await new Promise((r) => setTimeout(r, 1000)); // started, waiting for Redis
+      const t0 = performance.now();
+      child.kill(signal);
+      assert.equal(await exited, 0);
+      assert.ok(performance.now() - t0 < 1500, `${signal}: ${(performance.now() - t0).toFixed(0)} ms to stop`);
+    }
+  } finally {
+    silent.close();
+  }
+});
