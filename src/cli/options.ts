@@ -3,6 +3,7 @@
  * strings; these helpers turn them into numbers, names and paths, and throw an OptionError
  * naming the option and the value at the first problem. Nothing here writes a file.
  */
+import type { Command } from "commander";
 import { readNumber } from "../io/numbers.js";
 
 /** A command-line option with a bad, missing or conflicting value. */
@@ -99,6 +100,21 @@ export function parsePath(option: string, raw: string): string {
   if (raw.trim() === "") throw new OptionError(option, "needs a path, got an empty value");
   if (raw.includes("\0")) throw new OptionError(option, "the path contains a NUL character");
   return raw;
+}
+
+/**
+ * Makes `--NAME` and `--no-NAME` given together an OptionError as they are parsed (Commander lets
+ * the last one win, silently); call on the command that defines both.
+ */
+export function refuseFlagAndNegation(command: Command, name: string): Command {
+  const seen = new Set<string>();
+  for (const flag of [name, `no-${name}`]) {
+    command.on(`option:${flag}`, () => {
+      seen.add(flag);
+      if (seen.size > 1) throw new OptionError(`--${name}`, `and --no-${name} exclude each other: give one of them`);
+    });
+  }
+  return command;
 }
 
 /** Throws when more than one of the named options was given. */

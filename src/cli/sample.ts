@@ -54,7 +54,7 @@ import { runCoxProcessSample } from "./sampleCoxProcess.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
 import { runVolatilitySample } from "./sampleVolatility.js";
 import { addFitzhughNagumoSampleOptions, runFitzhughNagumoSample } from "./sampleFitzhughNagumo.js";
-import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
+import { exclusive, OptionError, parseChoice, parsePositiveNumber, refuseFlagAndNegation } from "./options.js";
 import {
   parseSamplerOptions,
   SAMPLE_DEFAULTS,
@@ -338,7 +338,7 @@ export function registerSampleCommand(program: Command): Command {
   const command = program
     .command("sample")
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
-  return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(command), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
+  return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(refuseFlagAndNegation(command, "adapt")), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
     .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
     .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME})`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")

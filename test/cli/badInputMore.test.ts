@@ -73,6 +73,11 @@ const TABLE: Row[] = [
     message: () => 'run/checkpoint_1.json: is not a checkpoint of this run: its field "dim" is missing or not a whole number; remove it, and its chain starts again from its first transition',
   },
   {
+    name: "sample: --adapt and --no-adapt together",
+    args: () => [...SHORT_RUN, "--adapt", "--no-adapt", "--out", "run"],
+    message: () => "--adapt: and --no-adapt exclude each other: give one of them",
+  },
+  {
     name: "grid run: a spec of an unknown job kind",
     setup: (s) => writeSpec(s, { kind: "nope" }),
     args: () => ["grid", "run", "grid.json"],
