@@ -213,6 +213,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const lasting = parseLastingRunOptions(raw);
   const resumed = lasting.resume !== undefined ? readResumableRun(lasting.resume) : undefined;
   const inputs = prepareSampleInputs(raw, {}, undefined, { existingRuns: "refuse", overwrite: lasting.overwrite });
+  for (const w of inputs.warnings) stderr(`gpmcmc: warning: ${w}\n`);
   const o = inputs.options;
   const seed = o.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
   const spec = runSpecFor(inputs, extras, seed);

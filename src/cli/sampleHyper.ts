@@ -163,6 +163,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   // The data are read with the kernel options the fixed-hyperparameter model would need set to a
   // placeholder: the kernel here is sampled, and only the data, the likelihood and its options are used.
   const read = readModelData({ ...options.model, kernel: { logLengthscale: "0", logSignalSd: "0" } });
+  for (const w of read.warnings) stderr(`gpmcmc: warning: ${w}\n`);
   const fixedSpec = latentGpModelSpec(options.model, read);
   const relativeJitter = hyperRelativeJitter(options.model.jitter);
   const seed = options.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);

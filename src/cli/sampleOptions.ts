@@ -180,6 +180,8 @@ export interface SampleInputs {
   exposure?: Float64Array;
   /** The checked output directory (create it with prepareOutputDir just before sampling). */
   outDir?: OutputDirCheck;
+  /** Warnings about the data (readModelData's), for stderr. */
+  warnings: string[];
 }
 
 /**
@@ -191,9 +193,9 @@ export interface SampleInputs {
 export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoices = {}, binaryCoding?: BinaryCoding, outOptions: OutputDirOptions = {}): SampleInputs {
   const options = parseSampleOptions(raw, choices);
   const outDir = options.out !== undefined ? checkOutputDir(options.out, { force: options.force, ...outOptions }) : undefined;
-  const { data, kernel, exposure } = readModelData(options.model, binaryCoding);
+  const { data, kernel, exposure, warnings } = readModelData(options.model, binaryCoding);
   checkDrawsFit({ draws: options.draws, chains: options.chains, variables: data.n, checkpoint: options.out !== undefined });
-  return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}) };
+  return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}), warnings };
 }
 
 /** The registry's spec field each sampler-specific option sets. */

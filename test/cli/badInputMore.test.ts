@@ -151,3 +151,24 @@ test("worker: SIGINT and SIGTERM stop it within a second, even while Redis does 
     silent.close();
   }
 });
+
+test("labels all of one class: one warning line on stderr, and the command runs (the model is still defined)", () => {
+  const s = scratchDir();
+  try {
+    writeFileSync(join(s.dir, "pos.csv"), "y,x1\n1,0.1\n1,0.5\n1,0.9\n");
+    writeFileSync(join(s.dir, "neg.csv"), "y,x1\n0,0.1\n0,0.5\n0,0.9\n");
+    const warning = (file: string, label: string) => `gpmcmc: warning: ${file}: all 3 labels in column "y" are ${label}: the data hold one class only (the model is still defined, but nothing in the data speaks for the other class)\n`;
+    const runs: [string[], string][] = [
+      [["laplace", "--data", "pos.csv", ...KERNEL], warning("pos.csv", "+1")],
+      [["ep", "--data", "neg.csv", ...KERNEL], warning("neg.csv", "-1 (0 in a 0/1 file)")],
+      [["sample", "--data", "neg.csv", "--likelihood", "logistic", ...KERNEL, "--draws", "10", "--burn-in", "10", "--chains", "1", "--quiet"], warning("neg.csv", "-1 (0 in a 0/1 file)")],
+    ];
+    for (const [args, stderr] of runs) {
+      const r = gpmcmc(args, s.dir);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, stderr);
+    }
+  } finally {
+    s.cleanup();
+  }
+});
