@@ -78,6 +78,32 @@ const TABLE: Row[] = [
     message: () => "--adapt: and --no-adapt exclude each other: give one of them",
   },
   {
+    name: "predict --run: a run that was interrupted",
+    setup: (s) => killedRun(s),
+    args: () => ["predict", "--run", "run", "--test", DATA],
+    message: () => "run: holds a gpmcmc sample run that was interrupted (it has no summary.json); finish it with gpmcmc sample --resume run and the options it was started with, then predict from it",
+  },
+  {
+    name: "laplace --out in a directory that takes no new files (/proc)",
+    args: () => ["laplace", "--data", DATA, ...KERNEL, "--out", "/proc/x"],
+    // root may write /proc's directory, whose file system then refuses; anyone else is refused before
+    message: () => process.getuid?.() === 0
+      ? 'output "/proc/x": cannot be written: the file system refuses to create it in "/proc" (ENOENT), although that directory exists'
+      : 'output "/proc/x": its directory "/proc" is not writable',
+  },
+  {
+    name: "a binary data file",
+    setup: (s) => writeFileSync(join(s, "bin.csv"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x0a, 0x31, 0x2c, 0xff])),
+    args: () => ["laplace", "--data", "bin.csv", ...KERNEL],
+    message: () => "bin.csv:1:1: the file is not text (binary byte 0x7f)",
+  },
+  {
+    name: "a data file with a control byte in a cell",
+    setup: (s) => writeFileSync(join(s, "ctl.csv"), "y,x1\n1,0.5\n-1,caf\u00e9\u0001\n"),
+    args: () => ["sample", "--data", "ctl.csv", ...KERNEL],
+    message: () => "ctl.csv:3:8: the file is not text (binary byte 0x01)",
+  },
+  {
     name: "grid run: a spec of an unknown job kind",
     setup: (s) => writeSpec(s, { kind: "nope" }),
     args: () => ["grid", "run", "grid.json"],
