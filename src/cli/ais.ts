@@ -164,6 +164,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   if (newOut !== undefined) checkOutputDir(newOut, { force: raw.force === true, existingRuns: "refuse", overwrite: lasting.overwrite });
   const outPath = newOut ?? lasting.resume;
   const read = readModelData(model);
+  for (const w of read.warnings) io.stderr(`gpmcmc: warning: ${w}\n`);
   const data = read.data;
   const kernel = read.kernel;
 

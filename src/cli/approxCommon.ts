@@ -105,10 +105,11 @@ export interface Problem {
   kernelSeconds: number;
 }
 
-/** Checks the --out path (writing nothing), then reads the data and builds K. */
-export function loadProblem(common: Common): Problem {
+/** Checks the --out path (writing nothing), then reads the data (its warnings to io.stderr) and builds K. */
+export function loadProblem(common: Common, io: Pick<CommandIO, "stderr">): Problem {
   if (common.out !== undefined) checkOutputFile(common.out, common.force);
-  const { data: dataset, kernel } = readModelData(common.model);
+  const { data: dataset, kernel, warnings } = readModelData(common.model);
+  for (const w of warnings) io.stderr(`gpmcmc: warning: ${w}\n`);
   const t0 = performance.now();
   const k = seKernel({ logLengthscale: kernel.logLengthscale, logSignalSd: kernel.logSignalSd }).matrix(dataset.X);
   return { dataset, kernel, k, kernelSeconds: (performance.now() - t0) / 1000 };

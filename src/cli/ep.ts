@@ -82,7 +82,7 @@ export function runEp(raw: RawEpOptions, io: CommandIO = processIO): CommandOutc
     logZTolerance: optional(raw.logzTolerance, "--logz-tolerance", parsePositiveNumber),
     onWarning: warn,
   };
-  const p = loadProblem(common);
+  const p = loadProblem(common, io);
   const { onWarning: _, ...searchOptions } = options;
   const optimize = common.optimize ? optimizeProblem(p, { method: "ep", sites: sitesOf(p.dataset.y), options: searchOptions }, warn) : null;
   const t0 = performance.now();

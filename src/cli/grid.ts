@@ -7,9 +7,10 @@
  */
 import type { Command } from "commander";
 import { writeFileAtomic } from "../io/atomic.js";
+import { DataError } from "../io/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import { runGridLocally } from "../grid/localRunner.js";
-import { awaitGrid, gridStates, parseRedisUrl, startQueueWorker, submitGrid } from "../grid/queue.js";
+import { awaitGrid, gridStates, parseRedisUrl, RedisUnreachableError, startQueueWorker, submitGrid } from "../grid/queue.js";
 import type { GridJobResult } from "../grid/simulatedChainJob.js";
 import "../grid/simulatedChainJob.js"; // registers its job kind
 import "../grid/hyperChainJob.js"; // registers its job kind
@@ -19,7 +20,13 @@ import "../grid/fitzhughNagumoRunJob.js"; // registers its job kind
 import "../grid/coxProcessRunJob.js"; // registers its job kind
 import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
 import { readJobResults } from "../grid/store.js";
+import { registerUserError } from "./errors.js";
 import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
+
+registerUserError(RedisUnreachableError);
+
+/** How long a worker takes at most to stop on SIGINT or SIGTERM. */
+const STOP_MS = 1000;
 
 function queueUrl(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -110,17 +117,19 @@ export function registerGridCommands(program: Command): void {
       const g = readGridSpec(parsePath("SPEC", specPath));
       const jobs = gridJobs(g);
       const results = readJobResults<GridJobResult>(g.outDir, jobs);
+      const missing = results.filter((r) => r === undefined).length;
+      // nothing to collect: a table of empty rows would pass for results
+      if (missing === jobs.length) throw new DataError({ file: specPath }, `no job of grid ${JSON.stringify(g.spec.grid)} has finished yet (0 of ${jobs.length}); gpmcmc grid run ${specPath} runs them`);
       const text = o.json ? JSON.stringify(results.map((r, i) => r ?? { id: jobs[i].id, identity: jobs[i].identity, missing: true })) + "\n"
         : resultRows(jobs, results).map((r) => r.join(",")).join("\n") + "\n";
       if (o.out !== undefined) writeFileAtomic(parsePath("--out", o.out), text);
       else process.stdout.write(text);
-      const missing = results.filter((r) => r === undefined).length;
       if (missing > 0) process.stderr.write(`gpmcmc: ${missing} of ${jobs.length} jobs have no result yet (gpmcmc grid run ${specPath})\n`);
     });
 
   program
     .command("worker")
-    .description("run grid jobs from the BullMQ queue at --queue until stopped (Ctrl-C or SIGTERM: the running jobs finish first)")
+    .description("run grid jobs from the BullMQ queue at --queue until stopped (Ctrl-C or SIGTERM: within a second; the running jobs stop at a checkpoint and go back on the queue for another worker to resume)")
     .requiredOption("--queue <url>", "the queue's Redis, redis://HOST:PORT")
     .option("--concurrency <c>", "jobs run at once, each on its own thread", "1")
     .option("--lock-seconds <s>", "how long a job's lock lasts unrenewed: a dead worker's job goes to another after this", "30")
@@ -129,12 +138,23 @@ export function registerGridCommands(program: Command): void {
       const url = queueUrl(o.queue)!;
       const concurrency = parsePositiveInteger("--concurrency", o.concurrency);
       const lockSeconds = parsePositiveNumber("--lock-seconds", o.lockSeconds);
-      const w = startQueueWorker(url, { concurrency, lockSeconds, onEvent: o.quiet ? undefined : (l) => process.stderr.write(`worker ${process.pid}: ${l}\n`) });
-      process.stderr.write(`worker ${process.pid}: waiting for jobs on ${url}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = () => void w.close().then(resolve);
-        process.once("SIGINT", stop);
-        process.once("SIGTERM", stop);
-      });
+      const say = (l: string) => void process.stderr.write(`worker ${process.pid}: ${l}\n`);
+      // SIGINT, SIGTERM: stop within a second, whatever Redis does; a running job goes back on
+      // the queue (or, where that cannot be done in time, to another worker once its lock expires)
+      let w: { close: () => Promise<void> } | undefined;
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        setTimeout(() => process.exit(0), STOP_MS).unref();
+        if (w === undefined) process.exit(0);
+        if (!o.quiet) say(`${signal}: stopping; a running job goes back on the queue, to be resumed from its checkpoint`);
+        void w.close().then(() => process.exit(0), () => process.exit(0));
+      };
+      process.on("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
+      w = await startQueueWorker(url, { concurrency, lockSeconds, onEvent: o.quiet ? undefined : say });
+      say(`waiting for jobs on ${url}`);
+      await new Promise<never>(() => {}); // until stopped
     });
 }

@@ -47,7 +47,7 @@ export function runLaplace(raw: RawLaplaceOptions, io: CommandIO = processIO): C
     gradientTolerance: optional(raw.tolerance, "--tolerance", parsePositiveNumber),
     onWarning: (s) => io.stderr(s + "\n"),
   };
-  const p = loadProblem(common);
+  const p = loadProblem(common, io);
   const lik = likelihoodByName(likelihood);
   const { onWarning: _, ...searchOptions } = options;
   const optimize = common.optimize ? optimizeProblem(p, { method: "laplace", y: p.dataset.y, likelihood: lik, options: searchOptions }, (s) => io.stderr(s + "\n")) : null;

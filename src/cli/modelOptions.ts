@@ -13,6 +13,7 @@ import { labelKindFor, readDataset, takeInputColumn, type BinaryCoding, type Dat
 import { DataError } from "../io/errors.js";
 import { binaryCodingOf, likelihoodByName, likelihoods, likelihoodsWith } from "../likelihoods/registry.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
+import { checkKernelMatrixFits } from "./memoryBudget.js";
 import type { LatentGpLikelihoodOptions, LatentGpModelSpec } from "../targets/latentGpModel.js";
 import {
   OptionError,
@@ -136,23 +137,38 @@ export interface ModelData {
   kernel: KernelHyperparameters;
   /** With --exposure-column: each case's exposure (that column is not among data's inputs). */
   exposure?: Float64Array;
+  /** What the command says on stderr (`gpmcmc: warning: ...`) about data it still takes, e.g. labels of one class. */
+  warnings: string[];
 }
 
 /**
  * Reads the data set (binary labels -1/+1 or 0/1, coded as `binaryCoding`; logistic's default
  * is 0/1), splits off the exposure column, checks the kernel options against the input columns
- * and the responses against the likelihood. Throws DataError or OptionError at the first problem.
+ * and the responses against the likelihood, and that the model's n x n matrices fit in memory
+ * (memoryBudget.ts). Throws DataError or OptionError at the first problem.
  */
 export function readModelData(model: ModelOptions, binaryCoding: BinaryCoding = binaryCodingOf(model.likelihood)): ModelData {
   const read = readDataset(model.data, { labels: labelKindFor(model.likelihood), binaryCoding });
   const { data, exposure } = model.exposureColumn === undefined ? { data: read, exposure: undefined } : exposureColumn(read, model.exposureColumn);
   const kernel = resolveKernelHyperparameters(model.kernel, data.d, data.inputNames);
   checkResponses(data, model.likelihood, model.likelihoodOptions);
-  return { data, kernel, ...(exposure ? { exposure } : {}) };
+  checkKernelMatrixFits(data);
+  const oneClass = oneClassWarning(data, model.likelihood);
+  return { data, kernel, ...(exposure ? { exposure } : {}), warnings: oneClass ? [oneClass] : [] };
+}
+
+/**
+ * The warning for binary labels all of one class: the model is still defined (its posterior is
+ * the prior pulled towards that class), but the data hold no case of the other class.
+ */
+export function oneClassWarning(data: Pick<Dataset, "y" | "n" | "path" | "responseName">, likelihood: string): string | undefined {
+  if (labelKindFor(likelihood) !== "binary" || data.n === 0 || !data.y.every((v) => v === data.y[0])) return undefined;
+  const label = data.y[0] === 1 ? "+1" : "-1 (0 in a 0/1 file)";
+  return `${data.path}: all ${data.n} labels in column ${JSON.stringify(data.responseName)} are ${label}: the data hold one class only (the model is still defined, but nothing in the data speaks for the other class)`;
 }
 
 /** The plain-data model (src/targets/latentGpModel.ts) of checked options and their data. */
-export function latentGpModelSpec(model: ModelOptions, read: ModelData): LatentGpModelSpec {
+export function latentGpModelSpec(model: ModelOptions, read: Pick<ModelData, "kernel" | "exposure">): LatentGpModelSpec {
   return {
     likelihood: model.likelihood,
     ...(model.likelihoodOptions ? { likelihoodOptions: model.likelihoodOptions } : {}),

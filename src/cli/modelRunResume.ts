@@ -17,6 +17,7 @@ import type { AdaptOptions } from "../samplers/adaptation.js";
 import type { ChainResult } from "../samplers/driver.js";
 import type { Kernel } from "../samplers/types.js";
 import { parseLastingRunOptions, type LastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
+import { checkDrawsFit } from "./memoryBudget.js";
 import { OptionError } from "./options.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir, type ResumableRun } from "./sampleResume.js";
 
@@ -93,7 +94,10 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
   const dataSha256 = fileSha256(dataFile);
   const done = checkResume<ModelRunSpec, R>(resumed, undefined, spec, dataSha256, { json: run.json, format: run.format, stdout: run.stdout, stderr });
   if (done) return done;
+  checkDrawsFit({ draws: spec.draws, chains: spec.chains, variables: run.init.length, checkpoint: outPath !== undefined });
   const checkpointEvery = start.given.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
+  // read (and checked) before the run's directory is taken up: a damaged checkpoint is named, nothing changed
+  const resume = resumed ? runCheckpoints(resumed.dir, spec.chains, { ...spec, dim: run.init.length }) : undefined;
   const out = takeRunDir(resumed, start.given.out, { force: start.given.force, overwrite: lasting.overwrite }, { spec, data: { file: dataFile, sha256: dataSha256 }, checkpointEvery });
   const stop = new StopFlag();
   const stopHandling = run.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
@@ -106,7 +110,7 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
       checkpoint: out && outPath !== undefined
         ? { every: checkpointEvery, save: checkpointWriter({ dir: outPath, every: checkpointEvery, dataFile, dataSha256 }, (o, partial) => void run.writeDraws(o, partial)) }
         : undefined,
-      resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
+      resume,
       onChain: (r) => {
         run.onChain?.(r);
         if (out) files[r.chain] = run.writeDraws(out, r);

@@ -3,6 +3,7 @@
  * strings; these helpers turn them into numbers, names and paths, and throw an OptionError
  * naming the option and the value at the first problem. Nothing here writes a file.
  */
+import type { Command } from "commander";
 import { readNumber } from "../io/numbers.js";
 
 /** A command-line option with a bad, missing or conflicting value. */
@@ -101,6 +102,21 @@ export function parsePath(option: string, raw: string): string {
   return raw;
 }
 
+/**
+ * Makes `--NAME` and `--no-NAME` given together an OptionError as they are parsed (Commander lets
+ * the last one win, silently); call on the command that defines both.
+ */
+export function refuseFlagAndNegation(command: Command, name: string): Command {
+  const seen = new Set<string>();
+  for (const flag of [name, `no-${name}`]) {
+    command.on(`option:${flag}`, () => {
+      seen.add(flag);
+      if (seen.size > 1) throw new OptionError(`--${name}`, `and --no-${name} exclude each other: give one of them`);
+    });
+  }
+  return command;
+}
+
 /** Throws when more than one of the named options was given. */
 export function exclusive(given: Record<string, unknown>): void {
   const set = Object.entries(given).filter(([, v]) => v !== undefined && v !== false);
@@ -157,9 +173,27 @@ export function resolveKernelHyperparameters(raw: RawKernelOptions, d: number, i
       `${logL.length} values given, but the data have ${d} input ${d === 1 ? "column" : "columns"}${cols}: give one value, or ${d}`,
     );
   }
+  const lGiven = (lOption === "--lengthscale" ? raw.lengthscale : raw.logLengthscale)!.split(",");
+  logL.forEach((t, i) => checkScale(lOption, lGiven[i]!, t, logL.length > 1 ? `value ${i + 1} of ${logL.length}` : undefined, "lengthscale"));
   let logS: number;
   if (raw.signalSd !== undefined) logS = Math.log(parsePositiveNumber("--signal-sd", raw.signalSd));
   else if (raw.logSignalSd !== undefined) logS = parseNumber("--log-signal-sd", raw.logSignalSd);
   else throw new OptionError("--signal-sd", "is required (or --log-signal-sd)");
+  checkScale(raw.signalSd !== undefined ? "--signal-sd" : "--log-signal-sd", (raw.signalSd ?? raw.logSignalSd)!, logS, undefined, "signal variance s^2", 2);
   return { logLengthscale: Float64Array.from(logL), logSignalSd: logS, ard: logL.length > 1 };
+}
+
+/**
+ * A kernel hyperparameter must stay a positive finite double on the scale the kernel uses it (the
+ * lengthscale l, the signal variance s^2 = exp(2 log s)): one that overflows to infinity or
+ * underflows to 0 makes K's entries infinite or NaN, a model that is not defined. `given` is the
+ * value as typed; `power` is 2 for the signal variance.
+ */
+function checkScale(option: string, given: string, logValue: number, which: string | undefined, what: string, power = 1): void {
+  const v = Math.exp(power * logValue);
+  if (v > 0 && Number.isFinite(v)) return;
+  const over = !Number.isFinite(v);
+  const logBound = Math.log(over ? Number.MAX_VALUE : Number.MIN_VALUE) / power;
+  const bound = option.startsWith("--log-") ? String(over ? Math.floor(logBound * 10) / 10 : Math.ceil(logBound * 10) / 10) : Math.exp(logBound).toPrecision(3);
+  throw new OptionError(option, `${which ? `${which} ` : ""}${shown(given.trim())} makes the ${what} ${over ? "overflow to infinity (not a finite double)" : "underflow to 0 (not a positive double)"}; it must be ${over ? "below" : "above"} about ${bound}`);
 }

@@ -10,7 +10,9 @@ import { join } from "node:path";
 import { fileSha256, readApproximationFile, type ApproximationFile } from "../approx/approximationFile.js";
 import { findDrawsFiles, readCmdStanCsv, type CmdStanCsv } from "../io/cmdstanReader.js";
 import { labelKindFor, readDataset, takeInputColumn, type Dataset } from "../io/dataset.js";
+import { readOutputMarker } from "../io/atomic.js";
 import { DataError } from "../io/errors.js";
+import { liveLockHolder } from "../io/runLock.js";
 import type { JitterSpec, LatentDraws, LogTheta } from "../predict/sources.js";
 import type { PredictiveModel } from "../predict/predict.js";
 import { checkResponses, MODEL_LIKELIHOODS } from "./modelOptions.js";
@@ -96,10 +98,32 @@ function likelihoodOf(name: unknown, file: string): RecordedModel["likelihood"] 
   return name as RecordedModel["likelihood"];
 }
 
+/**
+ * Why a gpmcmc output directory without summary.json cannot be predicted from: a run still going,
+ * or one that was interrupted (its marker says incomplete: finish it with --resume); undefined
+ * where the directory holds no unfinished run.
+ */
+function unfinishedRun(dir: string): string | undefined {
+  const marker = readOutputMarker(dir);
+  if (marker === undefined || marker.complete) return undefined;
+  const holder = liveLockHolder(dir);
+  if (holder !== undefined) return `holds a gpmcmc ${holder.command} run that is still going (process ${holder.pid} on ${holder.host}, since ${holder.startedAt}); predict from it once it has finished`;
+  let command = "sample";
+  try {
+    command = (JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as { command?: string }).command ?? "sample";
+  } catch {
+    // no run record: the run stopped before its chains started; --resume says so
+  }
+  if (command !== "sample") return `holds a gpmcmc ${command} run, not the draws of gpmcmc sample`;
+  return `holds a gpmcmc sample run that was interrupted (it has no summary.json); finish it with gpmcmc sample --resume ${dir} and the options it was started with, then predict from it`;
+}
+
 /** A `sample` run's model (its summary.json) and its draws (draws_1.csv, ...). */
 export function readRun(dir: string): { model: RecordedModel; draws: LatentDraws; files: string[] } {
-  const files = findDrawsFiles(dir);
   const summaryPath = join(dir, "summary.json");
+  const unfinished = existsSync(summaryPath) ? undefined : unfinishedRun(dir);
+  if (unfinished !== undefined) throw new DataError({ file: dir }, unfinished);
+  const files = findDrawsFiles(dir);
   if (!existsSync(summaryPath)) throw new DataError({ file: dir }, "has no summary.json: not the output directory of gpmcmc sample");
   const s = readJson(summaryPath) as { run?: { model?: Record<string, unknown> }; data?: Record<string, unknown>; jitter?: unknown; jitterRelative?: unknown };
   const m = s.run?.model;

@@ -54,7 +54,7 @@ import { runCoxProcessSample } from "./sampleCoxProcess.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
 import { runVolatilitySample } from "./sampleVolatility.js";
 import { addFitzhughNagumoSampleOptions, runFitzhughNagumoSample } from "./sampleFitzhughNagumo.js";
-import { exclusive, OptionError, parseChoice, parsePositiveNumber } from "./options.js";
+import { exclusive, OptionError, parseChoice, parsePositiveNumber, refuseFlagAndNegation } from "./options.js";
 import {
   parseSamplerOptions,
   SAMPLE_DEFAULTS,
@@ -213,6 +213,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   const lasting = parseLastingRunOptions(raw);
   const resumed = lasting.resume !== undefined ? readResumableRun(lasting.resume) : undefined;
   const inputs = prepareSampleInputs(raw, {}, undefined, { existingRuns: "refuse", overwrite: lasting.overwrite });
+  for (const w of inputs.warnings) stderr(`gpmcmc: warning: ${w}\n`);
   const o = inputs.options;
   const seed = o.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
   const spec = runSpecFor(inputs, extras, seed);
@@ -249,7 +250,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
       onWarning: (m) => stderr(m + "\n"),
       onChain,
       checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
-      resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
+      resume: resumed ? runCheckpoints(resumed.dir, spec.chains, { ...spec, dim: data.n }) : undefined,
       onTargetReady: () => {
         out = takeRunDir(resumed, o.out, { force: o.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
       },
@@ -338,7 +339,7 @@ export function registerSampleCommand(program: Command): Command {
   const command = program
     .command("sample")
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
-  return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(command), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
+  return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(refuseFlagAndNegation(command, "adapt")), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
     .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
     .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME})`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")

@@ -17,7 +17,7 @@ import { rhatClassic } from "../diagnostics/rhat.js";
 import { meanAndSd } from "../diagnostics/mcse.js";
 import { checkOutputDir, type OutputDir } from "../io/atomic.js";
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, hyperVariableNames, lengthscalesOf } from "../hyper/jointKernel.js";
-import { DEFAULT_HYPER_LATENT_SAMPLER, isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
+import { DEFAULT_HYPER_LATENT_SAMPLER, KERNEL_CACHE, isSchemeName, SCHEME_NAMES, type SchemeName } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSamplers.js";
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import type { OpCounts } from "../linalg/counters.js";
@@ -26,6 +26,7 @@ import { operationsPerIteration, runHyperGp, writeHyperChainDraws, type HyperCha
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import { VERSION } from "../version.js";
+import { checkDrawsFit } from "./memoryBudget.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
@@ -162,6 +163,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   // The data are read with the kernel options the fixed-hyperparameter model would need set to a
   // placeholder: the kernel here is sampled, and only the data, the likelihood and its options are used.
   const read = readModelData({ ...options.model, kernel: { logLengthscale: "0", logSignalSd: "0" } });
+  for (const w of read.warnings) stderr(`gpmcmc: warning: ${w}\n`);
   const fixedSpec = latentGpModelSpec(options.model, read);
   const relativeJitter = hyperRelativeJitter(options.model.jitter);
   const seed = options.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
@@ -173,6 +175,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const data = read.data;
   const dataSha256 = fileSha256(data.path);
   const outPath = options.out ?? lasting.resume;
+  // a checkpoint keeps the cache of K(theta) with its factors and KHR's Laplace factor: 2 KERNEL_CACHE + 1 n x n matrices
+  checkDrawsFit({ draws: spec.draws, chains: spec.chains, variables: data.n + lengthscalesOf(spec.model, data.d) + 1, checkpoint: outPath !== undefined, checkpointExtra: (2 * KERNEL_CACHE + 1) * data.n * data.n * 8 });
   const checkpointEvery = raw.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
   const done = checkResume<HyperRunSpec, HyperSampleReport>(resumed, true, spec, dataSha256, { json: options.json, format: formatHyperReport, stdout, stderr });
   if (done) return done;
@@ -180,6 +184,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const files: string[] = [];
   const showProgress = !options.quiet && (options.progress || (io.stderrIsTTY ?? process.stderr.isTTY === true));
   const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
+  // read (and checked) before the run's directory is taken up: a damaged checkpoint is named, nothing changed
+  const resume = resumed ? runCheckpoints(resumed.dir, spec.chains, spec) : undefined;
   out = takeRunDir(resumed, options.out, { force: options.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
   const stop = io.stop ?? new StopFlag();
   const stopHandling = io.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
@@ -190,7 +196,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     progressInterval: display && Math.max(1, Math.ceil((spec.burnIn + spec.draws * spec.thin) / 200)),
     onChain: (r) => { if (out) files[r.chain] = writeHyperChainDraws(out, r, spec, data.path, data.d); },
     checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
-    resume: resumed ? runCheckpoints(resumed.dir, spec.chains) : undefined,
+    resume,
   }).catch((e) => { out?.finish(false); throw e; }).finally(() => stopHandling?.());
   if (out) settleCheckpoints(out, spec.chains, run.complete);
   const lengthscales = lengthscalesOf(spec.model, data.d);

@@ -10,6 +10,7 @@ import { likelihoodsWith } from "../likelihoods/registry.js";
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck, type OutputDirOptions } from "../io/atomic.js";
 import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo, samplerLikelihoods, WHITENINGS, type WhiteningName } from "../samplers/registry.js";
+import { checkDrawsFit } from "./memoryBudget.js";
 import { MODEL_LIKELIHOODS, parseModelOptions, readModelData, type ModelOptions, type RawModelOptions } from "./modelOptions.js";
 import {
   exclusive,
@@ -181,18 +182,22 @@ export interface SampleInputs {
   exposure?: Float64Array;
   /** The checked output directory (create it with prepareOutputDir just before sampling). */
   outDir?: OutputDirCheck;
+  /** Warnings about the data (readModelData's), for stderr. */
+  warnings: string[];
 }
 
 /**
  * Checks the options, the output directory (writing nothing) and the data set, in that order
  * (cheap checks first), the kernel hyperparameters against the data's columns and the responses
- * against the likelihood. Throws OptionError, OutputError or DataError at the first problem.
+ * against the likelihood, and that the draws fit in memory (and, with --out, in a chain's
+ * checkpoint). Throws OptionError, OutputError or DataError at the first problem.
  */
 export function prepareSampleInputs(raw: RawSampleOptions, choices: SampleChoices = {}, binaryCoding?: BinaryCoding, outOptions: OutputDirOptions = {}): SampleInputs {
   const options = parseSampleOptions(raw, choices);
   const outDir = options.out !== undefined ? checkOutputDir(options.out, { force: options.force, ...outOptions }) : undefined;
-  const { data, kernel, exposure } = readModelData(options.model, binaryCoding);
-  return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}) };
+  const { data, kernel, exposure, warnings } = readModelData(options.model, binaryCoding);
+  checkDrawsFit({ draws: options.draws, chains: options.chains, variables: data.n, checkpoint: options.out !== undefined });
+  return { options, data, kernel, outDir, ...(exposure ? { exposure } : {}), warnings };
 }
 
 /** The registry's spec field each sampler-specific option sets. */

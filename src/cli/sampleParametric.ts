@@ -21,6 +21,7 @@ import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { addCoxProcessOptions, refuseCoxProcessOptions, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import type { RawLastingRunOptions } from "./lastingRunOptions.js";
+import { oneClassWarning } from "./modelOptions.js";
 import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
@@ -118,6 +119,8 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
   const data = readDataset(o.data, { labels: "binary", binaryCoding: "zeroOne" });
   const design = regressionDesign(data.X, data.inputNames, degree);
   for (const w of design.warnings) stderr(`gpmcmc: warning: ${o.data}: ${w}\n`);
+  const oneClass = oneClassWarning(data, "logistic");
+  if (oneClass) stderr(`gpmcmc: warning: ${oneClass}\n`);
   const model = logisticRegression(design.matrix, data.y, { priorVariance });
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);

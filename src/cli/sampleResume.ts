@@ -17,7 +17,7 @@ import { checkRunLock } from "../io/runLock.js";
 import { drawsFileName } from "../io/cmdstan.js";
 import { checkpointFileName, readCheckpoint } from "../run/checkpoint.js";
 import type { LatentGpRunSpec } from "../run/runSpec.js";
-import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
+import { chainCheckpointProblem, type ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 import { OptionError } from "./options.js";
 
 export const RUN_RECORD = "run.json";
@@ -136,9 +136,13 @@ export function checkSameRun<S extends object>(run: ResumableRun<S>, spec: S, da
   throw new OptionError(fields.options[field] ?? field, `differs from the run being resumed in ${run.dir} (it has ${at(run.record.spec)}, the options given ask for ${at(spec)}); resume with the options the run was started with`);
 }
 
-/** Each chain's (or annealing run's) checkpoint in the run's directory (undefined: that one starts afresh). */
-export function runCheckpoints<C = ChainCheckpoint>(dir: string, chains: number): (C | undefined)[] {
-  return Array.from({ length: chains }, (_, c) => readCheckpoint<C>(dir, c));
+/**
+ * Each chain's (or annealing run's) checkpoint in the run's directory (undefined: that one starts
+ * afresh). Given the run's shape, a chain checkpoint is checked against it (chainCheckpointProblem):
+ * a file that is damaged or of another run is a DataError naming it.
+ */
+export function runCheckpoints<C = ChainCheckpoint>(dir: string, chains: number, shape?: { draws: number; burnIn: number; thin: number; dim?: number }): (C | undefined)[] {
+  return Array.from({ length: chains }, (_, c) => readCheckpoint<C>(dir, c, shape && ((v) => chainCheckpointProblem(v, c, shape))));
 }
 
 /** The files a run of `chains` chains may leave in its directory, so that --overwrite can remove them whenever it was stopped. */

@@ -22,7 +22,7 @@ import { paperHyperparameters } from "../models/coxProcess/coxProcess.js";
 import { coxFieldModel, type CoxModel } from "../models/coxProcess/fieldModel.js";
 import { GRID_DISTANCES, type GridDistance } from "../models/coxProcess/gridCovariance.js";
 import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../run/coxProcess.js";
 import { runChain } from "../samplers/driver.js";
@@ -30,7 +30,7 @@ import { seedOfIdentity } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
 import { figuresResult, type FiguresJobResult } from "./parametricChainJob.js";
-import type { GridJob } from "./spec.js";
+import { registerGridJobKind, type GridJob } from "./spec.js";
 import { jobCheckpointPath } from "./store.js";
 
 export const LGCP_RUN = "lgcp-run";
@@ -174,4 +174,4 @@ export function lgcpRunJob(job: GridJob, context?: TaskContext): LgcpRunJobResul
   };
 }
 
-registerTaskKind(LGCP_RUN, import.meta.url, "lgcpRunJob");
+registerGridJobKind(LGCP_RUN, import.meta.url, "lgcpRunJob");

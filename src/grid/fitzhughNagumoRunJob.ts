@@ -17,7 +17,7 @@ import { essGeyer } from "../diagnostics/ess.js";
 import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
 import { fitzhughNagumoModel, type FitzhughNagumoModel } from "../models/fitzhughNagumo/model.js";
 import { simulateFitzhughNagumo } from "../models/fitzhughNagumo/simulate.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/driver.js";
 import { isParametricSamplerName, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
@@ -27,7 +27,7 @@ import { seedOfIdentity } from "./identity.js";
 import { runJobChain, withStep } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
 import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
-import type { GridJob } from "./spec.js";
+import { registerGridJobKind, type GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
 
 export const FITZHUGH_NAGUMO_RUN = "fitzhugh-nagumo-run";
@@ -137,4 +137,4 @@ export function fitzhughNagumoRunJob(job: GridJob, context?: TaskContext): Fitzh
   return figuresResult(job, { dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.seconds, t0, resumed });
 }
 
-registerTaskKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob");
+registerGridJobKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob");

@@ -20,7 +20,7 @@ import { minEssByChain } from "../diagnostics/summary.js";
 import { SCHEME_NAMES } from "../hyper/schemes.js";
 import { THETA_SAMPLER_NAMES } from "../hyper/thetaSamplers.js";
 import type { OpCounts } from "../linalg/counters.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { TaskContext } from "../parallel/tasks.js";
 import { SIMULATION_LIKELIHOODS, type SimulationLikelihood } from "../run/simulate.js";
 import { checkpointMismatch, type HyperChainCheckpoint } from "./hyperChainLoop.js";
 import { runOneChain, type HyperChainSettings } from "./hyperChains.js";
@@ -28,7 +28,7 @@ import { csvProblem, simulatedProblem, type HyperProblem } from "./hyperProblems
 import { cellIdentity } from "./identity.js";
 import { refuseJob } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
-import type { GridJob } from "./spec.js";
+import { registerGridJobKind, type GridJob } from "./spec.js";
 import { jobCheckpointPath, readJobCheckpoint, writeJobCheckpoint, writeJobDraws } from "./store.js";
 
 export const HYPER_CHAIN = "hyper-chain";
@@ -122,4 +122,4 @@ export function hyperChainJob(job: GridJob, context?: TaskContext): HyperChainJo
   };
 }
 
-registerTaskKind(HYPER_CHAIN, import.meta.url, "hyperChainJob");
+registerGridJobKind(HYPER_CHAIN, import.meta.url, "hyperChainJob");

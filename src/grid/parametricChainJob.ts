@@ -30,7 +30,7 @@ import { essGeyer } from "../diagnostics/ess.js";
 import { readDataset } from "../io/dataset.js";
 import { regressionDesign } from "../models/design.js";
 import { logisticRegression } from "../models/logisticRegression.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/driver.js";
 import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, trajectoryStepCap, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
@@ -41,7 +41,7 @@ import { fnvSeed } from "./identity.js";
 import { runJobChain, withStep, type JobTallies, type TallyKeeper } from "./jobChain.js";
 import { fixedInteger, refuseJob } from "./jobError.js";
 import type { ChainJobRecord } from "./simulatedChainJob.js";
-import type { GridJob } from "./spec.js";
+import { registerGridJobKind, type GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
 
 export const PARAMETRIC_CHAIN = "parametric-chain";
@@ -299,4 +299,4 @@ export function parametricChainJob(job: GridJob, context?: TaskContext): Paramet
   return figuresResult(job, { dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0, resumed });
 }
 
-registerTaskKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob");
+registerGridJobKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob");

@@ -10,9 +10,9 @@
  * checkpoint directory is shared (the grid's output directory on a shared file system).
  */
 import { hostname } from "node:os";
-import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from "bullmq";
+import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
-import { runTasks } from "../parallel/pool.js";
+import { runTasks, StopFlag } from "../parallel/pool.js";
 import { decodeExact, encodeExact } from "../run/checkpoint.js";
 import { GridJobError, gridJobErrorOf, queuedReason } from "./jobError.js";
 import type { GridJob } from "./spec.js";
@@ -40,10 +40,64 @@ export function redisClient(url: string): Redis {
   return new Redis({ ...parseRedisUrl(url), maxRetriesPerRequest: null });
 }
 
+/** Redis cannot be reached at the URL given: the user's to fix (the URL, the server, the network), one line. */
+export class RedisUnreachableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RedisUnreachableError";
+  }
+}
+
+/** How long a first connection to Redis may take before the command gives up. */
+export const CONNECT_TIMEOUT_SECONDS = 5;
+
+/**
+ * Checks that Redis at `url` answers a PING within `timeoutSeconds`, on a connection that does not
+ * retry, before the queue's connections (which retry for ever, as a worker must when Redis
+ * restarts) are made; throws RedisUnreachableError saying why not.
+ */
+export async function checkRedisReachable(url: string, timeoutSeconds = CONNECT_TIMEOUT_SECONDS): Promise<void> {
+  const ms = timeoutSeconds * 1000;
+  const client = new Redis({ ...parseRedisUrl(url), lazyConnect: true, connectTimeout: ms, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  let cause: Error | undefined; // the socket's error: connect() itself rejects with "Connection is closed."
+  client.on("error", (e: Error) => (cause ??= e));
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect().then(() => client.ping()),
+      new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${timeoutSeconds} s`)), ms))),
+    ]);
+  } catch (e) {
+    const why = (cause ?? (e instanceof Error ? e : undefined))?.message ?? String(e);
+    throw new RedisUnreachableError(`cannot reach Redis at ${url}: ${why === "" ? "the connection failed" : why}`);
+  } finally {
+    clearTimeout(timer);
+    client.disconnect();
+  }
+}
+
+/**
+ * An 'error' listener for the queue's connections (which retry while Redis is away): one line
+ * through `say` at most every 30 s, instead of BullMQ's printing each failed attempt's error object.
+ */
+function connectionErrors(url: string, say: (line: string) => void): (e: Error) => void {
+  let last = -Infinity;
+  return (e) => {
+    const now = performance.now();
+    if (now - last < 30_000) return;
+    last = now;
+    say(`Redis at ${url}: ${e.message} (retrying)`);
+  };
+}
+
+const stderrLine = (line: string) => void process.stderr.write(`gpmcmc: ${line}\n`);
+
 /** Runs `use` with a queue on its own connection, then closes both (BullMQ leaves a connection it was given open). */
 async function withQueue<T>(url: string, use: (queue: Queue) => Promise<T>): Promise<T> {
+  await checkRedisReachable(url);
   const connection = redisClient(url);
   const queue = new Queue(QUEUE_NAME, { connection });
+  queue.on("error", connectionErrors(url, stderrLine));
   try {
     return await use(queue);
   } finally {
@@ -82,8 +136,10 @@ export async function gridStates(url: string, jobs: readonly GridJob[]): Promise
 export async function awaitGrid(url: string, outDir: string, jobs: readonly GridJob[], onJob?: (job: GridJob, result: unknown) => void): Promise<void> {
   const byId = new Map(jobs.filter((j) => readJobResult(outDir, j.id) === undefined).map((j) => [j.id, j]));
   if (byId.size === 0) return;
+  await checkRedisReachable(url);
   const eventsConnection = redisClient(url);
   const events = new QueueEvents(QUEUE_NAME, { connection: eventsConnection });
+  events.on("error", connectionErrors(url, stderrLine));
   try {
     await events.waitUntilReady();
     await withQueue(url, (queue) => new Promise<void>((resolve, reject) => {
@@ -146,19 +202,32 @@ export interface QueueWorkerOptions {
   onEvent?: (line: string) => void;
 }
 
-/** Starts pulling jobs; resolves with a function that closes the worker (finishing running jobs). */
-export function startQueueWorker(url: string, options: QueueWorkerOptions = {}): { close: () => Promise<void> } {
+/**
+ * Starts pulling jobs, once Redis answers (else RedisUnreachableError); resolves with a function
+ * that stops the worker: it takes no new job, asks the running ones to stop at their next
+ * transition (a job checkpoints when stopped, with checkpointEvery), puts them back on the queue
+ * (not counted as a failed attempt) for another worker to resume, and closes its connections.
+ */
+export async function startQueueWorker(url: string, options: QueueWorkerOptions = {}): Promise<{ close: () => Promise<void> }> {
+  await checkRedisReachable(url);
   const lockDuration = Math.round((options.lockSeconds ?? 30) * 1000);
   const say = options.onEvent ?? (() => {});
+  const stop = new StopFlag();
   const connection = redisClient(url);
-  const worker = new Worker(QUEUE_NAME, async (job: Job<GridJob>) => {
+  const worker = new Worker(QUEUE_NAME, async (job: Job<GridJob>, token?: string) => {
     say(`job ${job.id} started: ${job.data.identity}`);
     let result: unknown;
     try {
-      [result] = await runTasks([{ kind: job.data.kind, input: job.data }], { parallel: 1 });
+      [result] = await runTasks([{ kind: job.data.kind, input: job.data }], { parallel: 1, stop });
     } catch (e) {
       // the spec is at fault: another attempt would fail the same way
       if (e instanceof GridJobError) throw new UnrecoverableError(queuedReason(e));
+      if (stop.requested) {
+        // stopped (SIGTERM, Ctrl-C): back on the queue for another worker, which resumes its checkpoint
+        await job.moveToWait(token);
+        say(`job ${job.id} stopped: back on the queue`);
+        throw new WaitingError();
+      }
       throw e;
     }
     say(`job ${job.id} done`);
@@ -171,10 +240,15 @@ export function startQueueWorker(url: string, options: QueueWorkerOptions = {}):
     maxStalledCount: 3,
     name: `${hostname()}:${process.pid}`,
   });
-  worker.on("failed", (job, err) => say(`job ${job?.id} failed: ${err.message}`));
+  worker.on("failed", (job, err) => {
+    if (!(err instanceof WaitingError)) say(`job ${job?.id} failed: ${err.message}`);
+  });
+  worker.on("error", connectionErrors(url, say));
   return {
     close: async () => {
-      await worker.close();
+      const closing = worker.close(); // takes no new job
+      stop.request();
+      await closing;
       connection.disconnect();
     },
   };

@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { drawsArray } from "../diagnostics/draws.js";
 import { minEssByChain } from "../diagnostics/summary.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { decodeExact } from "../run/checkpoint.js";
 import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
@@ -27,7 +27,7 @@ import type { Kernel } from "../samplers/types.js";
 import { annealedLatentTarget, type AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { seedOfIdentity } from "./identity.js";
 import { GridJobError } from "./jobError.js";
-import type { GridJob } from "./spec.js";
+import { registerGridJobKind, type GridJob } from "./spec.js";
 import { readJobCheckpoint, writeJobCheckpoint, writeJobDraws } from "./store.js";
 
 export const SIMULATED_LATENT_CHAIN = "simulated-latent-chain";
@@ -140,4 +140,4 @@ export function readJobDraws(drawsDir: string, result: Pick<GridJobResult, "draw
   return decodeExact(readFileSync(join(drawsDir, result.drawsFile), "utf8"));
 }
 
-registerTaskKind(SIMULATED_LATENT_CHAIN, import.meta.url, "simulatedLatentChainJob");
+registerGridJobKind(SIMULATED_LATENT_CHAIN, import.meta.url, "simulatedLatentChainJob");

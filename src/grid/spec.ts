@@ -9,10 +9,28 @@
  *               "sampler": ["mh-v1", "ess"], "chain": [0, 1, 2, 3] },
  *     "out": "grid-out", "checkpointEvery": 100 }
  */
-import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readTextFile } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
+import { registerTaskKind } from "../parallel/tasks.js";
 import { cellIdentity, jobId } from "./identity.js";
+
+const jobKinds: string[] = [];
+
+/**
+ * Registers a grid job kind: the task kind (src/parallel/tasks.ts) of the function `exportName`
+ * of `module` that runs one job. Each job module calls it as it loads, so the kinds a spec may
+ * name are those of the modules loaded (the command line loads them all).
+ */
+export function registerGridJobKind(kind: string, module: string | URL, exportName: string): void {
+  registerTaskKind(kind, module, exportName);
+  if (!jobKinds.includes(kind)) jobKinds.push(kind);
+}
+
+/** The grid job kinds registered so far, in the order their modules loaded. */
+export function gridJobKinds(): readonly string[] {
+  return jobKinds;
+}
 
 export interface GridSpec {
   /** The grid's name, the first word(s) of every job's identity. */
@@ -53,21 +71,18 @@ function fail(path: string, message: string): never {
   throw new DataError({ file: path }, message);
 }
 
-/** Reads and checks a grid spec. */
+/** Reads and checks a grid spec; its kind must be a registered job kind (registerGridJobKind). */
 export function readGridSpec(path: string): LoadedGrid {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    fail(path, `cannot be read: ${(e as Error).message}`);
-  }
+  const text = readTextFile(path); // a missing file is "PATH: no such file", a binary one named as such
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (e) {
     fail(path, `is not JSON: ${(e as Error).message}`);
   }
-  return { spec: checkGridSpec(raw, path), path, outDir: resolve(dirname(path), (raw as GridSpec).out) };
+  const spec = checkGridSpec(raw, path);
+  if (!jobKinds.includes(spec.kind)) fail(path, `unknown job kind ${JSON.stringify(spec.kind)} in "kind" (known: ${jobKinds.join(", ")})`);
+  return { spec, path, outDir: resolve(dirname(path), spec.out) };
 }
 
 /** Checks a spec given as a value (`where` names it in messages). */

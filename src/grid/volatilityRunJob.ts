@@ -21,7 +21,7 @@
 import { essGeyer } from "../diagnostics/ess.js";
 import { SV_TRUTH } from "../models/volatility/svModel.js";
 import { simulateVolatility } from "../models/volatility/svSimulate.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { kernelDensities } from "../report/curves.js";
 import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../run/volatilityGibbs.js";
@@ -30,7 +30,7 @@ import { fnvSeed } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
 import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
-import type { GridJob } from "./spec.js";
+import { registerGridJobKind, type GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
 
 export const VOLATILITY_RUN = "volatility-run";
@@ -167,4 +167,4 @@ export function volatilityRunJob(job: GridJob, context?: TaskContext): Volatilit
   });
 }
 
-registerTaskKind(VOLATILITY_RUN, import.meta.url, "volatilityRunJob");
+registerGridJobKind(VOLATILITY_RUN, import.meta.url, "volatilityRunJob");

@@ -83,7 +83,8 @@ export interface JointChain {
   restoreState(saved: Float64Array): void;
 }
 
-const KERNEL_CACHE = 4;
+/** How many K(theta) and their factors the cache keeps (and a checkpoint with them). */
+export const KERNEL_CACHE = 4;
 
 /**
  * kernelAt with the last few results kept (keyed by theta's exact values); a theta that differs

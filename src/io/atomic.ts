@@ -44,7 +44,7 @@ export class AtomicFile {
     try {
       this.fd = openSync(this.tempPath, "wx", 0o644);
     } catch (e) {
-      throw new OutputError(path, `cannot be written: ${fileErrorReason(e)}`);
+      throw new OutputError(path, `cannot be written: ${fileErrorReason(e, this.tempPath)}`);
     }
   }
 
@@ -350,7 +350,7 @@ export function prepareOutputDir(dir: string, options: OutputDirOptions = {}): O
         mkdirSync(p);
         created.push(p);
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new OutputError(dir, `cannot be created: ${fileErrorReason(e)}`);
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw new OutputError(dir, `cannot be created: ${fileErrorReason(e, p)}`);
       }
     }
     acquireRunLock(dir, options.command ?? "run");

@@ -52,13 +52,37 @@ export function readDataset(path: string, options: ReadDatasetOptions = {}): Dat
   return parseDataset(readTextFile(path), path, options);
 }
 
-/** Reads a whole text file, turning file-system failures into one-line DataErrors. */
+/**
+ * Reads a whole text file, turning file-system failures into one-line DataErrors; a file with a
+ * control byte (binary: an executable, a compressed file) is one too, naming the byte and where
+ * it is, so that no message echoes its bytes.
+ */
 export function readTextFile(path: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path, "utf8");
+    bytes = readFileSync(path);
   } catch (e) {
     throw new DataError({ file: path }, fileSystemReason(e));
   }
+  const at = firstBinaryByte(bytes);
+  if (at >= 0) {
+    const lineStart = bytes.lastIndexOf(0x0a, at) + 1;
+    let line = 1;
+    for (let i = bytes.indexOf(0x0a); i >= 0 && i < at; i = bytes.indexOf(0x0a, i + 1)) line++;
+    let column = 1; // in characters: UTF-8 continuation bytes (10xxxxxx) do not start one
+    for (let i = lineStart; i < at; i++) if ((bytes[i]! & 0xc0) !== 0x80) column++;
+    throw new DataError({ file: path, line, column }, `the file is not text (binary byte 0x${bytes[at]!.toString(16).padStart(2, "0")})`);
+  }
+  return bytes.toString("utf8");
+}
+
+/** The offset of the first control byte other than tab, line feed, vertical tab, form feed and carriage return; -1 if none. */
+function firstBinaryByte(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if ((b < 0x20 && (b < 0x09 || b > 0x0d)) || b === 0x7f) return i;
+  }
+  return -1;
 }
 
 function fileSystemReason(e: unknown): string {

@@ -2,6 +2,8 @@
  * Errors for bad input files and unusable output paths. Each carries what a user needs to fix
  * the problem, and its message is one line in the style of compilers: `file:line:column: what`.
  */
+import { statSync } from "node:fs";
+import { dirname } from "node:path";
 
 /** Where in a file a problem is: 1-based line (the header is line 1) and 1-based column. */
 export interface DataLocation {
@@ -64,9 +66,16 @@ export function quoteCell(s: string, max = 40): string {
   return JSON.stringify(t);
 }
 
-/** A file-system error in words (the common codes named plainly, others by their message). */
-export function fileErrorReason(e: unknown): string {
+/**
+ * A file-system error in words (the common codes named plainly, others by their message). Given
+ * the path that was being made, ENOENT whose directory exists (e.g. under /proc, which has no room
+ * for new files) says so instead of claiming the directory is missing.
+ */
+export function fileErrorReason(e: unknown, path?: string): string {
   const err = e as NodeJS.ErrnoException;
+  if (err.code === "ENOENT" && path !== undefined && isDirectory(dirname(path))) {
+    return `the file system refuses to create it in ${JSON.stringify(dirname(path))} (ENOENT), although that directory exists`;
+  }
   switch (err.code) {
     case "EACCES":
     case "EPERM":
@@ -83,5 +92,13 @@ export function fileErrorReason(e: unknown): string {
       return "is a directory";
     default:
       return err.message;
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }

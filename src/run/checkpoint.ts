@@ -10,6 +10,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic.js";
+import { DataError, fileErrorReason } from "../io/errors.js";
 import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
 
 /** The name of chain `chain`'s (0-based; or AIS run's) checkpoint file. */
@@ -54,9 +55,9 @@ export function writeCheckpoint(dir: string, cp: ChainCheckpoint): void {
   writeCheckpointFile(join(dir, checkpointFileName(cp.chain)), cp);
 }
 
-/** Chain `chain`'s (or AIS run's) checkpoint in `dir`, or undefined when there is none (the chain starts afresh). */
-export function readCheckpoint<C = ChainCheckpoint>(dir: string, chain: number): C | undefined {
-  return readCheckpointFile<C>(join(dir, checkpointFileName(chain)));
+/** Chain `chain`'s (or AIS run's) checkpoint in `dir`, or undefined when there is none (the chain starts afresh); `check` as readCheckpointFile's. */
+export function readCheckpoint<C = ChainCheckpoint>(dir: string, chain: number, check?: (value: Record<string, unknown>) => string | undefined): C | undefined {
+  return readCheckpointFile<C>(join(dir, checkpointFileName(chain)), check);
 }
 
 /** Writes a checkpoint (a chain's, an AIS run's) to `path`, atomically. */
@@ -64,16 +65,46 @@ export function writeCheckpointFile(path: string, cp: object): void {
   writeFileAtomic(path, encodeExact(cp) + "\n");
 }
 
-/** The checkpoint at `path`, or undefined when there is none. */
-export function readCheckpointFile<C = ChainCheckpoint>(path: string): C | undefined {
+/**
+ * The checkpoint at `path`, or undefined when there is none. A file that cannot be read back (cut
+ * off, damaged, not JSON, or what `check` finds wrong with its value) is a DataError naming it and
+ * what is wrong, without echoing its bytes, and saying that removing it starts its chain afresh.
+ */
+export function readCheckpointFile<C = ChainCheckpoint>(path: string, check?: (value: Record<string, unknown>) => string | undefined): C | undefined {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw e;
+    throw new DataError({ file: path }, `cannot be read: ${fileErrorReason(e)}`);
   }
-  return decodeExact<C>(text);
+  const fail = (problem: string): never => {
+    throw new DataError({ file: path }, `${problem}; remove it, and its chain starts again from its first transition`);
+  };
+  let value: unknown;
+  try {
+    value = decodeExact<unknown>(text);
+  } catch (e) {
+    fail(undecodable(text, e));
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail("is not a checkpoint (its JSON is not an object)");
+  const problem = check?.(value as Record<string, unknown>);
+  if (problem !== undefined) fail(`is not a checkpoint of this run: ${problem}`);
+  return value as C;
+}
+
+/** Why a checkpoint's text does not decode, in words (its bytes are not echoed). */
+function undecodable(text: string, e: unknown): string {
+  if (text.trim() === "") return "is empty (not a complete checkpoint: cut off when it was written?)";
+  const message = e instanceof Error ? e.message : String(e);
+  if (/Unexpected end of JSON input|Unterminated string|Expected .* after/.test(message)) {
+    return `is cut off after ${Buffer.byteLength(text)} bytes (not a complete checkpoint)`;
+  }
+  if (e instanceof SyntaxError) {
+    const at = /at position (\d+)/.exec(message);
+    return `is not a checkpoint: not JSON${at ? ` (at character ${Number(at[1]) + 1})` : ""}`;
+  }
+  return "is damaged: an array in it does not decode";
 }
 
 /** Whether a checkpoint is of a chain that ran to its end. */

@@ -62,3 +62,34 @@ export function checkResume(cp: ChainCheckpoint, chain: { dim: number; draws: nu
   if (!Number.isInteger(cp.done) || cp.done < 0 || cp.done > total) throw new RangeError(`runChain: checkpoint after transition ${cp.done} of ${total}`);
   if (cp.position.length !== chain.dim || cp.samples.length !== cp.kept * chain.dim) throw new RangeError("runChain: the checkpoint's arrays do not fit its dimension");
 }
+
+const STAT_KEYS = ["lp", "acceptStat", "stepSize", "nLeapfrog", "divergent", "energy"] as const;
+
+/**
+ * What is wrong with a value read back as chain `chain`'s checkpoint of a run of `run`'s shape
+ * (its dimension where the caller knows it), in words for a message about its file; undefined
+ * when it is such a checkpoint. The checks runChain's checkResume would fail, made before any
+ * chain starts, so that a damaged or foreign file is named instead of failing in a worker.
+ */
+export function chainCheckpointProblem(value: Record<string, unknown>, chain: number, run: { draws: number; burnIn: number; thin: number; dim?: number }): string | undefined {
+  const whole = (k: string) => Number.isInteger(value[k]) && (value[k] as number) >= 0;
+  for (const k of ["chain", "dim", "draws", "burnIn", "thin", "done", "kept"]) if (!whole(k)) return `its field "${k}" is missing or not a whole number`;
+  if (value.phase !== "burn-in" && value.phase !== "sampling") return `its field "phase" is missing or not "burn-in" or "sampling"`;
+  for (const k of ["position", "samples"]) if (!(value[k] instanceof Float64Array)) return `its field "${k}" is missing or not an array of numbers`;
+  const rng = value.rng as { words?: unknown } | undefined;
+  if (typeof rng !== "object" || rng === null || !Array.isArray(rng.words) || rng.words.length !== 4 || !rng.words.every((w) => typeof w === "string" && /^[0-9a-f]{1,16}$/.test(w))) {
+    return `its field "rng" is missing or not a generator's state`;
+  }
+  for (const k of ["tallies", "summary", "seconds", "stats"]) if (typeof value[k] !== "object" || value[k] === null) return `its field "${k}" is missing or not an object`;
+  const cp = value as unknown as ChainCheckpoint;
+  if (cp.chain !== chain) return `it is chain ${cp.chain + 1}'s, not chain ${chain + 1}'s`;
+  const expected: [string, number | undefined][] = [["draws", run.draws], ["burnIn", run.burnIn], ["thin", run.thin], ["dim", run.dim]];
+  for (const [k, v] of expected) if (v !== undefined && value[k] !== v) return `its chain has ${k} ${value[k] as number}, the run's chains have ${v}`;
+  if (cp.done > cp.burnIn + cp.draws * cp.thin) return `it is after transition ${cp.done} of a chain of ${cp.burnIn + cp.draws * cp.thin}`;
+  if (cp.kept > cp.draws || cp.position.length !== cp.dim || cp.samples.length < cp.kept * cp.dim) return "its arrays do not fit its dimension and draws";
+  for (const k of STAT_KEYS) {
+    const column = (cp.stats as unknown as Record<string, unknown>)[k];
+    if (!ArrayBuffer.isView(column) || (column as Float64Array).length < cp.kept) return `its statistics column "${k}" is missing or shorter than its draws`;
+  }
+  return undefined;
+}

@@ -20,6 +20,8 @@ interface Row {
   message: (scratch: string) => string;
   /** Put files in the scratch directory before the run. */
   setup?: (scratch: string) => void;
+  /** Environment variables set for the row (the memory limit, so that the line is the same on every machine). */
+  env?: Record<string, string>;
 }
 
 const data = (name: string) => fixture("data", name);
@@ -30,6 +32,15 @@ const good = (scratch: string): RawSampleOptions => ({
   out: join(scratch, "run"),
 });
 const withLikelihoods = { likelihoods: ["probit", "poisson"] };
+/** The memory limit of the rows about sizes (GPMCMC_MAX_MEMORY: the machine's memory otherwise). */
+const memory8G = { GPMCMC_MAX_MEMORY: "8e9" };
+const limit8G = "GPMCMC_MAX_MEMORY (8.00 GB)";
+/** A data set of 60000 rows (made in the scratch directory: 1 MB, not committed). */
+function writeBig(scratch: string): void {
+  const rows = ["y,x1,x2"];
+  for (let i = 0; i < 60000; i++) rows.push(`${i % 2 === 0 ? 1 : -1},${(i % 97) / 10},${(i % 89) / 10}`);
+  writeFileSync(join(scratch, "big.csv"), rows.join("\n") + "\n");
+}
 
 const TABLE: Row[] = [
   { name: "missing file", options: () => ({ data: data("no_such_file.csv") }), message: () => `${data("no_such_file.csv")}: no such file` },
@@ -111,6 +122,46 @@ const TABLE: Row[] = [
     message: (s) => `output ${JSON.stringify(join(s, "file.txt"))}: exists and is not a directory`,
   },
   { name: "empty output path", options: () => ({ out: "" }), message: () => "--out: needs a path, got an empty value" },
+  {
+    name: "a log signal sd whose variance overflows",
+    options: () => ({ signalSd: undefined, logSignalSd: "1000" }),
+    message: () => '--log-signal-sd: "1000" makes the signal variance s^2 overflow to infinity (not a finite double); it must be below about 354.8',
+  },
+  {
+    name: "a signal sd whose variance overflows",
+    options: () => ({ signalSd: "1e200" }),
+    message: () => '--signal-sd: "1e200" makes the signal variance s^2 overflow to infinity (not a finite double); it must be below about 1.34e+154',
+  },
+  {
+    name: "a log lengthscale that underflows",
+    options: () => ({ lengthscale: undefined, logLengthscale: "0,-1000" }),
+    message: () => '--log-lengthscale: value 2 of 2 "-1000" makes the lengthscale underflow to 0 (not a positive double); it must be above about -744.4',
+  },
+  {
+    name: "draws beyond the memory (--draws 1e12)",
+    env: memory8G,
+    options: () => ({ draws: "1000000000000" }),
+    message: () => `--draws: 4 chains x 1000000000000 draws x 11 columns (5 variables, 6 statistics) x 8 bytes = 352 TB, more than ${limit8G}; lower --draws or --chains (--thin k keeps one transition in k of a longer chain)`,
+  },
+  {
+    name: "draws beyond the memory (ess, --draws 1e8 --chains 4)",
+    env: memory8G,
+    options: () => ({ sampler: "ess", draws: "100000000", chains: "4" }),
+    message: () => `--draws: 4 chains x 100000000 draws x 11 columns (5 variables, 6 statistics) x 8 bytes = 35.2 GB, more than ${limit8G}; lower --draws or --chains (--thin k keeps one transition in k of a longer chain)`,
+  },
+  {
+    name: "a chain's draws beyond what its checkpoint can hold (with --out)",
+    env: memory8G,
+    options: () => ({ sampler: "ess", draws: "10000000", chains: "1" }),
+    message: () => "--draws: 10000000 draws x 11 columns (5 variables, 6 statistics) x 8 bytes = 880 MB per chain, more than a chain's checkpoint can hold (402 MB); lower --draws (--thin k keeps one transition in k of a longer chain)",
+  },
+  {
+    name: "n = 60000: the n x n matrices beyond the memory",
+    env: memory8G,
+    setup: writeBig,
+    options: (s) => ({ data: join(s, "big.csv") }),
+    message: (s) => `${join(s, "big.csv")}: n = 60000 rows: the n x n kernel matrix K and its Cholesky factor need at least 2 x 60000^2 x 8 bytes = 57.6 GB, more than ${limit8G}; use fewer rows`,
+  },
 ];
 
 /** Every file under dir with its content, to compare before and after. */
@@ -132,6 +183,8 @@ function snapshot(dir: string): Record<string, string> {
 for (const row of TABLE) {
   test(`bad input: ${row.name}`, () => {
     const s = scratchDir();
+    const saved = Object.fromEntries(Object.keys(row.env ?? {}).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, row.env);
     try {
       row.setup?.(s.dir);
       const before = snapshot(s.dir);
@@ -150,6 +203,10 @@ for (const row of TABLE) {
       assert.equal(stderr.split("\n").length, 2, "exactly one line");
       assert.deepEqual(snapshot(s.dir), before, "nothing was written");
     } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
       s.cleanup();
     }
   });

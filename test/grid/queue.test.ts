@@ -4,7 +4,8 @@
  * every job completes once, the killed job on the other worker (resumed from its checkpoint),
  * and every result and draws file is that of the same grid run in a single process. Submitting
  * the grid again runs nothing. So for Table 2's simulated-latent-chain jobs and for the
- * parametric-chain jobs of Girolami & Calderhead's logistic regression.
+ * parametric-chain jobs of Girolami & Calderhead's logistic regression; and for a worker stopped
+ * with SIGTERM instead, which exits within a second, its job back on the queue.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -52,7 +53,12 @@ function startWorker(url: string): { child: ChildProcess; log: () => string } {
 
 const missing = skipUnlessAvailable(redisMissing());
 
-for (const [kind, spec] of Object.entries(SPECS)) test(`${kind}: two workers, one killed mid-job: every job completes once, with the single-process results`, { skip: missing, timeout: 180_000 }, async () => {
+const CASES: [string, (out: string) => { grid: string }, "SIGKILL" | "SIGTERM"][] = [
+  ...Object.entries(SPECS).map(([kind, spec]) => [kind, spec, "SIGKILL"] as [string, (out: string) => { grid: string }, "SIGKILL"]),
+  ["simulated-latent-chain", SPECS["simulated-latent-chain"]!, "SIGTERM"],
+];
+
+for (const [kind, spec, signal] of CASES) test(`${kind}: two workers, one ${signal === "SIGKILL" ? "killed" : "stopped with SIGTERM"} mid-job: every job completes once, with the single-process results`, { skip: missing, timeout: 180_000 }, async () => {
   const s = scratchDir();
   const redis = await startRedis();
   const workers: ReturnType<typeof startWorker>[] = [];
@@ -79,8 +85,16 @@ for (const [kind, spec] of Object.entries(SPECS)) test(`${kind}: two workers, on
       await new Promise((r) => setTimeout(r, 50));
       const started = /job (g[0-9a-f]+) started/.exec(victim.log());
       if (started && existsSync(join(s.dir, "queued", "checkpoints", `${started[1]}.json`)) && !victim.log().includes(`job ${started[1]} done`)) {
-        victim.child.kill("SIGKILL");
+        const exited = new Promise<number | null>((resolve) => victim.child.on("exit", (c) => resolve(c)));
+        const t0 = performance.now();
+        victim.child.kill(signal);
         killedJob = started[1];
+        if (signal === "SIGTERM") {
+          // stopped within a second (and a little for the process's exit), its job put back on the queue
+          assert.equal(await exited, 0, victim.log());
+          assert.ok(performance.now() - t0 < 1500, `the worker took ${(performance.now() - t0).toFixed(0)} ms to stop`);
+          assert.match(victim.log(), new RegExp(`job ${killedJob} stopped: back on the queue`));
+        }
       }
     }
     assert.ok(killedJob, `the first worker never had a job in progress to kill:\n${victim.log()}`);

@@ -1,0 +1,108 @@
+/**
+ * What a command may allocate, checked before it allocates anything or writes a file, so that a
+ * run too large for the machine is one line naming the option or data file that makes it so
+ * (exit code 2), not a failed allocation midway through with a half-made output directory.
+ *
+ * The memory the process can be given is the machine's (os.totalmem()), or less where a control
+ * group limits the process (process.constrainedMemory()), or what GPMCMC_MAX_MEMORY says (bytes,
+ * e.g. 8e9 or 8G: on a shared machine, or to check a large run's size elsewhere). Two things are
+ * checked against it: the n x n matrices of a GP model (K and its Cholesky factor, at least) and
+ * the draws a run keeps in memory (draws x chains x columns x 8 bytes). A chain's checkpoint is one
+ * JSON text, a V8 string of at most buffer.constants.MAX_STRING_LENGTH characters holding the
+ * base64 of the chain's draws so far, so with --out a chain's draws must also fit in one.
+ */
+import { constants as bufferConstants } from "node:buffer";
+import { totalmem } from "node:os";
+import type { Dataset } from "../io/dataset.js";
+import { DataError } from "../io/errors.js";
+import { OptionError } from "./options.js";
+
+/** The environment variable that sets the memory gpmcmc may use, in bytes. */
+export const MAX_MEMORY_VARIABLE = "GPMCMC_MAX_MEMORY";
+
+/** The memory this process may use, and the words naming where that figure comes from. */
+export interface MemoryLimit {
+  bytes: number;
+  /** e.g. "this machine's memory (os.totalmem(): 25.3 GB)". */
+  what: string;
+}
+
+const UNITS: Record<string, number> = { "": 1, k: 1e3, K: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+
+/** The memory limit: GPMCMC_MAX_MEMORY if set, else the control group's limit where it is below the machine's memory, else the machine's memory. */
+export function memoryLimit(env: Record<string, string | undefined> = process.env): MemoryLimit {
+  const raw = env[MAX_MEMORY_VARIABLE];
+  if (raw !== undefined && raw.trim() !== "") {
+    const m = /^\s*(\d+(?:\.\d*)?(?:e\d+)?)\s*([kKMGT]?)B?\s*$/.exec(raw);
+    const bytes = m ? Number(m[1]) * UNITS[m[2]!]! : NaN;
+    if (!(bytes > 0 && Number.isFinite(bytes))) throw new OptionError(MAX_MEMORY_VARIABLE, `must be a number of bytes, e.g. 8e9 or 8G, got ${JSON.stringify(raw)}`);
+    return { bytes, what: `${MAX_MEMORY_VARIABLE} (${formatBytes(bytes)})` };
+  }
+  const machine = totalmem();
+  const constrained = typeof process.constrainedMemory === "function" ? process.constrainedMemory() : undefined;
+  if (constrained !== undefined && constrained > 0 && constrained < machine) {
+    return { bytes: constrained, what: `this process's memory limit (its control group's: ${formatBytes(constrained)})` };
+  }
+  return { bytes: machine, what: `this machine's memory (os.totalmem(): ${formatBytes(machine)})` };
+}
+
+/** Bytes in decimal units to 3 significant digits: "880 MB", "28.8 GB". */
+export function formatBytes(bytes: number): string {
+  const units = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB"];
+  let k = 0;
+  while (k < units.length - 1 && bytes >= 1000 ** (k + 1)) k++;
+  return k === 0 ? `${bytes} bytes` : `${(bytes / 1000 ** k).toPrecision(3)} ${units[k]}`;
+}
+
+/** The per-draw statistics every chain keeps beside its variables (CmdStan's lp__ ... energy__). */
+const STATISTICS = 6;
+
+/**
+ * The most bytes of draws one chain's checkpoint can hold: its JSON text is one string, holding
+ * the base64 (4 characters per 3 bytes) of the draws, with some room for the rest of the state.
+ */
+export const CHECKPOINT_LIMIT_BYTES = Math.floor(((bufferConstants.MAX_STRING_LENGTH - 2 ** 20) * 3) / 4);
+
+/** A run's draws: per chain, `draws` rows of `variables` values and the statistics. */
+export interface DrawsSize {
+  draws: number;
+  chains: number;
+  variables: number;
+  /** Whether the chains checkpoint (with --out or --resume): each chain's draws must then fit in one checkpoint. */
+  checkpoint: boolean;
+  /** Bytes a chain's checkpoint holds besides its draws (e.g. kept n x n factorisations). */
+  checkpointExtra?: number;
+}
+
+/**
+ * Throws an OptionError on --draws when the run's draws (draws x chains x columns x 8 bytes) are
+ * more than the memory limit, or, when it checkpoints, a chain's draws more than one checkpoint
+ * can hold: the message gives the bytes and the options that lower them.
+ */
+export function checkDrawsFit(size: DrawsSize, limit: MemoryLimit = memoryLimit()): void {
+  const columns = size.variables + STATISTICS;
+  const perChain = size.draws * columns * 8;
+  const product = `${size.draws} draws x ${columns} columns (${size.variables} variable${size.variables === 1 ? "" : "s"}, ${STATISTICS} statistics) x 8 bytes`;
+  const all = perChain * size.chains;
+  if (all > limit.bytes) {
+    throw new OptionError("--draws", `${size.chains} chain${size.chains === 1 ? "" : "s"} x ${product} = ${formatBytes(all)}, more than ${limit.what}; lower --draws or --chains (--thin k keeps one transition in k of a longer chain)`);
+  }
+  const extra = size.checkpointExtra ?? 0;
+  if (size.checkpoint && perChain + extra > CHECKPOINT_LIMIT_BYTES) {
+    const plus = extra > 0 ? ` + ${formatBytes(extra)} of kept n x n matrices` : "";
+    throw new OptionError("--draws", `${product}${plus} = ${formatBytes(perChain + extra)} per chain, more than a chain's checkpoint can hold (${formatBytes(CHECKPOINT_LIMIT_BYTES)}); lower --draws (--thin k keeps one transition in k of a longer chain)`);
+  }
+}
+
+/**
+ * Throws a DataError naming the data file when the n x n matrices of a GP model on it (`matrices`
+ * of them: at least K and its Cholesky factor) need more than the memory limit.
+ */
+export function checkKernelMatrixFits(data: Pick<Dataset, "n" | "path">, limit: MemoryLimit = memoryLimit(), matrices = 2): void {
+  const bytes = matrices * data.n * data.n * 8;
+  if (bytes <= limit.bytes) return;
+  throw new DataError(
+    { file: data.path },
+    `n = ${data.n} rows: the n x n kernel matrix K and its Cholesky factor need at least ${matrices} x ${data.n}^2 x 8 bytes = ${formatBytes(bytes)}, more than ${limit.what}; use fewer rows`,
+  );
+}
