@@ -96,15 +96,13 @@ export function readCheckpointFile<C = ChainCheckpoint>(path: string, check?: (v
 /** Why a checkpoint's text does not decode, in words (its bytes are not echoed). */
 function undecodable(text: string, e: unknown): string {
   if (text.trim() === "") return "is empty (not a complete checkpoint: cut off when it was written?)";
-  const message = e instanceof Error ? e.message : String(e);
-  if (/Unexpected end of JSON input|Unterminated string|Expected .* after/.test(message)) {
+  if (!(e instanceof SyntaxError)) return "is damaged: an array in it does not decode";
+  // JSON that stops where the text does was cut off; an error before its end is another file
+  const at = /at position (\d+)/.exec(e.message);
+  if (/Unexpected end of JSON input/.test(e.message) || (at && Number(at[1]) >= text.trimEnd().length)) {
     return `is cut off after ${Buffer.byteLength(text)} bytes (not a complete checkpoint)`;
   }
-  if (e instanceof SyntaxError) {
-    const at = /at position (\d+)/.exec(message);
-    return `is not a checkpoint: not JSON${at ? ` (at character ${Number(at[1]) + 1})` : ""}`;
-  }
-  return "is damaged: an array in it does not decode";
+  return `is not a checkpoint: not JSON${at ? ` (at character ${Number(at[1]) + 1})` : ""}`;
 }
 
 /** Whether a checkpoint is of a chain that ran to its end. */
