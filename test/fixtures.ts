@@ -1,5 +1,5 @@
 /** Paths of test fixtures and scratch directories (tests run from dist/test/...). */
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
@@ -64,4 +64,20 @@ export function prerequisiteMissing(t: TestContext, missing: string): void {
 export function scratchDir(): { dir: string; cleanup: () => void; entries: () => string[] } {
   const dir = mkdtempSync(join(tmpdir(), "gpmcmc-test-"));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }), entries: () => readdirSync(dir).sort() };
+}
+
+/** Every file and directory under dir with its content (bytes as latin1 text), to compare a directory before and after a command. */
+export function snapshotDir(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string, prefix: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const rel = prefix + e.name;
+      if (e.isDirectory()) {
+        out[rel + "/"] = "";
+        walk(join(d, e.name), rel + "/");
+      } else out[rel] = readFileSync(join(d, e.name), "latin1");
+    }
+  };
+  walk(dir, "");
+  return out;
 }

@@ -6,11 +6,11 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { prepareSampleInputs, type RawSampleOptions } from "../../src/cli/sampleOptions.js";
 import { reportError } from "../../src/cli/errors.js";
-import { fixture, scratchDir } from "../fixtures.js";
+import { fixture, scratchDir, snapshotDir as snapshot } from "../fixtures.js";
 
 interface Row {
   name: string;
@@ -164,21 +164,6 @@ const TABLE: Row[] = [
   },
 ];
 
-/** Every file under dir with its content, to compare before and after. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string, prefix: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const rel = prefix + e.name;
-      if (e.isDirectory()) {
-        out[rel + "/"] = "";
-        walk(join(d, e.name), rel + "/");
-      } else out[rel] = readFileSync(join(d, e.name), "utf8");
-    }
-  };
-  walk(dir, "");
-  return out;
-}
 
 for (const row of TABLE) {
   test(`bad input: ${row.name}`, () => {

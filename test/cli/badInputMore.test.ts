@@ -7,10 +7,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
-import { fixture, scratchDir } from "../fixtures.js";
+import { fixture, scratchDir, snapshotDir as snapshot } from "../fixtures.js";
 import { CLI } from "./cliRun.js";
 
 interface Row {
@@ -125,21 +125,6 @@ const TABLE: Row[] = [
   { name: "worker: Redis cannot be reached", args: () => ["worker", "--queue", "redis://127.0.0.1:1"], message: () => "cannot reach Redis at redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1" },
 ];
 
-/** Every file under dir with its content, to compare before and after. */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string, prefix: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const rel = prefix + e.name;
-      if (e.isDirectory()) {
-        out[rel + "/"] = "";
-        walk(join(d, e.name), rel + "/");
-      } else out[rel] = readFileSync(join(d, e.name), "latin1");
-    }
-  };
-  walk(dir, "");
-  return out;
-}
 
 for (const row of TABLE) {
   test(`bad input (command line): ${row.name}`, () => {
