@@ -53,6 +53,13 @@ function writeSpec(s: string, change: Record<string, unknown>): void {
   writeFileSync(join(s, "grid.json"), JSON.stringify(spec));
 }
 
+/** A data set of 60000 rows in s/big.csv (1 MB, made here, not committed). */
+function writeBig(s: string): void {
+  const rows = ["y,x1,x2"];
+  for (let i = 0; i < 60000; i++) rows.push(`${i % 2 === 0 ? 1 : -1},${(i % 97) / 10},${(i % 89) / 10}`);
+  writeFileSync(join(s, "big.csv"), rows.join("\n") + "\n");
+}
+
 const TABLE: Row[] = [
   {
     name: "sample --resume: a checkpoint cut off",
@@ -77,6 +84,13 @@ const TABLE: Row[] = [
     args: () => [...SHORT_RUN, "--adapt", "--no-adapt", "--out", "run"],
     message: () => "--adapt: and --no-adapt exclude each other: give one of them",
   },
+  ...(["laplace", "ep"] as const).map((command): Row => ({
+    name: `${command}: n = 60000, the n x n matrices beyond the memory`,
+    env: { GPMCMC_MAX_MEMORY: "8e9" },
+    setup: writeBig,
+    args: () => [command, "--data", "big.csv", ...KERNEL, "--out", "approx.json"],
+    message: () => "big.csv: n = 60000 rows: the n x n kernel matrix K and its Cholesky factor need at least 2 x 60000^2 x 8 bytes = 57.6 GB, more than GPMCMC_MAX_MEMORY (8.00 GB); use fewer rows",
+  })),
   {
     name: "predict --run: a run that was interrupted",
     setup: (s) => killedRun(s),
