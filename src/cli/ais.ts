@@ -18,7 +18,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { runAis, SCHEDULES, type AisProgress, type AisRunCheckpoint, type AisSpec, type ScheduleName } from "../annealing/index.js";
 import { epApproximation, epCorrectedLogZ, expectationPropagation } from "../approx/index.js";
-import { likelihoodsWith, likelihoodTraits } from "../likelihoods/registry.js";
+import { likelihoodsWithEpSites, likelihoodTraits } from "../likelihoods/registry.js";
 import { seKernel } from "../gp/index.js";
 import { AIS_TRACE_FILE, checkAisTrace, type AisTrace } from "../io/ais.js";
 import { checkOutputDir, type OutputDir } from "../io/atomic.js";
@@ -117,7 +117,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   const model = parseModelOptions(raw, { likelihoods: MODEL_LIKELIHOODS });
   const dataPath = model.data;
   const from = parseChoice("--from", raw.from ?? "ep", AIS_STARTS, "starting distribution");
-  const withEp = likelihoodsWith((t) => t.epSites !== undefined);
+  const withEp = likelihoodsWithEpSites();
   if (from === "ep" && !withEp.includes(model.likelihood)) {
     throw new OptionError("--likelihood", `${model.likelihood} needs --from prior: gpmcmc ais starts from EP's q (--from ep, the default) for ${withEp.join(", ")} only, as EP's sites are implemented for ${withEp.join(", ")}`);
   }

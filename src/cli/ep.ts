@@ -4,7 +4,7 @@
  * 2013) and, with --out, writing the Gaussian approximation as an ApproximationFile (exit codes:
  * approxCommon.ts).
  */
-import { likelihoodsWith, likelihoodTraits } from "../likelihoods/registry.js";
+import { likelihoodsWithEpSites, likelihoodTraits } from "../likelihoods/registry.js";
 import type { Command } from "commander";
 import { siteMeansOf, type ApproximationFile } from "../approx/approximationFile.js";
 import { expectationPropagation, type EpOptions } from "../approx/ep.js";
@@ -17,7 +17,7 @@ import type { ModelScope } from "./modelOptions.js";
 import { OptionError, parseChoice, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 /** The likelihoods EP takes: those with EP sites in the likelihood registry. */
-export const EP_LIKELIHOODS: readonly string[] = likelihoodsWith((t) => t.epSites !== undefined);
+export const EP_LIKELIHOODS: readonly string[] = likelihoodsWithEpSites();
 export const EP_SCHEDULES = ["sequential", "parallel"] as const;
 export const EP_CORRECTIONS = ["cumulant", "pairwise"] as const;
 export const EP_ACCELERATIONS = ["anderson", "none"] as const;

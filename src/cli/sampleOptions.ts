@@ -6,7 +6,7 @@
  * apply are an OptionError naming them, so a mistyped combination stops the command before
  * anything is read or written.
  */
-import { likelihoodsWith } from "../likelihoods/registry.js";
+import { likelihoodsWithEpSites } from "../likelihoods/registry.js";
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck, type OutputDirOptions } from "../io/atomic.js";
 import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo, samplerLikelihoods, WHITENINGS, type WhiteningName } from "../samplers/registry.js";
@@ -263,7 +263,7 @@ export function parseSamplerOptions(raw: RawSampleOptions & RawSamplerOptions, s
   const whitening = raw.whitening === undefined ? undefined : parseChoice("--whitening", raw.whitening, WHITENINGS, "whitening");
   // EP's sites exist for probit only (approx/sites.ts); run/whiteningMass.ts says which likelihoods EP whitens.
   const likelihood = raw.likelihood ?? SAMPLE_DEFAULTS.likelihood;
-  const withEp = likelihoodsWith((t) => t.epSites !== undefined);
+  const withEp = likelihoodsWithEpSites();
   if (whitening === "ep" && !withEp.includes(likelihood)) throw new OptionError("--whitening", `ep applies only to --likelihood ${withEp.join(", ")} (the likelihood with EP sites), not ${likelihood}`);
   return { alpha, scale, maxLeapfrogSteps, maxTreeDepth, whitening };
 }

@@ -159,6 +159,11 @@ export function likelihoodsWith(has: (traits: LikelihoodTraits, options: readonl
   });
 }
 
+/** The names of the shared registry's likelihoods with EP sites (EP, EP's whitening, AIS from EP's q). */
+export function likelihoodsWithEpSites(registry: LikelihoodRegistry = likelihoods): string[] {
+  return likelihoodsWith((t) => t.epSites !== undefined, registry);
+}
+
 /** The binary coding the likelihood's labels take (plusMinusOne for any but a zeroOne likelihood). */
 export function binaryCodingOf(name: string, registry: LikelihoodRegistry = likelihoods): BinaryCoding {
   return registry.entry(name)?.traits.binaryCoding ?? "plusMinusOne";
