@@ -1,6 +1,6 @@
 /**
  * The cost of one leapfrog step of RMHMC on the log-Gaussian Cox process (constant metric,
- * run/coxProcess.ts) as the grid grows: n x n grids, N = n^2 cells, n = 16, 32, 64, 128 by default,
+ * models/coxProcess/samplers.ts) as the grid grows: n x n grids, N = n^2 cells, n = 16, 32, 64, 128 by default,
  * for both grid covariances:
  *
  * - euclidean (the paper's, the default model): a step is one gradient in the whitened torus
@@ -28,7 +28,7 @@ import { coxFieldModel, type CoxModel } from "../src/models/coxProcess/fieldMode
 import type { GridDistance } from "../src/models/coxProcess/gridCovariance.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { Rng } from "../src/random/rng.js";
-import { coxProcessSampler } from "../src/run/coxProcess.js";
+import { coxProcessSampler } from "../src/models/coxProcess/samplers.js";
 import type { HmcKernel, HmcState } from "../src/samplers/hmc.js";
 
 function option(name: string, fallback: string): string {

@@ -15,7 +15,7 @@ import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
 import { coxProcessModel, paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
-import { coxProcessSampler } from "../src/run/coxProcess.js";
+import { coxProcessSampler } from "../src/models/coxProcess/samplers.js";
 import { runSlicedChains } from "../src/run/slicedChains.js";
 import type { AdaptOptions } from "../src/samplers/adaptation.js";
 import { sample } from "../src/samplers/driver.js";

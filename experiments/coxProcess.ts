@@ -2,7 +2,7 @@
  * Girolami & Calderhead (2011), Section 9.1, Table 13 and Figure 8 (reduced): the latent field of
  * the log-Gaussian Cox process on a 64 x 64 grid with the hyperparameters fixed at their true
  * values, sampled by MALA on Christensen et al.'s transformation (transient and stationary
- * scalings), mMALA and RMHMC (run/coxProcess.ts). For each: the seconds of sampling, min / median /
+ * scalings), mMALA and RMHMC (models/coxProcess/samplers.ts). For each: the seconds of sampling, min / median /
  * max ESS over the N cells (Geyer's initial monotone sequence), s / min-ESS and the speed relative
  * to the slowest; and the posterior mean and variance of the field, drawn as PNG heat maps beside
  * the data and the true field.
@@ -21,7 +21,7 @@
  *
  * Seeds are stable hashes of the cell's identity (grid, sampler, run; the data of the grid alone).
  * Every chain starts at x = mu 1 as in the paper, except MALA tuned for stationarity, which starts
- * at the posterior mode (run/coxProcess.ts); its acceptance from x = mu 1 with the tuned step is
+ * at the posterior mode (models/coxProcess/samplers.ts); its acceptance from x = mu 1 with the tuned step is
  * recorded too (the paper's Figure 7, right: it does not move from there). Writes table13.json and the figure8-*.png panels into --out.
  *
  * The runs are the jobs of a grid named "lgcp table13" (job kind "lgcp-run",
@@ -39,7 +39,7 @@ import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { paperHyperparameters } from "../src/models/coxProcess/coxProcess.js";
 import { GRID_DISTANCES, type GridDistance } from "../src/models/coxProcess/gridCovariance.js";
-import { COX_PROCESS_SAMPLERS, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../src/run/coxProcess.js";
+import { COX_PROCESS_SAMPLERS, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../src/models/coxProcess/samplers.js";
 import { experimentGridPlace, optionValue, runAsCommand, scriptStart } from "./experimentScript.js";
 import { heatmapPng } from "./heatmapPng.js";
 

@@ -4,7 +4,7 @@
  * either grid covariance (--covariance):
  *
  * - euclidean (the paper's eq. 31; the default): experiments/coxProcessHyperEuclidean.ts, the Gibbs
- *   sweep of run/coxProcessHyperGibbs.ts on the torus field w of the circulant embedding, on the
+ *   sweep of models/coxProcess/hyperGibbs.ts on the torus field w of the circulant embedding, on the
  *   data of the Euclidean Table 13 (experiments/coxProcess.ts, its data seed); results in
  *   experiments/results/lgcp-euclidean;
  * - separable (below): on the separable Table 13's data; results in experiments/results/lgcp.
@@ -12,7 +12,7 @@
  * The separable scheme:
  *
  *   x | y, sigma, beta:  --x-transitions RMHMC transitions with the constant metric Lambda + Sigma^-1
- *                        (plain leapfrog, run/coxProcess.ts; 1..20 random steps of a fixed size);
+ *                        (plain leapfrog, models/coxProcess/samplers.ts; 1..20 random steps of a fixed size);
  *   (log sigma, log beta) | x:  one RMHMC transition (generalised leapfrog, samplers/rmhmc.ts) with
  *                        the metric D_theta of eq. 39 and its derivatives (models/coxProcess/hyperparameters.ts,
  *                        the Kronecker traces),
@@ -40,7 +40,7 @@ import { coxHyperparameterModel } from "../src/models/coxProcess/hyperparameters
 import { coxProcessMode } from "../src/models/coxProcess/mode.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { Rng } from "../src/random/rng.js";
-import { coxProcessSampler } from "../src/run/coxProcess.js";
+import { coxProcessSampler } from "../src/models/coxProcess/samplers.js";
 import { rmhmc } from "../src/samplers/rmhmc.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";
 import { dataSeed } from "./coxProcessData.js";

@@ -1,6 +1,6 @@
 /**
  * Figure 9 on the paper's Euclidean covariance (Girolami & Calderhead 2011, Section 9.1, eq. 31):
- * (sigma, beta) and the field by the Gibbs sweep of run/coxProcessHyperGibbs.ts, on the data of the
+ * (sigma, beta) and the field by the Gibbs sweep of models/coxProcess/hyperGibbs.ts, on the data of the
  * Euclidean Table 13 (experiments/coxProcess.ts: the same grid, the same data seed). Each iteration:
  *
  *   (log sigma, log beta) | w:  one RMHMC transition (generalised leapfrog, 3 steps of --theta-step,
@@ -26,7 +26,7 @@ import { supportLimit } from "../src/models/coxProcess/euclideanHyperparameters.
 import { PRIOR } from "../src/models/coxProcess/hyperparameters.js";
 import type { CoxHyperparameters } from "../src/models/coxProcess/coxField.js";
 import { Rng } from "../src/random/rng.js";
-import { euclideanHyperGibbs } from "../src/run/coxProcessHyperGibbs.js";
+import { euclideanHyperGibbs } from "../src/models/coxProcess/hyperGibbs.js";
 import { dataSeed } from "./coxProcessData.js";
 import { densitySvg, meanSd } from "./figure9Output.js";
 import { seedOfIdentity } from "./table2.js";

@@ -1,7 +1,7 @@
 /**
  * Girolami & Calderhead (2011), Tables 11 and 12 and Figure 6: the stochastic volatility model on
  * T = 2000 returns simulated with beta = 0.65, sigma = 0.15, phi = 0.98, sampled by the two-block
- * Gibbs sampler (run/volatilityGibbs.ts) with MALA, HMC, mMALA and RMHMC in both blocks: the
+ * Gibbs sampler (models/volatility/gibbs.ts) with MALA, HMC, mMALA and RMHMC in both blocks: the
  * seconds of each run (burn-in included, as the paper's s / min-ESS divides the whole run's time),
  * ESS (Geyer's initial monotone sequence) of beta, sigma, phi and min / median / max over the
  * volatilities, and each parameter's posterior density (kernel estimate) for Figure 6.

@@ -1,7 +1,7 @@
 /**
  * `gpmcmc sample --model lgcp`: the latent field of the log-Gaussian Cox process given the counts
  * on a grid (Girolami & Calderhead 2011, Section 9) with fixed hyperparameters (--sigma2, --beta,
- * --mu; the paper's values by default), sampled by one of run/coxProcess.ts's samplers (rmhmc, the
+ * --mu; the paper's values by default), sampled by one of models/coxProcess/samplers.ts's samplers (rmhmc, the
  * default, mmala, mala-transient, mala-stationary), with the paper's Euclidean grid covariance
  * (--covariance euclidean, the default; sampled in whitened torus coordinates and mapped back) or
  * the separable one (--covariance separable). The draws are the field x.1..x.N, cell
@@ -12,7 +12,7 @@
 import { vectorNames } from "../io/cmdstan.js";
 import { readCountGrid } from "../io/countGrid.js";
 import { coxFieldModel } from "../models/coxProcess/fieldModel.js";
-import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName } from "../run/coxProcess.js";
+import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName } from "../models/coxProcess/samplers.js";
 import { summariseRun } from "../run/summary.js";
 import type { ChainResult } from "../samplers/driver.js";
 import { VERSION } from "../version.js";

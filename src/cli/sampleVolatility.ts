@@ -1,13 +1,13 @@
 /**
  * `gpmcmc sample --model volatility`: the stochastic volatility model of Girolami & Calderhead
  * 2011, Section 8 (models/volatility), sampled by the two-block Gibbs sampler of
- * run/volatilityGibbs.ts. The data file has the returns in the column `y`, in time order (an
+ * models/volatility/gibbs.ts. The data file has the returns in the column `y`, in time order (an
  * optional column `t` must increase); the draws are beta, sigma, phi, x.1..x.T in CmdStan's CSV
  * layout, so `diagnose` and `report` read the run as any other.
  *
  * --sampler NAME uses one sampler for both blocks, --sampler P,V one for the parameters and one for
  * the volatilities (default SV_DEFAULT); --step-size and --leapfrog-steps take one value (both
- * blocks) or two (P,V); the leapfrog steps default to the paper's (run/volatilityGibbs.ts).
+ * blocks) or two (P,V); the leapfrog steps default to the paper's (models/volatility/gibbs.ts).
  * --interweave on|off adds the interweaving block of (sigma, phi) after the two (default on).
  * Everything is checked before sampling: a bad option or data file stops with one line and exit
  * code 2, and nothing is written.
@@ -17,7 +17,7 @@ import { readDataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { SV_MIN_OBSERVATIONS } from "../models/volatility/svModel.js";
 import { summariseRun } from "../run/summary.js";
-import { isSvSamplerName, SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvBlockChoice, type SvSamplerName } from "../run/volatilityGibbs.js";
+import { isSvSamplerName, SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvBlockChoice, type SvSamplerName } from "../models/volatility/gibbs.js";
 import type { BlockSummary } from "../samplers/blockGibbs.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import { VERSION } from "../version.js";

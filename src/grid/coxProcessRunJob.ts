@@ -2,7 +2,7 @@
  * The grid job kind "lgcp-run": one run of Girolami & Calderhead's (2011) Section 9.1, Table 13 and
  * Figure 8: the latent field of the log-Gaussian Cox process on an n x n grid, hyperparameters
  * fixed at their true values, sampled by MALA on Christensen et al.'s transformation (transient
- * and stationary scalings), mMALA or RMHMC (run/coxProcess.ts). The cell names grid (n), sampler
+ * and stationary scalings), mMALA or RMHMC (models/coxProcess/samplers.ts). The cell names grid (n), sampler
  * and run; the fixed setting plan gives each sampler's burn-in and kept draws. The grid must be
  * named "lgcp table13": a run's seed is then the hash of the job's identity, `lgcp table13 grid=n
  * sampler=S run=R`, as experiments/coxProcess.ts always drew it, and the data's that of
@@ -24,7 +24,7 @@ import { GRID_DISTANCES, type GridDistance } from "../models/coxProcess/gridCova
 import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
-import { coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../run/coxProcess.js";
+import { coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
 import { runChain } from "../samplers/driver.js";
 import { seedOfIdentity } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";

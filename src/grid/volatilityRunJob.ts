@@ -1,7 +1,7 @@
 /**
  * The grid job kind "volatility-run": one run of Girolami & Calderhead's (2011) Section 8.3,
  * the stochastic volatility model on T = 2000 returns simulated with beta = 0.65, sigma = 0.15,
- * phi = 0.98, sampled by the two-block Gibbs sampler (run/volatilityGibbs.ts) with a sampler of
+ * phi = 0.98, sampled by the two-block Gibbs sampler (models/volatility/gibbs.ts) with a sampler of
  * MALA, HMC, mMALA and RMHMC in each block (Tables 11, 12 and Figure 6). The cell names the
  * configuration (P,V, optionally @LP,LV leapfrog steps and #EP,EV fixed step sizes: parseSvConfig)
  * and the run; the fixed settings burnIn and draws. The data set's seed is the FNV-1a hash of its
@@ -24,7 +24,7 @@ import { simulateVolatility } from "../models/volatility/svSimulate.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { kernelDensities } from "../report/curves.js";
-import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../run/volatilityGibbs.js";
+import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../models/volatility/gibbs.js";
 import { runChain } from "../samplers/driver.js";
 import { fnvSeed } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
@@ -43,7 +43,7 @@ export interface SvConfig {
   volatilitySteps?: number;
   /** Fixed step sizes (parameters, volatilities): no adaptation. */
   stepSizes?: [number, number];
-  /** The interweaving block (run/volatilityGibbs.ts) after the two others. */
+  /** The interweaving block (models/volatility/gibbs.ts) after the two others. */
   interweave?: boolean;
 }
 

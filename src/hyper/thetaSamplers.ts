@@ -16,6 +16,7 @@ import { identityMass } from "../samplers/massMatrix.js";
 import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "../samplers/metropolisRw.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "../samplers/smmala.js";
 import { HMC_TARGET_ACCEPTANCE } from "../samplers/trajectoryOptions.js";
+import type { SamplerEntry } from "../samplers/samplerEntry.js";
 import type { Kernel, StepInfo } from "../samplers/types.js";
 import type { Target } from "../targets/types.js";
 
@@ -25,10 +26,33 @@ export type ThetaSamplerName = (typeof THETA_SAMPLER_NAMES)[number];
 /** The paper's bound on HMC's leapfrog steps for theta (Section 3.2). */
 export const THETA_MAX_LEAPFROG_STEPS = 10;
 
-const DEFAULTS: { readonly [N in ThetaSamplerName]: { initial: number; targetAcceptance: number } } = {
-  mh: { initial: 0.5, targetAcceptance: MH_TARGET_ACCEPTANCE },
-  hmc: { initial: 0.2, targetAcceptance: HMC_TARGET_ACCEPTANCE },
-  smmala: { initial: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE },
+/** A sampler of theta as plain data: its tunable's initial value and the acceptance rate burn-in adapts it to. */
+export type ThetaSamplerSpec =
+  | { sampler: "mh"; proposalSd: number; targetAcceptance: number }
+  | { sampler: "hmc"; stepSize: number; maxLeapfrogSteps: number; targetAcceptance: number }
+  | { sampler: "smmala"; stepSize: number; targetAcceptance: number };
+
+/**
+ * The samplers of theta, entries of the one registry shape (samplers/samplerEntry.ts). Burn-in
+ * adapts the tunable outside the kernel (AdaptedValue), so a kernel is built per transition with
+ * the current value.
+ */
+export const thetaSamplerInfo: { readonly [N in ThetaSamplerName]: SamplerEntry<Target, Extract<ThetaSamplerSpec, { sampler: N }>> } = {
+  mh: {
+    description: "random-walk Metropolis, proposal covariance alpha^2 I",
+    defaults: { sampler: "mh", proposalSd: 0.5, targetAcceptance: MH_TARGET_ACCEPTANCE }, tunable: "proposalSd", fields: ["proposalSd", "targetAcceptance"],
+    build: (target, s) => randomWalkMetropolis(target, { scale: s.proposalSd }),
+  },
+  hmc: {
+    description: `HMC with the identity mass, leapfrog steps drawn from 1..${THETA_MAX_LEAPFROG_STEPS}`,
+    defaults: { sampler: "hmc", stepSize: 0.2, maxLeapfrogSteps: THETA_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE }, tunable: "stepSize", fields: ["stepSize", "maxLeapfrogSteps", "targetAcceptance"],
+    build: (target, s) => hmc(target, { stepSize: s.stepSize, leapfrogSteps: s.maxLeapfrogSteps, randomiseSteps: true, mass: identityMass(target.dim) }),
+  },
+  smmala: {
+    description: "simplified manifold MALA, the Fisher metric of Appendix A plus the prior's negative Hessian",
+    defaults: { sampler: "smmala", stepSize: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE }, tunable: "stepSize", fields: ["stepSize", "targetAcceptance"],
+    build: (target, s) => smmala(target, { stepSize: s.stepSize }),
+  },
 };
 
 export function isThetaSamplerName(name: string): name is ThetaSamplerName {
@@ -37,11 +61,8 @@ export function isThetaSamplerName(name: string): name is ThetaSamplerName {
 
 /** The kernel `name` on `target` with tunable `value`. */
 export function thetaKernel(name: ThetaSamplerName, target: Target, value: number): Kernel {
-  switch (name) {
-    case "mh": return randomWalkMetropolis(target, { scale: value });
-    case "hmc": return hmc(target, { stepSize: value, leapfrogSteps: THETA_MAX_LEAPFROG_STEPS, randomiseSteps: true, mass: identityMass(target.dim) });
-    case "smmala": return smmala(target, { stepSize: value });
-  }
+  const info = thetaSamplerInfo[name] as SamplerEntry<Target, ThetaSamplerSpec>;
+  return info.build(target, { ...info.defaults, [info.tunable!]: value } as ThetaSamplerSpec, undefined);
 }
 
 /**
@@ -86,8 +107,9 @@ export class AdaptedValue {
 
 /** The adapted tunable of theta sampler `name`, from its default initial value unless given. */
 export function thetaTunable(name: ThetaSamplerName, initial?: number): AdaptedValue {
-  const d = DEFAULTS[name];
-  return new AdaptedValue(initial ?? d.initial, d.targetAcceptance);
+  const info = thetaSamplerInfo[name] as SamplerEntry<Target, ThetaSamplerSpec>;
+  const defaults = info.defaults as unknown as Record<string, number>;
+  return new AdaptedValue(initial ?? defaults[info.tunable!], defaults.targetAcceptance);
 }
 
 /** One transition of `name` on `target` from x, recording the outcome in `tuned`. */

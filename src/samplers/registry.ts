@@ -33,6 +33,7 @@ import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc }
 import { HMC_TARGET_ACCEPTANCE } from "./trajectoryOptions.js";
 import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./nuts.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
+import { completeSpec, specFields, type SamplerEntry } from "./samplerEntry.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order `gpmcmc sample --help` lists them. */
@@ -178,15 +179,8 @@ export type LatentSamplerSpecOf<N extends LatentSamplerName> = Extract<LatentSam
 /** A spec with any field but the name left out: `latentSamplerSpec` fills in the sampler's defaults. */
 export type LatentSamplerSpecInput = { [N in LatentSamplerName]: { sampler: N } & Partial<Omit<LatentSamplerSpecOf<N>, "sampler">> }[LatentSamplerName];
 
-export interface LatentSamplerInfo<N extends LatentSamplerName = LatentSamplerName> {
-  /** What an unset field means. */
-  defaults: LatentSamplerSpecOf<N>;
-  /** The spec field holding the initial value of what burn-in adaptation tunes (undefined: nothing to tune). */
-  tunable: "stepSize" | "alpha" | "proposalSd" | undefined;
-  /** The fields a spec of this sampler may have besides `sampler` (anything else is an error). */
-  fields: readonly string[];
-  /** One line for help texts. */
-  description: string;
+/** A latent sampler's registry entry (samplerEntry.ts), with the likelihoods it is limited to. */
+export interface LatentSamplerInfo<N extends LatentSamplerName = LatentSamplerName> extends SamplerEntry<AnnealedLatentTarget, LatentSamplerSpecOf<N>> {
   /** The likelihoods whose posterior it can sample (undefined: any); exact HMC needs probit's truncated-Gaussian form. */
   likelihoods?: readonly string[];
 }
@@ -204,46 +198,79 @@ const LAPLACE_HMC_STEPS = 8;
  */
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
   "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
-    "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps", ["whitening", "massDiagonal"]),
+    "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps",
+    (target, s) => laplaceHmc(target, { stepSize: s.stepSize, leapfrogSteps: s.leapfrogSteps, randomiseSteps: s.randomiseSteps, targetAcceptance: s.targetAcceptance, diagonal: s.massDiagonal }),
+    ["whitening", "massDiagonal"]),
   "laplace-nuts": entry({ sampler: "laplace-nuts", stepSize: LAPLACE_HMC_STEP, maxTreeDepth: NUTS_DEFAULT_MAX_TREE_DEPTH, integrator: "split", targetAcceptance: NUTS_TARGET_ACCEPTANCE }, "stepSize",
-    "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition, the whitening Gaussian's part of the dynamics solved exactly", ["whitening", "massDiagonal", "center"]),
+    "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition, the whitening Gaussian's part of the dynamics solved exactly",
+    (target, s) => laplaceNuts(target, { stepSize: s.stepSize, maxTreeDepth: s.maxTreeDepth, targetAcceptance: s.targetAcceptance, diagonal: s.massDiagonal, integrator: s.integrator, center: s.center }),
+    ["whitening", "massDiagonal", "center"]),
   "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
-    "Riemannian manifold HMC with the target's metric (generalised leapfrog)", ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
+    "Riemannian manifold HMC with the target's metric (generalised leapfrog)", buildRmhmc,
+    ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
-    "HMC with the prior mass M^-1 = K (or mass \"identity\"), a fixed number of leapfrog steps", ["randomiseSteps"]),
+    "HMC with the prior mass M^-1 = K (or mass \"identity\"), a fixed number of leapfrog steps",
+    (target, s) => hmc(target, { stepSize: s.stepSize, leapfrogSteps: s.leapfrogSteps, randomiseSteps: s.randomiseSteps, targetAcceptance: s.targetAcceptance, mass: (s.mass ?? "prior") === "prior" ? priorMass(target) : identityMass(target.dim) }),
+    ["randomiseSteps"]),
   "mh": entry({ sampler: "mh", proposalSd: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "proposalSd",
-    "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)"),
+    "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)",
+    (target, s) => randomWalkMetropolis(target, { scale: s.proposalSd, targetAcceptance: s.targetAcceptance })),
   "mh-v1": entry({ sampler: "mh-v1", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "alpha",
-    "Neal's MH v1, f' = f + alpha z, z ~ N(0, K) (Section 3.5, eq. 11)"),
+    "Neal's MH v1, f' = f + alpha z, z ~ N(0, K) (Section 3.5, eq. 11)",
+    (target, s) => mhV1(target, { alpha: s.alpha, targetAcceptance: s.targetAcceptance })),
   "mh-v2": entry({ sampler: "mh-v2", alpha: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "alpha",
-    "Neal's MH v2, f' = sqrt(1 - alpha^2) f + alpha z, likelihood-ratio acceptance (Section 3.5, eq. 12)"),
-  "ess": entry({ sampler: "ess" }, undefined, "elliptical slice sampling (Section 3.4, Algorithm 3)"),
+    "Neal's MH v2, f' = sqrt(1 - alpha^2) f + alpha z, likelihood-ratio acceptance (Section 3.5, eq. 12)",
+    (target, s) => mhV2(target, { alpha: s.alpha, targetAcceptance: s.targetAcceptance })),
+  "ess": entry({ sampler: "ess" }, undefined, "elliptical slice sampling (Section 3.4, Algorithm 3)", (target) => ellipticalSlice(target)),
   "hmc-v1": entry({ sampler: "hmc-v1", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
-    "HMC v1, M^-1 = (K^-1 + C)^-1, C the Fisher information at f = 0, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
+    "HMC v1, M^-1 = (K^-1 + C)^-1, C the Fisher information at f = 0, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)",
+    (target, s) => hmcV1(target, { stepSize: s.stepSize, maxLeapfrogSteps: s.maxLeapfrogSteps, targetAcceptance: s.targetAcceptance })),
   "hmc-v2": entry({ sampler: "hmc-v2", stepSize: 0.1, maxLeapfrogSteps: DEFAULT_MAX_LEAPFROG_STEPS, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
-    "HMC v2, M^-1 = K, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)"),
+    "HMC v2, M^-1 = K, steps drawn from 1..lambda_max (Section 3.6, Algorithm 4)",
+    (target, s) => hmcV2(target, { stepSize: s.stepSize, maxLeapfrogSteps: s.maxLeapfrogSteps, targetAcceptance: s.targetAcceptance })),
   "smmala": entry({ sampler: "smmala", stepSize: 0.5, targetAcceptance: MALA_TARGET_ACCEPTANCE }, "stepSize",
-    "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)"),
-  "exact-hmc": { ...entry({ sampler: "exact-hmc" }, undefined,
-    "probit only: exact HMC on z = f + e truncated to y_i z_i > 0 (Pakman & Paninski 2014), then f | z; no step size, no rejections"), likelihoods: ["probit"] },
+    "simplified manifold MALA, metric K^-1 + R(f) (Section 3.3, eq. 10, Algorithm 2)",
+    (target, s) => smmala(target, { stepSize: s.stepSize, targetAcceptance: s.targetAcceptance })),
+  "exact-hmc": {
+    ...entry({ sampler: "exact-hmc" }, undefined,
+      "probit only: exact HMC on z = f + e truncated to y_i z_i > 0 (Pakman & Paninski 2014), then f | z; no step size, no rejections", (target) => exactHmc(target)),
+    likelihoods: ["probit"],
+    refuses: (target) => target.likelihood.name === "probit" ? undefined : `exact-hmc applies only to the probit likelihood, not ${target.likelihood.name}`,
+  },
   "mgrad": entry({ sampler: "mgrad", stepSize: 1, targetAcceptance: MGRAD_TARGET_ACCEPTANCE }, "stepSize",
-    "marginal auxiliary gradient MH (Titsias & Papaspiliopoulos 2018), O(n^2) per step on one eigendecomposition of K"),
+    "marginal auxiliary gradient MH (Titsias & Papaspiliopoulos 2018), O(n^2) per step on one eigendecomposition of K",
+    (target, s) => mgrad(target, { stepSize: s.stepSize, targetAcceptance: s.targetAcceptance })),
 };
 
-/**
- * A registry entry. Its fields are those of `defaults`, then the `optional` ones (no default:
- * unset means off, or the kernel's own default), with targetAcceptance last: the order a spec's
- * fields are written in.
- */
+/** RMHMC with the generalised leapfrog ("fast" or "reference"), or the explicit Lagrangian integrator. */
+function buildRmhmc(target: AnnealedLatentTarget, spec: RmhmcSpec): Kernel {
+  const fp = spec.fixedPoint;
+  const variant = spec.variant ?? "fast";
+  if (variant === "lagrangian") {
+    if (fp !== undefined || spec.reversibilityTolerance !== undefined) throw new RangeError("rmhmc: the lagrangian integrator solves no fixed points and needs no reversibility check (fixedPoint and reversibilityTolerance do not apply)");
+    return lagrangianMc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance: spec.targetAcceptance });
+  }
+  return rmhmc(variant === "reference" ? target.referenceTarget() : target, {
+    stepSize: spec.stepSize,
+    leapfrogSteps: spec.leapfrogSteps,
+    randomiseSteps: spec.randomiseSteps,
+    targetAcceptance: spec.targetAcceptance,
+    variant,
+    fixedPointTolerance: fp?.kind === "tolerance" ? fp.tolerance : undefined,
+    fixedPointIterations: fp?.kind === "iterations" ? fp.iterations : undefined,
+    reversibilityTolerance: spec.reversibilityTolerance,
+  });
+}
+
+/** A registry entry: its fields are those of `defaults`, then the `optional` ones, with targetAcceptance last (specFields). */
 function entry<N extends LatentSamplerName>(
   defaults: LatentSamplerSpecOf<N>,
   tunable: LatentSamplerInfo["tunable"],
   description: string,
+  build: (target: AnnealedLatentTarget, spec: LatentSamplerSpecOf<N>) => Kernel,
   optional: readonly string[] = [],
 ): LatentSamplerInfo<N> {
-  const named = Object.keys(defaults).filter((k) => k !== "sampler" && k !== "targetAcceptance");
-  const fields = [...named, ...optional, ...("targetAcceptance" in defaults ? ["targetAcceptance"] : [])];
-  return { defaults, tunable, fields, description };
+  return { defaults, tunable, fields: specFields(defaults, optional), description, build };
 }
 
 /** Whether `name` is one of LATENT_SAMPLER_NAMES. */
@@ -257,26 +284,8 @@ export function isLatentSamplerName(name: string): name is LatentSamplerName {
  * or a field the sampler does not have.
  */
 export function latentSamplerSpec(input: LatentSamplerName | LatentSamplerSpecInput): LatentSamplerSpec {
-  const given: Record<string, unknown> = typeof input === "string" ? { sampler: input } : { ...input };
-  const name = given.sampler;
-  if (typeof name !== "string" || !isLatentSamplerName(name)) {
-    throw new RangeError(`unknown sampler ${JSON.stringify(name)} (known: ${LATENT_SAMPLER_NAMES.join(", ")})`);
-  }
-  const info: { defaults: LatentSamplerSpec; fields: readonly string[] } = latentSamplerInfo[name];
-  for (const [field, value] of Object.entries(given)) {
-    if (field !== "sampler" && value !== undefined && !info.fields.includes(field)) {
-      const known = info.fields.length > 0 ? `its fields: ${info.fields.join(", ")}` : "it has none";
-      throw new RangeError(`${field} does not apply to sampler ${name} (${known})`);
-    }
-  }
-  // Fields in the registry's order, so that a spec written out (summary.json) reads the same however it was given.
-  const defaults = info.defaults as unknown as Record<string, unknown>;
-  const spec: Record<string, unknown> = { sampler: name };
-  for (const field of info.fields) {
-    const value = given[field] ?? defaults[field];
-    if (value !== undefined) spec[field] = value;
-  }
-  return spec as unknown as LatentSamplerSpec;
+  const given = typeof input === "string" ? { sampler: input } : { ...input };
+  return completeSpec<LatentSamplerSpec>(latentSamplerInfo as unknown as Record<string, LatentSamplerInfo>, given);
 }
 
 /** The likelihoods a latent sampler can sample under (undefined: any, or not a latent sampler's name). */
@@ -326,40 +335,6 @@ export function describeLeapfrogSolve(spec: Pick<RmhmcSpec, "fixedPoint" | "reve
 /** Builds the kernel a spec (or a name: its defaults) describes on a latent GP target; unset fields take the sampler's defaults. */
 export function latentSampler(target: AnnealedLatentTarget, input: LatentSamplerName | LatentSamplerSpecInput): Kernel {
   const spec = latentSamplerSpec(input);
-  const targetAcceptance = spec.sampler === "ess" || spec.sampler === "exact-hmc" ? undefined : spec.targetAcceptance;
-  switch (spec.sampler) {
-    case "rmhmc": {
-      const fp = spec.fixedPoint;
-      const variant = spec.variant ?? "fast";
-      if (variant === "lagrangian") {
-        if (fp !== undefined || spec.reversibilityTolerance !== undefined) throw new RangeError("rmhmc: the lagrangian integrator solves no fixed points and needs no reversibility check (fixedPoint and reversibilityTolerance do not apply)");
-        return lagrangianMc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance });
-      }
-      return rmhmc(variant === "reference" ? target.referenceTarget() : target, {
-        stepSize: spec.stepSize,
-        leapfrogSteps: spec.leapfrogSteps,
-        randomiseSteps: spec.randomiseSteps,
-        targetAcceptance,
-        variant,
-        fixedPointTolerance: fp?.kind === "tolerance" ? fp.tolerance : undefined,
-        fixedPointIterations: fp?.kind === "iterations" ? fp.iterations : undefined,
-        reversibilityTolerance: spec.reversibilityTolerance,
-      });
-    }
-    case "hmc": {
-      const mass = (spec.mass ?? "prior") === "prior" ? priorMass(target) : identityMass(target.dim);
-      return hmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, mass });
-    }
-    case "laplace-hmc": return laplaceHmc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance, diagonal: spec.massDiagonal });
-    case "laplace-nuts": return laplaceNuts(target, { stepSize: spec.stepSize, maxTreeDepth: spec.maxTreeDepth, targetAcceptance, diagonal: spec.massDiagonal, integrator: spec.integrator, center: spec.center });
-    case "hmc-v1": return hmcV1(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
-    case "hmc-v2": return hmcV2(target, { stepSize: spec.stepSize, maxLeapfrogSteps: spec.maxLeapfrogSteps, targetAcceptance });
-    case "smmala": return smmala(target, { stepSize: spec.stepSize, targetAcceptance });
-    case "mh": return randomWalkMetropolis(target, { scale: spec.proposalSd, targetAcceptance });
-    case "mh-v1": return mhV1(target, { alpha: spec.alpha, targetAcceptance });
-    case "mh-v2": return mhV2(target, { alpha: spec.alpha, targetAcceptance });
-    case "ess": return ellipticalSlice(target);
-    case "exact-hmc": return exactHmc(target);
-    case "mgrad": return mgrad(target, { stepSize: spec.stepSize, targetAcceptance });
-  }
+  const info = latentSamplerInfo[spec.sampler] as unknown as LatentSamplerInfo;
+  return info.build(target, spec, undefined);
 }

@@ -14,9 +14,9 @@ import { coxProcessModel, paperHyperparameters } from "../../src/models/coxProce
 import { simulateCoxProcess } from "../../src/models/coxProcess/simulate.js";
 import { simulateVolatility } from "../../src/models/volatility/svSimulate.js";
 import { StopFlag } from "../../src/parallel/pool.js";
-import { COX_PROCESS_SAMPLERS, coxProcessSampler } from "../../src/run/coxProcess.js";
+import { COX_PROCESS_SAMPLERS, coxProcessSampler } from "../../src/models/coxProcess/samplers.js";
 import { runSlicedChains } from "../../src/run/slicedChains.js";
-import { SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../../src/run/volatilityGibbs.js";
+import { SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../../src/models/volatility/gibbs.js";
 import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
 import { sample, type ChainOptions } from "../../src/samplers/driver.js";
 import type { Kernel } from "../../src/samplers/types.js";

@@ -1,5 +1,5 @@
 /**
- * What the samplers of the Cox process field (run/coxProcess.ts) see of either covariance of the
+ * What the samplers of the Cox process field (models/coxProcess/samplers.ts) see of either covariance of the
  * grid (Girolami & Calderhead 2011, Section 9): a target over the sampler's coordinates theta (the
  * field x itself for the separable covariance, coxProcess.ts; the whitened torus variables nu for
  * the paper's Euclidean one, euclideanCoxProcess.ts), the map theta -> x, and a constant metric

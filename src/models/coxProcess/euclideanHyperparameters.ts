@@ -8,7 +8,7 @@
  * the block-circulant embedding of Sigma_theta; the grid's field is x = R w (R the restriction to the
  * n x n corner). Since R C_theta R' = Sigma_theta exactly, the marginal law of x is N(mu 1,
  * Sigma_theta) and the posterior of (theta, x) given the counts is the Euclidean model's: a Gibbs
- * sampler of theta | w and w | theta, y (run/coxProcessHyperGibbs.ts) samples it exactly. Given w,
+ * sampler of theta | w and w | theta, y (models/coxProcess/hyperGibbs.ts) samples it exactly. Given w,
  * everything is diagonal in the torus's 2-D DFT: with lambda_k = sigma^2 l_k(beta) the eigenvalues
  * of C_theta (l_k those of the unit-variance base exp(-d / (n beta))) and s_k = |(F (w - mu))_k|^2 / M^2
  * the periodogram of w (F the unnormalised DFT, so (w - mu)' C^-1 (w - mu) = sum_k s_k / lambda_k),

@@ -15,7 +15,7 @@ import { Matrix } from "../../../src/linalg/matrix.js";
 import { coxProcessMetricTarget, coxProcessModel } from "../../../src/models/coxProcess/coxProcess.js";
 import { coxFieldMode, coxFieldModel } from "../../../src/models/coxProcess/fieldModel.js";
 import { denseGridCovariance, type GridDistance } from "../../../src/models/coxProcess/gridCovariance.js";
-import { coxProcessSampler, type CoxProcessSamplerName } from "../../../src/run/coxProcess.js";
+import { coxProcessSampler, type CoxProcessSamplerName } from "../../../src/models/coxProcess/samplers.js";
 import { runChain } from "../../../src/samplers/driver.js";
 import { smmala } from "../../../src/samplers/smmala.js";
 import type { Kernel } from "../../../src/samplers/types.js";

@@ -1,4 +1,4 @@
-// The stochastic volatility Gibbs sampler (run/volatilityGibbs.ts) leaves the posterior invariant:
+// The stochastic volatility Gibbs sampler (models/volatility/gibbs.ts) leaves the posterior invariant:
 // on T = 8 returns (not fewer: the parameters' metric is positive definite on the whole support
 // only from T = 7 on, svParameters.ts), with a proper exponential prior on beta (log p(beta) = -beta; the paper's
 // exp(+beta) makes the posterior improper, see svModel.ts), M chains are started from exact
@@ -17,8 +17,8 @@ import assert from "node:assert/strict";
 import { simulateVolatility } from "../../../src/models/volatility/svSimulate.js";
 import { SV_PRIOR } from "../../../src/models/volatility/svModel.js";
 import { Rng } from "../../../src/random/rng.js";
-import { svGibbsKernel, type SvSamplerName } from "../../../src/run/volatilityGibbs.js";
-import { svNonCentredKernel } from "../../../src/run/volatilityInterweave.js";
+import { svGibbsKernel, type SvSamplerName } from "../../../src/models/volatility/gibbs.js";
+import { svNonCentredKernel } from "../../../src/models/volatility/interweave.js";
 import type { SamplerState } from "../../../src/samplers/types.js";
 
 const T = 8;

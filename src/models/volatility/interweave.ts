@@ -25,10 +25,10 @@
  * Each move is two O(T) passes; a step makes SV_INTERWEAVE_STEPS of them. The kernel acts on
  * the block (sigma, phi, x_1..x_T) of the Gibbs sweep's position, beta fixed.
  */
-import type { RandomSource } from "../random/types.js";
-import { metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "../samplers/metropolis.js";
-import type { Kernel, SamplerState, StepInfo, Tunable } from "../samplers/types.js";
-import { inSupport, SV_PRIOR, svLogPrior } from "../models/volatility/svModel.js";
+import type { RandomSource } from "../../random/types.js";
+import { metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "../../samplers/metropolis.js";
+import type { Kernel, SamplerState, StepInfo, Tunable } from "../../samplers/types.js";
+import { inSupport, SV_PRIOR, svLogPrior } from "./svModel.js";
 
 /** The acceptance rate the random walk's scale is adapted to (a 2-D random walk). */
 export const SV_INTERWEAVE_TARGET_ACCEPTANCE = 0.35;

@@ -10,7 +10,7 @@
  *      the metric D_theta of eq. 39 for the torus field and its derivatives;
  *   2. w | phi, y: the field re-whitened at the new theta, nu = C_theta^-1/2 (w - mu) (diagonal in
  *      the torus's DFT), then `fieldTransitions` RMHMC transitions of nu with the constant metric
- *      I + lambda C (run/coxProcess.ts, as in Table 13), and w = mu + C_theta^1/2 nu on the whole torus;
+ *      I + lambda C (models/coxProcess/samplers.ts, as in Table 13), and w = mu + C_theta^1/2 nu on the whole torus;
  *   3. optionally (nonCentredSteps > 0), random-walk Metropolis steps of phi | nu, y with nu fixed,
  *      w = mu + C_theta^1/2 nu following theta: an interweaved non-centred step (Yu & Meng 2011).
  *      Given w, theta is pinned to a thin ridge (sigma^2 / beta, what a field on a fixed domain
@@ -20,16 +20,16 @@
  * power of two >= 2n, the field model's own choice at the paper's beta); theta whose embedding on
  * it is not positive definite is outside the support and its proposals are rejected.
  */
-import { isPowerOfTwo, nextPowerOfTwo } from "../math/fft.js";
-import type { RandomSource } from "../random/types.js";
-import { CirculantGrid } from "../models/coxProcess/circulantGrid.js";
-import { euclideanCoxProcessModel } from "../models/coxProcess/euclideanCoxProcess.js";
-import { euclideanHyperparameterModel, euclideanNonCentredTarget, type PhiPrior, type TorusHyperparameterModel } from "../models/coxProcess/euclideanHyperparameters.js";
-import { PRIOR } from "../models/coxProcess/hyperparameters.js";
-import { randomWalkMetropolis } from "../samplers/metropolisRw.js";
-import { rmhmc } from "../samplers/rmhmc.js";
-import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
-import { coxProcessSampler } from "./coxProcess.js";
+import { isPowerOfTwo, nextPowerOfTwo } from "../../math/fft.js";
+import type { RandomSource } from "../../random/types.js";
+import { CirculantGrid } from "./circulantGrid.js";
+import { euclideanCoxProcessModel } from "./euclideanCoxProcess.js";
+import { euclideanHyperparameterModel, euclideanNonCentredTarget, type PhiPrior, type TorusHyperparameterModel } from "./euclideanHyperparameters.js";
+import { PRIOR } from "./hyperparameters.js";
+import { randomWalkMetropolis } from "../../samplers/metropolisRw.js";
+import { rmhmc } from "../../samplers/rmhmc.js";
+import { denseMetricTarget, type DenseMetricModel } from "../../targets/denseMetric.js";
+import { coxProcessSampler } from "./samplers.js";
 
 export interface EuclideanHyperGibbsOptions {
   side: number;

@@ -1,4 +1,4 @@
-// Invariance of the Figure 9 sampler on the Euclidean covariance (run/coxProcessHyperGibbs.ts), on a
+// Invariance of the Figure 9 sampler on the Euclidean covariance (models/coxProcess/hyperGibbs.ts), on a
 // 2 x 2 grid in a 4 x 4 torus, with batch-means standard errors and a fixed seed:
 // - the phi-update alone (RMHMC with D_theta) given a fixed torus field, against 2-D quadrature of
 //   exp(L(phi)) over the support; negative control: the metric's derivative with the wrong sign;
@@ -10,15 +10,15 @@
 // - what the support does: a chain started next to the torus's limit on beta never leaves it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { batchMeans } from "../../src/diagnostics/batchMeans.js";
-import { cholesky } from "../../src/linalg/cholesky.js";
-import { Matrix } from "../../src/linalg/matrix.js";
-import { Rng } from "../../src/random/rng.js";
-import { euclideanHyperparameterModel, supportLimit, torusSupports, type PhiPrior } from "../../src/models/coxProcess/euclideanHyperparameters.js";
-import { denseGridCovariance } from "../../src/models/coxProcess/gridCovariance.js";
-import { euclideanHyperGibbs, type EuclideanHyperGibbsOptions } from "../../src/run/coxProcessHyperGibbs.js";
-import { rmhmc } from "../../src/samplers/rmhmc.js";
-import { denseMetricTarget, type DenseMetricModel } from "../../src/targets/denseMetric.js";
+import { batchMeans } from "../../../src/diagnostics/batchMeans.js";
+import { cholesky } from "../../../src/linalg/cholesky.js";
+import { Matrix } from "../../../src/linalg/matrix.js";
+import { Rng } from "../../../src/random/rng.js";
+import { euclideanHyperparameterModel, supportLimit, torusSupports, type PhiPrior } from "../../../src/models/coxProcess/euclideanHyperparameters.js";
+import { denseGridCovariance } from "../../../src/models/coxProcess/gridCovariance.js";
+import { euclideanHyperGibbs, type EuclideanHyperGibbsOptions } from "../../../src/models/coxProcess/hyperGibbs.js";
+import { rmhmc } from "../../../src/samplers/rmhmc.js";
+import { denseMetricTarget, type DenseMetricModel } from "../../../src/targets/denseMetric.js";
 
 const SIDE = 2;
 const M = 4;

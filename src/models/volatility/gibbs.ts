@@ -16,21 +16,23 @@
  * Step sizes adapt per block during burn-in (samplers/blockGibbs.ts); the numbers of leapfrog
  * steps are the paper's (Section 8.3) where it gives them. With `interweave` a third block follows:
  * (sigma, phi) moved with the innovations eta fixed, the volatilities following
- * (volatilityInterweave.ts), which the centred parameters' block cannot do.
+ * (interweave.ts), which the centred parameters' block cannot do.
  */
-import { latentStatistics, SV_PRIOR, svLogLikelihood, svLogPrior, type SvPriorOptions } from "../models/volatility/svModel.js";
-import { svLatentTarget } from "../models/volatility/svLatent.js";
-import { SV_INTERWEAVE_SCALE, svNonCentredKernel } from "./volatilityInterweave.js";
-import { svParameterModel } from "../models/volatility/svParameters.js";
-import { blockGibbs, type BlockGibbsKernel, type GibbsBlock } from "../samplers/blockGibbs.js";
-import { hmc } from "../samplers/hmc.js";
-import { mala } from "../samplers/mala.js";
-import { identityMass } from "../samplers/massMatrix.js";
-import { parametricSampler } from "../samplers/parametricRegistry.js";
-import { smmala } from "../samplers/smmala.js";
-import { tridiagonalMass } from "../samplers/tridiagonalMass.js";
-import type { Kernel } from "../samplers/types.js";
-import { denseMetricTarget } from "../targets/denseMetric.js";
+import { latentStatistics, SV_PRIOR, svLogLikelihood, svLogPrior, type SvPriorOptions } from "./svModel.js";
+import { svLatentTarget } from "./svLatent.js";
+import { SV_INTERWEAVE_SCALE, svNonCentredKernel } from "./interweave.js";
+import { svParameterModel } from "./svParameters.js";
+import { blockGibbs, type BlockGibbsKernel, type GibbsBlock } from "../../samplers/blockGibbs.js";
+import { hmc } from "../../samplers/hmc.js";
+import { mala } from "../../samplers/mala.js";
+import { identityMass } from "../../samplers/massMatrix.js";
+import { buildParametricSampler, PARAMETRIC_PRESETS, parametricSamplerInfo, parametricSamplerSpec } from "../../samplers/parametricRegistry.js";
+import { completeSpec, type SamplerEntry } from "../../samplers/samplerEntry.js";
+import { HMC_TARGET_ACCEPTANCE } from "../../samplers/trajectoryOptions.js";
+import { MALA_TARGET_ACCEPTANCE, smmala } from "../../samplers/smmala.js";
+import { tridiagonalMass } from "../../samplers/tridiagonalMass.js";
+import type { Kernel } from "../../samplers/types.js";
+import { denseMetricTarget } from "../../targets/denseMetric.js";
 
 export const SV_SAMPLER_NAMES = ["rmhmc", "mmala", "mala", "hmc"] as const;
 export type SvSamplerName = (typeof SV_SAMPLER_NAMES)[number];
@@ -39,12 +41,57 @@ export function isSvSamplerName(s: string): s is SvSamplerName {
   return (SV_SAMPLER_NAMES as readonly string[]).includes(s);
 }
 
-/** Starting step sizes (adapted in burn-in) and leapfrog steps per block and sampler. */
+/** A sampler of the volatilities x | (beta, sigma, phi) as plain data. */
+export interface SvLatentSpec {
+  sampler: SvSamplerName;
+  stepSize: number;
+  leapfrogSteps?: number;
+  targetAcceptance?: number;
+}
+
+type SvLatentTarget = ReturnType<typeof svLatentTarget>;
+
+/**
+ * The samplers of the volatilities (Section 8.2), entries of the one registry shape
+ * (samplers/samplerEntry.ts): the paper's RMHMC 0.1 and 50 steps per volatility proposal; its
+ * HMC figures are garbled, so HMC takes RMHMC's count.
+ */
+export const svLatentSamplerInfo: { readonly [N in SvSamplerName]: SamplerEntry<SvLatentTarget, SvLatentSpec> } = {
+  rmhmc: {
+    description: "the leapfrog with the constant metric G = I/2 + C^-1 as mass (tridiagonal, O(T) a step)",
+    defaults: { sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 50, targetAcceptance: 0.8 }, tunable: "stepSize", fields: ["stepSize", "leapfrogSteps", "targetAcceptance"],
+    build: (t, s) => hmc(t, { stepSize: s.stepSize, leapfrogSteps: s.leapfrogSteps!, mass: tridiagonalMass(t.metricFactor), targetAcceptance: s.targetAcceptance }),
+  },
+  mmala: {
+    description: "the Langevin proposal preconditioned by G^-1 (G constant: no Christoffel terms, Section 8.2, eq. 30)",
+    defaults: { sampler: "mmala", stepSize: 0.5, targetAcceptance: 0.7 }, tunable: "stepSize", fields: ["stepSize", "targetAcceptance"],
+    build: (t, s) => smmala(t, { stepSize: s.stepSize, targetAcceptance: s.targetAcceptance }),
+  },
+  mala: {
+    description: "Metropolis-adjusted Langevin, identity metric",
+    defaults: { sampler: "mala", stepSize: 0.05, targetAcceptance: MALA_TARGET_ACCEPTANCE }, tunable: "stepSize", fields: ["stepSize", "targetAcceptance"],
+    build: (t, s) => mala(t, { stepSize: s.stepSize, targetAcceptance: s.targetAcceptance }),
+  },
+  hmc: {
+    description: "HMC with the identity mass",
+    defaults: { sampler: "hmc", stepSize: 0.05, leapfrogSteps: 50, targetAcceptance: HMC_TARGET_ACCEPTANCE }, tunable: "stepSize", fields: ["stepSize", "leapfrogSteps", "targetAcceptance"],
+    build: (t, s) => hmc(t, { stepSize: s.stepSize, leapfrogSteps: s.leapfrogSteps!, mass: identityMass(t.dim), targetAcceptance: s.targetAcceptance }),
+  },
+};
+
+/** The parameter block's preset of the parametric registry (samplers/parametricRegistry.ts). */
+const SV_PARAMETERS = "volatility-parameters";
+
+/** Starting step sizes (adapted in burn-in) and leapfrog steps per block and sampler, from the two registries. */
 export const SV_BLOCK_DEFAULTS: { readonly [B in "parameters" | "volatilities"]: { readonly [N in SvSamplerName]: { stepSize: number; leapfrogSteps?: number } } } = {
-  // the paper: RMHMC 0.3 and 10 steps per parameter proposal, HMC 0.015 and 200 (Section 8.3)
-  parameters: { rmhmc: { stepSize: 0.3, leapfrogSteps: 10 }, mmala: { stepSize: 0.5 }, mala: { stepSize: 0.002 }, hmc: { stepSize: 0.015, leapfrogSteps: 200 } },
-  // the paper: RMHMC 0.1 and 50 steps per volatility proposal; its HMC figures are garbled
-  volatilities: { rmhmc: { stepSize: 0.1, leapfrogSteps: 50 }, mmala: { stepSize: 0.5 }, mala: { stepSize: 0.05 }, hmc: { stepSize: 0.05, leapfrogSteps: 50 } },
+  parameters: Object.fromEntries(SV_SAMPLER_NAMES.map((n) => {
+    const s = parametricSamplerSpec(n, {}, SV_PARAMETERS);
+    return [n, { stepSize: s.stepSize!, ...(PARAMETRIC_PRESETS[SV_PARAMETERS]![n]?.leapfrogSteps !== undefined ? { leapfrogSteps: s.leapfrogSteps } : {}) }];
+  })) as { [N in SvSamplerName]: { stepSize: number; leapfrogSteps?: number } },
+  volatilities: Object.fromEntries(SV_SAMPLER_NAMES.map((n) => {
+    const d = svLatentSamplerInfo[n].defaults;
+    return [n, { stepSize: d.stepSize, ...(d.leapfrogSteps !== undefined ? { leapfrogSteps: d.leapfrogSteps } : {}) }];
+  })) as { [N in SvSamplerName]: { stepSize: number; leapfrogSteps?: number } },
 };
 
 export interface SvBlockChoice {
@@ -58,7 +105,7 @@ export interface SvBlockChoice {
 export interface SvGibbsOptions extends SvPriorOptions {
   parameters: SvBlockChoice;
   volatilities: SvBlockChoice;
-  /** A third block per sweep: the interweaving step of volatilityInterweave.ts (its scale adapted unless adapt is false). */
+  /** A third block per sweep: the interweaving step of interweave.ts (its scale adapted unless adapt is false). */
   interweave?: { scale?: number; adapt?: boolean };
   /** Sweeps of step-size adaptation (the burn-in). */
   adaptIterations: number;
@@ -96,29 +143,15 @@ export function svInitialPoint(y: Float64Array): Float64Array {
 
 function latentKernel(y: Float64Array, position: Float64Array, choice: SvBlockChoice, options: SvPriorOptions): Kernel {
   const target = svLatentTarget(y, position[0], position[1], position[2], options);
-  const d = SV_BLOCK_DEFAULTS.volatilities[choice.sampler];
-  const stepSize = choice.stepSize ?? d.stepSize;
-  const leapfrogSteps = choice.leapfrogSteps ?? d.leapfrogSteps ?? 1;
-  switch (choice.sampler) {
-    case "mala":
-      return mala(target, { stepSize });
-    case "mmala":
-      return smmala(target, { stepSize, targetAcceptance: 0.7 });
-    case "hmc":
-      return hmc(target, { stepSize, leapfrogSteps, mass: identityMass(target.dim) });
-    case "rmhmc":
-      return hmc(target, { stepSize, leapfrogSteps, mass: tridiagonalMass(target.metricFactor), targetAcceptance: 0.8 });
-  }
+  const info = svLatentSamplerInfo[choice.sampler];
+  const spec = completeSpec<SvLatentSpec>(svLatentSamplerInfo, { sampler: choice.sampler, stepSize: choice.stepSize, leapfrogSteps: info.fields.includes("leapfrogSteps") ? choice.leapfrogSteps : undefined });
+  return info.build(target, spec, undefined);
 }
 
 function parameterKernel(y: Float64Array, position: Float64Array, choice: SvBlockChoice, options: SvPriorOptions): Kernel {
   const model = svParameterModel(latentStatistics(y, position.subarray(3)), options);
-  const d = SV_BLOCK_DEFAULTS.parameters[choice.sampler];
-  return parametricSampler(denseMetricTarget(model), choice.sampler, position.subarray(0, 3), 0, {
-    stepSize: choice.stepSize ?? d.stepSize,
-    leapfrogSteps: choice.leapfrogSteps ?? d.leapfrogSteps,
-    adapt: false,
-  }).kernel;
+  const spec = parametricSamplerSpec(choice.sampler, { stepSize: choice.stepSize, leapfrogSteps: parametricSamplerInfo[choice.sampler].fields.includes("leapfrogSteps") ? choice.leapfrogSteps : undefined }, SV_PARAMETERS);
+  return buildParametricSampler(denseMetricTarget(model), spec, { init: position.subarray(0, 3), burnIn: 0 }, false).kernel;
 }
 
 /** The two-block Gibbs kernel on (beta, sigma, phi, x_1..x_T) for the returns y. */

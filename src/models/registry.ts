@@ -1,0 +1,143 @@
+/**
+ * The one registry of models `gpmcmc sample --model` and `gpmcmc simulate --model` know: for each,
+ * what it is, what its data file holds, what it draws, its samplers (an entry of a sampler
+ * registry of the one shape, samplers/samplerEntry.ts) and default sampler, and the options that
+ * are its own. The command line derives from it the help of --model and --sampler, and where an
+ * option applies ("--interweave: applies only to --model volatility", "--leapfrog-steps: applies
+ * only to --sampler rmhmc, hmc, ..."), so that adding a model or an option is one entry here.
+ */
+import { LATENT_SAMPLER_NAMES, latentSamplerInfo, DEFAULT_LATENT_SAMPLER } from "../samplers/registry.js";
+import { PARAMETRIC_SAMPLER_NAMES, parametricSamplerInfo } from "../samplers/parametricRegistry.js";
+import { COX_PROCESS_SAMPLERS, coxProcessSamplerInfo } from "./coxProcess/samplers.js";
+import { SV_SAMPLER_NAMES, svLatentSamplerInfo } from "./volatility/gibbs.js";
+
+export const MODEL_NAMES = ["latent-gp", "logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const;
+export type ModelName = (typeof MODEL_NAMES)[number];
+
+/** A model's own option: its name as Commander keys it (camelCase), and the value Commander fills in when it is not given. */
+export interface ModelOption {
+  key: string;
+  /** Commander's default: a value equal to it counts as not given. */
+  commanderDefault?: string;
+}
+
+export interface ModelEntry {
+  /** One line for --model's help. */
+  readonly description: string;
+  /** What its data file holds. */
+  readonly data: string;
+  /** The names of what it draws. */
+  readonly parameters: string;
+  /** Its samplers, in the order help lists them. */
+  readonly samplers: readonly string[];
+  readonly defaultSampler: string;
+  /** The spec fields of sampler `name` (what --step-size, --leapfrog-steps, ... may set). */
+  samplerFields(name: string): readonly string[];
+  /** The options that are this model's (an option several models share is each one's). */
+  readonly options: readonly ModelOption[];
+  /** Whether `gpmcmc simulate --model` makes a data set of it. */
+  readonly simulate: boolean;
+  /** The grid job kinds (grid/spec.ts) that run its chains. */
+  readonly gridJobs: readonly string[];
+}
+
+/** The GP models' kernel and likelihood options. */
+const GP_OPTIONS = ["likelihood", "lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "noiseSd", "exposureColumn"];
+/** The latent GP samplers' options and those of sampled hyperparameters. */
+const LATENT_SAMPLER_OPTIONS = [
+  "scheme", "thetaSampler", "sharedLengthscale", "priorLengthscale", "maxLeapfrogSteps", "maxTreeDepth", "whitening", "alpha", "scale", "mass",
+  "targetAcceptance", "fixedPointTolerance", "fixedPointIterations", "reversibilityTolerance", "integrator", "priorVariance",
+];
+
+const own = (...keys: string[]): ModelOption[] => keys.map((key) => ({ key }));
+const fieldsOf = (registry: { readonly [name: string]: { fields: readonly string[] } }) => (name: string) => registry[name]?.fields ?? [];
+
+export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
+  "latent-gp": {
+    description: "a GP model (the default): --likelihood and the kernel options; with no --lengthscale and --signal-sd the hyperparameters are sampled too (--scheme)",
+    data: "input columns and a response column y (labels, counts or values, by likelihood)",
+    parameters: "f.1..f.n (and the hyperparameters when sampled)",
+    samplers: LATENT_SAMPLER_NAMES,
+    defaultSampler: DEFAULT_LATENT_SAMPLER,
+    samplerFields: fieldsOf(latentSamplerInfo),
+    options: [...own(...GP_OPTIONS.filter((k) => k !== "likelihood"), ...LATENT_SAMPLER_OPTIONS), { key: "likelihood", commanderDefault: "probit" }, { key: "init", commanderDefault: "zero" }],
+    simulate: true,
+    gridJobs: ["simulated-latent-chain", "hyper-chain"],
+  },
+  "logistic-regression": {
+    description: `Bayesian logistic regression, prior N(0, alpha I) (Girolami & Calderhead, Section 7.1); samplers ${PARAMETRIC_SAMPLER_NAMES.join(", ")}`,
+    data: "input columns and labels y, 0/1 or -1/+1",
+    parameters: "beta.1 (the intercept), beta.2, ...",
+    samplers: PARAMETRIC_SAMPLER_NAMES,
+    defaultSampler: "rmhmc",
+    samplerFields: fieldsOf(parametricSamplerInfo),
+    options: own("polynomialDegree", "priorVariance", "integrator"),
+    simulate: false,
+    gridJobs: ["parametric-chain"],
+  },
+  "lgcp": {
+    description: `the log-Gaussian Cox process field on a grid of counts (Section 9); samplers ${COX_PROCESS_SAMPLERS.join(", ")}`,
+    data: "a square grid of counts: columns i, j, count",
+    parameters: "x.1..x.N, the field on the grid's cells",
+    samplers: COX_PROCESS_SAMPLERS,
+    defaultSampler: "rmhmc",
+    samplerFields: fieldsOf(coxProcessSamplerInfo),
+    options: own("sigma2", "beta", "mu", "covariance"),
+    simulate: true,
+    gridJobs: ["lgcp-run"],
+  },
+  "volatility": {
+    description: "the stochastic volatility model (Section 8): returns in column y; --sampler P,V for the parameters and the volatilities",
+    data: "returns in column y (and an optional time column t)",
+    parameters: "beta, sigma, phi, x.1..x.T",
+    samplers: SV_SAMPLER_NAMES,
+    defaultSampler: "rmhmc",
+    samplerFields: fieldsOf(svLatentSamplerInfo),
+    options: own("interweave"),
+    simulate: true,
+    gridJobs: ["volatility-run"],
+  },
+  "fitzhugh-nagumo": {
+    description: "the Fitzhugh-Nagumo ODE model (Section 10): columns t, V, R; samplers as logistic-regression but iwls",
+    data: "columns t, V, R",
+    parameters: "a, b, c",
+    samplers: PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls"),
+    defaultSampler: "simplified-mmala",
+    samplerFields: fieldsOf(parametricSamplerInfo),
+    options: own("noiseSd", "priorSd", "initialState", "start"),
+    simulate: true,
+    gridJobs: ["fitzhugh-nagumo-run"],
+  },
+};
+
+export function isModelName(name: string): name is ModelName {
+  return (MODEL_NAMES as readonly string[]).includes(name);
+}
+
+/** The models whose own options include `key`. */
+export function modelsWithOption(key: string): ModelName[] {
+  return MODEL_NAMES.filter((m) => modelInfo[m].options.some((o) => o.key === key));
+}
+
+/**
+ * The first option in `given` (Commander's keys) that belongs to other models but not to `model`,
+ * with the models it belongs to; undefined where there is none. A value equal to the option's
+ * Commander default counts as not given.
+ */
+export function optionOutsideModel(model: ModelName, given: Readonly<Record<string, unknown>>): { key: string; models: ModelName[] } | undefined {
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const models = modelsWithOption(key);
+    if (models.length === 0 || models.includes(model)) continue;
+    const commanderDefault = models.map((m) => modelInfo[m].options.find((o) => o.key === key)!.commanderDefault).find((d) => d !== undefined);
+    if (commanderDefault !== undefined && value === commanderDefault) continue;
+    return { key, models };
+  }
+  return undefined;
+}
+
+/** The samplers of `model` whose spec has `field`, in the model's order. */
+export function samplersOfModelWithField(model: ModelName, field: string): string[] {
+  const m = modelInfo[model];
+  return m.samplers.filter((s) => m.samplerFields(s).includes(field));
+}
