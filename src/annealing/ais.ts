@@ -20,7 +20,6 @@ import { latentSampler, type LatentSamplerSpec } from "../samplers/registry.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData, type LatentGpModelSpec } from "../targets/latentGpModel.js";
-import { aisEstimate, type AisEstimate } from "./estimate.js";
 import { checkAisResume, TRACE_COLUMNS, type AisPoint, type AisRunCheckpoint } from "./aisCheckpoint.js";
 import { temperatureSchedule, type ScheduleSpec } from "./schedule.js";
 

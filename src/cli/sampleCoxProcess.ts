@@ -12,7 +12,8 @@
 import { vectorNames } from "../io/cmdstan.js";
 import { readCountGrid } from "../io/countGrid.js";
 import { coxFieldModel } from "../models/coxProcess/fieldModel.js";
-import { COX_PROCESS_SAMPLERS, coxProcessSampler, isCoxProcessSamplerName } from "../models/coxProcess/samplers.js";
+import { COX_PROCESS_SAMPLERS, coxProcessSampler, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
+import { modelSampler, refuseOtherModelsOptions, samplerOptionsGiven } from "./modelScope.js";
 import { summariseRun } from "../run/summary.js";
 import type { ChainResult } from "../samplers/driver.js";
 import { VERSION } from "../version.js";
@@ -26,20 +27,18 @@ import { parseSampleOptions } from "./sampleOptions.js";
 /** Runs `gpmcmc sample --model lgcp`; returns the report it printed (undefined: the run was stopped). */
 export async function runCoxProcessSample(raw: RawParametricOptions & RawCoxProcessOptions, io: ModelCommandIO = {}): Promise<CoxProcessReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
-  if (raw.priorVariance !== undefined) throw new OptionError("--prior-variance", "does not apply to --model lgcp (the hyperparameters are fixed: --sigma2, --beta, --mu)");
-  const sampler = raw.sampler ?? "rmhmc";
-  if (!isCoxProcessSamplerName(sampler)) throw new OptionError("--sampler", `${sampler} does not apply to --model lgcp (its samplers: ${COX_PROCESS_SAMPLERS.join(", ")})`);
+  refuseOtherModelsOptions("lgcp", raw);
+  const sampler = modelSampler("lgcp", raw.sampler) as CoxProcessSamplerName;
   const o = parseSampleOptions({ ...raw, sampler }, { samplers: COX_PROCESS_SAMPLERS });
-  if (sampler !== "rmhmc" && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, not ${sampler}`);
+  const given = samplerOptionsGiven("lgcp", sampler, raw);
   if (sampler === "mala-transient" && raw.adapt === false) throw new OptionError("--no-adapt", "does not apply to --sampler mala-transient (its scaling is fixed)");
   const hyper = parseCoxHyperparameters(raw);
   const covariance = parseGridCovariance(raw);
   const start = startModelRun("lgcp", raw, o);
   const grid = readCountGrid(o.data);
   const model = withEmbeddableCovariance(() => coxFieldModel(grid.side, grid.counts, hyper, covariance));
-  const s = coxProcessSampler(model, sampler, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
-  const spec = parametricRunSpec({ name: "lgcp", ...hyper, covariance }, sampler, o, start.seed, s.adapt);
+  const s = coxProcessSampler(model, sampler, { ...given, adapt: raw.adapt });
+  const spec = parametricRunSpec({ name: "lgcp", ...hyper, covariance }, sampler, o, start.seed, s.adapt, given);
   // The draws are mapped to the field x (the Euclidean model samples the whitened nu, MALA Christensen's Gamma).
   const n = model.cells;
   const toField = (r: ChainResult): ChainResult => {

@@ -15,7 +15,7 @@ import { readNumber } from "../io/numbers.js";
 import { FN_INITIAL_STATE, FN_PARAMETER_NAMES, FN_TRUE_PARAMETERS } from "../models/fitzhughNagumo/equations.js";
 import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
 import { FN_DEFAULT_NOISE_SD, FN_DEFAULT_PRIOR_SD, fitzhughNagumoModel, type FitzhughNagumoData } from "../models/fitzhughNagumo/model.js";
-import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { buildParametricSampler, parametricSamplerSpec, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { summariseRun } from "../run/summary.js";
 import { denseMetricTarget } from "../targets/denseMetric.js";
 import { VERSION } from "../version.js";
@@ -24,11 +24,13 @@ import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 import type { RawLastingRunOptions } from "./lastingRunOptions.js";
 import { runModelChains, startModelRun } from "./modelRunResume.js";
 import { parametricRunSpec, writeParametricChain, type ModelCommandIO } from "./sampleParametric.js";
+import { modelSampler, refuseOtherModelsOptions, samplerOptionsGiven } from "./modelScope.js";
+import { modelInfo } from "../models/registry.js";
 
-/** The samplers that apply (IWLS is for generalised linear models). */
-export const FN_SAMPLERS = PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls");
-/** The fastest per min-ESS in our Table 14 (EXPERIMENTS.md), as in the paper's. */
-export const FN_DEFAULT_SAMPLER: ParametricSamplerName = "simplified-mmala";
+/** The samplers that apply (IWLS is for generalised linear models), from the model registry. */
+export const FN_SAMPLERS = modelInfo["fitzhugh-nagumo"].samplers as readonly ParametricSamplerName[];
+/** The fastest per min-ESS in Table 14 (EXPERIMENTS.md), as in the paper's: the model registry's default. */
+export const FN_DEFAULT_SAMPLER = modelInfo["fitzhugh-nagumo"].defaultSampler as ParametricSamplerName;
 
 export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions, RawLastingRunOptions {
   noiseSd?: string;
@@ -36,13 +38,6 @@ export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions, RawLas
   initialState?: string;
   start?: string;
   adapt?: boolean;
-}
-
-/** Options of other models, refused here. */
-const NOT_HERE = ["lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "exposureColumn", "polynomialDegree", "priorVariance", "scheme", "thetaSampler"];
-
-function optionName(key: string): string {
-  return "--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
 }
 
 /** Adds --prior-sd, --initial-state and --start to `sample` (--noise-sd is shared with the ordinal likelihood). */
@@ -94,13 +89,11 @@ function numberList(option: string, raw: string, length: number): number[] {
 export async function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOptions, io: ModelCommandIO = {}): Promise<FitzhughNagumoReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
-  for (const key of NOT_HERE) if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError(optionName(key), "does not apply to --model fitzhugh-nagumo");
-  const sampler = raw.sampler ?? FN_DEFAULT_SAMPLER;
-  if (!(FN_SAMPLERS as string[]).includes(sampler)) throw new OptionError("--sampler", `${sampler} does not apply to --model fitzhugh-nagumo (its samplers: ${FN_SAMPLERS.join(", ")})`);
+  refuseOtherModelsOptions("fitzhugh-nagumo", raw);
+  const sampler = modelSampler("fitzhugh-nagumo", raw.sampler);
   // --noise-sd is this model's observation noise here, not the ordinal likelihood's
   const o = parseSampleOptions({ ...raw, sampler, noiseSd: undefined }, { samplers: FN_SAMPLERS });
-  if (sampler === "mh-componentwise" && o.stepSize !== undefined) throw new OptionError("--step-size", `does not apply to --sampler ${sampler}`);
-  if (!["rmhmc", "hmc", "hmc-diagonal"].includes(sampler) && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, hmc or hmc-diagonal, not ${sampler}`);
+  const given = samplerOptionsGiven("fitzhugh-nagumo", sampler, raw);
   const noiseSd = raw.noiseSd === undefined ? FN_DEFAULT_NOISE_SD : parsePositiveNumber("--noise-sd", raw.noiseSd);
   const priorSd = raw.priorSd === undefined ? FN_DEFAULT_PRIOR_SD : parsePositiveNumber("--prior-sd", raw.priorSd);
   const x0 = raw.initialState === undefined ? [...FN_INITIAL_STATE] : numberList("--initial-state", raw.initialState, 2);
@@ -115,8 +108,8 @@ export async function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOption
   if (!mode.converged) stderr(`gpmcmc: warning: the search for the posterior mode did not converge (${mode.reason}); chains start at the best point found\n`);
   const init = mode.theta;
   const target = denseMetricTarget(model);
-  const { kernel, adapt } = parametricSampler(target, sampler as ParametricSamplerName, init, o.burnIn, { stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt });
-  const spec = parametricRunSpec({ name: "fitzhugh-nagumo", noiseSd, priorSd, initialState: x0, start: startPoint }, sampler, o, start.seed, adapt);
+  const { kernel, adapt } = buildParametricSampler(target, parametricSamplerSpec(sampler as ParametricSamplerName, given), { init, burnIn: o.burnIn }, raw.adapt !== false);
+  const spec = parametricRunSpec({ name: "fitzhugh-nagumo", noiseSd, priorSd, initialState: x0, start: startPoint }, sampler, o, start.seed, adapt, given);
   const names = [...FN_PARAMETER_NAMES];
   const settings = { noise_sd: noiseSd, prior_sd: priorSd, initial_state: x0.join(","), mode: Array.from(init).join(",") };
   const info = { model: "fitzhugh_nagumo", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings };

@@ -15,19 +15,21 @@ import { regressionDesign, MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
 import { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "../models/logisticRegression.js";
 import type { AdaptOptions } from "../samplers/adaptation.js";
 import type { ChainResult } from "../samplers/driver.js";
-import { isParametricSamplerName, LOGISTIC_SMMALA_TARGET_ACCEPTANCE, logisticTrajectoryLength, PARAMETRIC_SAMPLER_NAMES, parametricSampler } from "../samplers/parametricRegistry.js";
+import { buildParametricSampler, PARAMETRIC_SAMPLER_NAMES, parametricSamplerSpec, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { isModelName, MODEL_NAMES } from "../models/registry.js";
 import { denseMetricTarget } from "../targets/denseMetric.js";
 import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
-import { addCoxProcessOptions, refuseCoxProcessOptions, type RawCoxProcessOptions } from "./coxProcessOptions.js";
+import { addCoxProcessOptions, type RawCoxProcessOptions } from "./coxProcessOptions.js";
+import { modelHelp, modelSampler, refuseOtherModelsOptions, samplerOptionsGiven } from "./modelScope.js";
 import type { RawLastingRunOptions } from "./lastingRunOptions.js";
 import { oneClassWarning } from "./modelOptions.js";
 import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
-/** The models `--model` names (latent-gp: the GP models of the rest of `sample`). */
-export const SAMPLE_MODELS = ["latent-gp", "logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const;
+/** The models `--model` names (latent-gp: the GP models of the rest of `sample`), from the model registry. */
+export const SAMPLE_MODELS = MODEL_NAMES;
 
 export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOptions, RawLastingRunOptions {
   model?: string;
@@ -38,23 +40,10 @@ export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOpt
   interweave?: string;
 }
 
-/** GP-only options, refused with --model logistic-regression. */
-const GP_ONLY: readonly (keyof RawParametricOptions & string)[] = ["lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "noiseSd", "exposureColumn"] as (keyof RawParametricOptions & string)[];
-
-/** Options of the latent GP samplers and their sampled hyperparameters, which no --model command takes. */
-const LATENT_SAMPLER_ONLY = [
-  "scheme", "thetaSampler", "sharedLengthscale", "priorLengthscale", "maxLeapfrogSteps", "maxTreeDepth", "whitening", "alpha", "scale", "mass",
-  "targetAcceptance", "fixedPointTolerance", "fixedPointIterations", "reversibilityTolerance",
-];
-
-function optionName(key: string): string {
-  return "--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
-}
-
 /** Adds --model, --polynomial-degree and --prior-variance to `sample`. */
 export function addParametricModelOptions(cmd: Command): Command {
   return addCoxProcessOptions(cmd)
-    .option("--model <name>", "latent-gp (the default: a GP model, --likelihood and the kernel options), logistic-regression (Bayesian logistic regression, prior N(0, alpha I); samplers " + PARAMETRIC_SAMPLER_NAMES.join(", ") + "), lgcp (the log-Gaussian Cox process field on a grid of counts; samplers rmhmc, mmala, mala-transient, mala-stationary), volatility (the stochastic volatility model of Girolami & Calderhead, Section 8: returns in column y; --sampler P,V for the parameters and the volatilities) or fitzhugh-nagumo (the ODE model of Section 10: columns t, V, R; samplers as logistic-regression but iwls)")
+    .option("--model <name>", modelHelp())
     .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
     .option("--interweave <on|off>", "volatility: after the two blocks, move (sigma, phi) with the innovations fixed (default on)")
     .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
@@ -63,22 +52,9 @@ export function addParametricModelOptions(cmd: Command): Command {
 /** Whether the options ask for a parametric model (and refuses its options without one; --prior-variance also serves a GP's sampled hyperparameters). */
 export function isParametricModel(raw: RawParametricOptions): boolean {
   const model = raw.model ?? "latent-gp";
-  if (!(SAMPLE_MODELS as readonly string[]).includes(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${SAMPLE_MODELS.join(", ")})`);
-  if (model !== "lgcp") refuseCoxProcessOptions(raw, model);
-  if (model !== "volatility" && raw.interweave !== undefined) throw new OptionError("--interweave", "applies only to --model volatility");
-  if (model !== "fitzhugh-nagumo") {
-    for (const k of ["priorSd", "initialState", "start"] as const) if ((raw as Record<string, unknown>)[k] !== undefined) throw new OptionError(optionName(k), "applies only to --model fitzhugh-nagumo");
-  }
-  if (model === "latent-gp") {
-    if (raw.polynomialDegree !== undefined) throw new OptionError("--polynomial-degree", "applies only to --model logistic-regression");
-    return false;
-  }
-  // The latent GP samplers' own options: no --model command reads them, so they are refused rather than ignored
-  for (const key of LATENT_SAMPLER_ONLY) if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError(optionName(key), "applies only to --model latent-gp (the GP models)");
-  // --init and --likelihood have defaults of their own (zero, probit): refused when given otherwise
-  const { init, likelihood } = raw as { init?: string; likelihood?: string };
-  if (init !== undefined && init !== "zero") throw new OptionError("--init", "applies only to --model latent-gp (the GP models)");
-  if (likelihood !== undefined && likelihood !== "probit") throw new OptionError("--likelihood", "applies only to --model latent-gp (the GP models)");
+  if (!isModelName(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${MODEL_NAMES.join(", ")})`);
+  refuseOtherModelsOptions(model, raw);
+  if (model === "latent-gp") return false;
   // RMHMC's explicit integrator exists for logistic regression's metric (samplers/lagrangianDense.ts); nothing else here takes one
   const integrator = (raw as { integrator?: string }).integrator;
   if (integrator !== undefined && !(model === "logistic-regression" && integrator === "lagrangian" && (raw.sampler ?? "rmhmc") === "rmhmc")) {
@@ -99,9 +75,8 @@ export interface ModelCommandIO {
 export async function runParametricSample(raw: RawParametricOptions, io: ModelCommandIO = {}): Promise<ParametricReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => void process.stderr.write(s));
-  for (const key of GP_ONLY) if (raw[key] !== undefined) throw new OptionError(optionName(key), "applies only to --model latent-gp (the GP models)");
-  const sampler = raw.sampler ?? "rmhmc";
-  if (!isParametricSamplerName(sampler)) throw new OptionError("--sampler", `${sampler} does not apply to --model logistic-regression (its samplers: ${PARAMETRIC_SAMPLER_NAMES.join(", ")})`);
+  refuseOtherModelsOptions("logistic-regression", raw);
+  const sampler = modelSampler("logistic-regression", raw.sampler) as ParametricSamplerName;
   const o = parseSampleOptions({ ...raw, sampler }, { samplers: PARAMETRIC_SAMPLER_NAMES });
   let degree = 1;
   if (raw.polynomialDegree !== undefined) {
@@ -112,8 +87,7 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
   }
   const priorVariance = raw.priorVariance === undefined ? DEFAULT_PRIOR_VARIANCE : parsePositiveNumber("--prior-variance", raw.priorVariance);
   if (!Number.isFinite(priorVariance)) throw new OptionError("--prior-variance", `must be a finite positive number, got ${JSON.stringify(raw.priorVariance)}`);
-  if ((sampler === "iwls" || sampler === "mh-componentwise" || sampler === "holmes-held") && o.stepSize !== undefined) throw new OptionError("--step-size", `does not apply to --sampler ${sampler}`);
-  if (!["rmhmc", "rmhmc-t", "hmc", "hmc-diagonal"].includes(sampler) && o.leapfrogSteps !== undefined) throw new OptionError("--leapfrog-steps", `applies only to --sampler rmhmc, rmhmc-t, hmc or hmc-diagonal, not ${sampler}`);
+  const given = samplerOptionsGiven("logistic-regression", sampler, raw);
 
   const start = startModelRun("logistic-regression", raw, o);
   const data = readDataset(o.data, { labels: "binary", binaryCoding: "zeroOne" });
@@ -125,10 +99,9 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
   const target = denseMetricTarget(model);
   const init = new Float64Array(model.dim);
   const integrator = (raw as { integrator?: string }).integrator === "lagrangian" ? "lagrangian" as const : undefined;
-  const { kernel, adapt } = parametricSampler(target, sampler, init, o.burnIn, {
-    stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, adapt: raw.adapt, trajectoryLength: logisticTrajectoryLength(sampler), smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE, integrator,
-  });
-  const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt, integrator);
+  const samplerSpec = parametricSamplerSpec(sampler, { ...given, integrator }, "logistic-regression");
+  const { kernel, adapt } = buildParametricSampler(target, samplerSpec, { init, burnIn: o.burnIn }, raw.adapt !== false);
+  const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt, { ...given, ...(integrator ? { integrator } : {}) });
   const names = vectorNames("beta", model.dim);
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
   design.terms.forEach((t, k) => (settings[`term.beta.${k + 1}`] = t));
@@ -145,8 +118,10 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
 }
 
 /** The run record of a parametric model's run (what a resume compares). */
-export function parametricRunSpec(model: ModelRunSpec["model"], sampler: string, o: ReturnType<typeof parseSampleOptions>, seed: number, adapt: AdaptOptions | undefined, integrator?: "lagrangian"): ModelRunSpec {
-  return { model, sampler: { sampler, stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, ...(integrator ? { integrator } : {}) }, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, adapt: adapt !== undefined };
+export function parametricRunSpec(model: ModelRunSpec["model"], sampler: string, o: ReturnType<typeof parseSampleOptions>, seed: number, adapt: AdaptOptions | undefined, given: Record<string, unknown> = {}): ModelRunSpec {
+  // the given sampler options besides step size and leapfrog steps (recorded as before: those two always, undefined where not given)
+  const { stepSize: _s, leapfrogSteps: _l, ...others } = given;
+  return { model, sampler: { sampler, stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, ...others }, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, adapt: adapt !== undefined };
 }
 
 export interface ChainInfo {

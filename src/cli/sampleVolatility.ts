@@ -21,6 +21,8 @@ import { isSvSamplerName, SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type 
 import type { BlockSummary } from "../samplers/blockGibbs.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import { VERSION } from "../version.js";
+import { refuseOtherModelsOptions } from "./modelScope.js";
+import { samplersOfModelWithField } from "../models/registry.js";
 import { OptionError, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { writeParametricChain, type ModelCommandIO, type RawParametricOptions } from "./sampleParametric.js";
@@ -75,17 +77,15 @@ export function readReturns(file: string): Float64Array {
 /** Runs `gpmcmc sample --model volatility`; returns the report it printed (undefined: the run was stopped). */
 export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCommandIO = {}): Promise<VolatilityReport | undefined> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  for (const key of ["polynomialDegree", "priorVariance", "lengthscale", "logLengthscale", "signalSd", "logSignalSd", "jitter", "thresholds", "noiseSd", "exposureColumn"] as const) {
-    if ((raw as Record<string, unknown>)[key] !== undefined) throw new OptionError("--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), "does not apply to --model volatility");
-  }
+  refuseOtherModelsOptions("volatility", raw);
   const samplers = pairOf("--sampler", raw.sampler, parseSvSampler);
   const pSampler = samplers[0] ?? SV_DEFAULT.samplers[0];
   const vSampler = samplers[1] ?? SV_DEFAULT.samplers[1];
   const steps = pairOf("--step-size", raw.stepSize, parsePositiveNumber);
   const leapfrog = pairOf("--leapfrog-steps", raw.leapfrogSteps, parsePositiveInteger);
   if (raw.sampler === undefined && raw.leapfrogSteps === undefined) [leapfrog[0], leapfrog[1]] = SV_DEFAULT.leapfrogSteps;
-  const trajectories: readonly string[] = ["rmhmc", "hmc"];
-  if (leapfrog[0] !== undefined && !trajectories.includes(pSampler) && !trajectories.includes(vSampler)) throw new OptionError("--leapfrog-steps", `applies only to rmhmc and hmc, not ${pSampler},${vSampler}`);
+  const trajectories = samplersOfModelWithField("volatility", "leapfrogSteps");
+  if (leapfrog[0] !== undefined && !trajectories.includes(pSampler) && !trajectories.includes(vSampler)) throw new OptionError("--leapfrog-steps", `applies only to ${trajectories.join(" and ")}, not ${pSampler},${vSampler}`);
   if (raw.interweave !== undefined && raw.interweave !== "on" && raw.interweave !== "off") throw new OptionError("--interweave", `must be on or off, got ${JSON.stringify(raw.interweave)}`);
   const interweave = raw.interweave === undefined ? SV_DEFAULT.interweave : raw.interweave === "on";
   const o = parseSampleOptions({ ...raw, sampler: pSampler, stepSize: undefined, leapfrogSteps: undefined }, { samplers: SV_SAMPLER_NAMES });

@@ -35,6 +35,8 @@ export interface ModelEntry {
   samplerFields(name: string): readonly string[];
   /** The options that are this model's (an option several models share is each one's). */
   readonly options: readonly ModelOption[];
+  /** The sampler options its command reads, each setting the spec field of its name where the sampler has one (cli/modelScope.ts). */
+  readonly samplerOptions: readonly string[];
   /** Whether `gpmcmc simulate --model` makes a data set of it. */
   readonly simulate: boolean;
   /** The grid job kinds (grid/spec.ts) that run its chains. */
@@ -54,13 +56,14 @@ const fieldsOf = (registry: { readonly [name: string]: { fields: readonly string
 
 export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
   "latent-gp": {
-    description: "a GP model (the default): --likelihood and the kernel options; with no --lengthscale and --signal-sd the hyperparameters are sampled too (--scheme)",
+    description: "the default: a GP model, --likelihood and the kernel options; without --lengthscale and --signal-sd its hyperparameters are sampled too (--scheme)",
     data: "input columns and a response column y (labels, counts or values, by likelihood)",
     parameters: "f.1..f.n (and the hyperparameters when sampled)",
     samplers: LATENT_SAMPLER_NAMES,
     defaultSampler: DEFAULT_LATENT_SAMPLER,
     samplerFields: fieldsOf(latentSamplerInfo),
     options: [...own(...GP_OPTIONS.filter((k) => k !== "likelihood"), ...LATENT_SAMPLER_OPTIONS), { key: "likelihood", commanderDefault: "probit" }, { key: "init", commanderDefault: "zero" }],
+    samplerOptions: ["stepSize", "leapfrogSteps"],
     simulate: true,
     gridJobs: ["simulated-latent-chain", "hyper-chain"],
   },
@@ -72,6 +75,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: "rmhmc",
     samplerFields: fieldsOf(parametricSamplerInfo),
     options: own("polynomialDegree", "priorVariance", "integrator"),
+    samplerOptions: ["stepSize", "leapfrogSteps"],
     simulate: false,
     gridJobs: ["parametric-chain"],
   },
@@ -83,6 +87,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: "rmhmc",
     samplerFields: fieldsOf(coxProcessSamplerInfo),
     options: own("sigma2", "beta", "mu", "covariance"),
+    samplerOptions: ["stepSize", "leapfrogSteps"],
     simulate: true,
     gridJobs: ["lgcp-run"],
   },
@@ -94,6 +99,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: "rmhmc",
     samplerFields: fieldsOf(svLatentSamplerInfo),
     options: own("interweave"),
+    samplerOptions: ["stepSize", "leapfrogSteps"],
     simulate: true,
     gridJobs: ["volatility-run"],
   },
@@ -105,6 +111,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: "simplified-mmala",
     samplerFields: fieldsOf(parametricSamplerInfo),
     options: own("noiseSd", "priorSd", "initialState", "start"),
+    samplerOptions: ["stepSize", "leapfrogSteps"],
     simulate: true,
     gridJobs: ["fitzhugh-nagumo-run"],
   },
@@ -114,9 +121,9 @@ export function isModelName(name: string): name is ModelName {
   return (MODEL_NAMES as readonly string[]).includes(name);
 }
 
-/** The models whose own options include `key`. */
+/** The models whose own options or sampler options include `key`. */
 export function modelsWithOption(key: string): ModelName[] {
-  return MODEL_NAMES.filter((m) => modelInfo[m].options.some((o) => o.key === key));
+  return MODEL_NAMES.filter((m) => modelInfo[m].options.some((o) => o.key === key) || modelInfo[m].samplerOptions.includes(key));
 }
 
 /**
@@ -129,7 +136,7 @@ export function optionOutsideModel(model: ModelName, given: Readonly<Record<stri
     if (value === undefined) continue;
     const models = modelsWithOption(key);
     if (models.length === 0 || models.includes(model)) continue;
-    const commanderDefault = models.map((m) => modelInfo[m].options.find((o) => o.key === key)!.commanderDefault).find((d) => d !== undefined);
+    const commanderDefault = models.map((m) => modelInfo[m].options.find((o) => o.key === key)?.commanderDefault).find((d) => d !== undefined);
     if (commanderDefault !== undefined && value === commanderDefault) continue;
     return { key, models };
   }

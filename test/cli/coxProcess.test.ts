@@ -77,7 +77,7 @@ test("bad lgcp inputs: one line naming the file, line or option, exit 2, nothing
       [["--data", good, "--sampler", "ess"], /--sampler: ess does not apply to --model lgcp/],
       [["--data", good, "--sigma2", "-1"], /--sigma2/],
       [["--data", good, "--sampler", "mmala", "--leapfrog-steps", "5"], /--leapfrog-steps: applies only to --sampler rmhmc/],
-      [["--data", good, "--prior-variance", "2"], /--prior-variance: does not apply to --model lgcp/],
+      [["--data", good, "--prior-variance", "2"], /--prior-variance: applies only to --model latent-gp or logistic-regression\n$/],
       [["--data", good, "--covariance", "l1"], /--covariance: unknown covariance "l1"/],
     ];
     for (const [args, re] of cases) {

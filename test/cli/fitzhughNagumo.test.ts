@@ -96,9 +96,9 @@ test("bad input for the fitzhugh-nagumo model: one line, exit 2, nothing written
       [["--data", good, "--start", "0.2,0.2"], /^gpmcmc: --start: needs 3 comma-separated numbers, got 2$/],
       [["--data", good, "--start", "0.2,0.2,-3"], /^gpmcmc: --start: c must be positive/],
       [["--data", good, "--initial-state", "x,1"], /^gpmcmc: --initial-state: /],
-      [["--data", good, "--lengthscale", "1"], /^gpmcmc: --lengthscale: does not apply to --model fitzhugh-nagumo$/],
-      [["--data", good, "--polynomial-degree", "2"], /^gpmcmc: --polynomial-degree: does not apply to --model fitzhugh-nagumo$/],
-      [["--data", good, "--sampler", "mala", "--leapfrog-steps", "3"], /^gpmcmc: --leapfrog-steps: applies only to --sampler rmhmc, hmc or hmc-diagonal/],
+      [["--data", good, "--lengthscale", "1"], /^gpmcmc: --lengthscale: applies only to --model latent-gp \(the GP models\)$/],
+      [["--data", good, "--polynomial-degree", "2"], /^gpmcmc: --polynomial-degree: applies only to --model logistic-regression$/],
+      [["--data", good, "--sampler", "mala", "--leapfrog-steps", "3"], /^gpmcmc: --leapfrog-steps: applies only to --sampler rmhmc, hmc, hmc-diagonal, rmhmc-t, not mala$/],
     ];
     for (const [args, message] of cases) expectBad([...base, ...args], message, [out]);
     const gp = join(s.dir, "gp.csv");

@@ -75,7 +75,7 @@ test("bad input for the volatility model: one line, exit 2, nothing written", ()
       [["--data", good, "--sampler", "rmhmc,mala,hmc"], /^gpmcmc: --sampler: takes one value \(both blocks\) or two/],
       [["--data", good, "--step-size", "0.1,-1"], /^gpmcmc: --step-size: /],
       [["--data", good, "--leapfrog-steps", "5", "--sampler", "mala"], /^gpmcmc: --leapfrog-steps: applies only to rmhmc and hmc/],
-      [["--data", good, "--polynomial-degree", "2"], /^gpmcmc: --polynomial-degree: does not apply to --model volatility/],
+      [["--data", good, "--polynomial-degree", "2"], /^gpmcmc: --polynomial-degree: applies only to --model logistic-regression$/],
       [["--data", good, "--interweave", "maybe"], /^gpmcmc: --interweave: must be on or off, got "maybe"/],
     ];
     for (const [args, message] of cases) {

@@ -45,9 +45,7 @@ export type CoxProcessSamplerName = (typeof COX_PROCESS_SAMPLERS)[number];
 /** Roberts & Rosenthal's (1998) optimal MALA scale l: h = l^2 N^-1/3 in stationarity. */
 export const MALA_SCALE = 1.65;
 
-export interface CoxProcessSamplerOptions {
-  stepSize?: number;
-  leapfrogSteps?: number;
+export interface CoxProcessSamplerOptions extends Partial<Omit<CoxProcessSamplerSpec, "sampler">> {
   adapt?: boolean;
   /** Test-only negative control for rmhmc (samplers/hmc.ts). @internal */
   brokenAcceptance?: "potential-only";
@@ -146,7 +144,9 @@ export function isCoxProcessSamplerName(name: string): name is CoxProcessSampler
 export function coxProcessSampler(model: CoxModel, name: CoxProcessSamplerName, options: CoxProcessSamplerOptions = {}): CoxProcessSampler {
   const t0 = performance.now();
   const info = coxProcessSamplerInfo[name];
-  const given = { sampler: name, stepSize: options.stepSize, leapfrogSteps: info.fields.includes("leapfrogSteps") ? options.leapfrogSteps : undefined };
+  // the spec fields the sampler has (another is ignored: callers give one set of options to every sampler)
+  const given: { sampler: string } & Record<string, unknown> = { sampler: name };
+  for (const field of info.fields) given[field] = (options as Record<string, unknown>)[field];
   const spec = completeSpec<CoxProcessSamplerSpec>(coxProcessSamplerInfo, given);
   const kernel = info.build(model, spec, { brokenAcceptance: options.brokenAcceptance });
   const adapt: AdaptOptions | undefined = options.adapt === false || info.tunable === undefined ? undefined : { method: "dual-averaging" };
