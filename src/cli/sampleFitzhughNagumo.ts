@@ -27,7 +27,7 @@ import { parametricRunSpec, writeParametricChain, type ModelCommandIO } from "./
 
 /** The samplers that apply (IWLS is for generalised linear models). */
 export const FN_SAMPLERS = PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls");
-/** The fastest per min-ESS in our Table 14 (EXPERIMENTS.md), as in the paper's. */
+/** The default sampler (why: EXPERIMENTS.md, "Table 14: the Fitzhugh-Nagumo ODE"). */
 export const FN_DEFAULT_SAMPLER: ParametricSamplerName = "simplified-mmala";
 
 export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions, RawLastingRunOptions {
