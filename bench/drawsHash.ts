@@ -17,7 +17,7 @@
 // temporary directory, data/ by absolute path), with OPENBLAS_NUM_THREADS=1 so that what runs on
 // the main thread (ep, laplace, Laplace's and EP's whitening) sums its products in the same order
 // whatever the machine's core count. The BLAS kernels (OPENBLAS_CORETYPE) are left as they are:
-// they change the last bits of a product (README, "Reproducibility"), so a table compares only
+// they change the last bits of a product (docs/reproducibility.md), so a table compares only
 // with one made on the same kernels, and --compare says when the saved table's were others.
 import { createHash } from "node:crypto";
 import { spawnSync } from "node:child_process";
@@ -70,7 +70,7 @@ function sample(name: string, args: string[], draws = 100, burnIn = 100): Case {
 // share the inputs and the latent f, as the paper's sets do.
 const DATA_SEED = "11";
 const LIKELIHOODS = ["probit", "logistic", "poisson", "volatility", "ordinal"] as const;
-const THRESHOLDS = "--thresholds=-2,0,2"; // simulate's ordinal categories (README, "Simulated data")
+const THRESHOLDS = "--thresholds=-2,0,2"; // simulate's ordinal categories (docs/commands/simulate.md)
 // Fixed kernel hyperparameters near the simulated truth (psi in [-3, -1], log signal sd 1).
 const FIXED = ["--log-lengthscale", "-1", "--log-signal-sd", "0.5"];
 
@@ -115,7 +115,7 @@ function cases(): Case[] {
     list.push(sample(`hyper probit aa theta-${t}`, ["--data", "probit.csv", "--scheme", "aa", "--theta-sampler", t]));
   }
 
-  // Logistic regression on Ripley's data with the paper's cubic model (README's example).
+  // Logistic regression on Ripley's data with the paper's cubic model (docs/models/logistic-regression.md's example).
   for (const s of LOGISTIC_REGRESSION_SAMPLERS) {
     list.push(sample(`logistic-regression ripley ${s.join(" ").replace("--integrator ", "")}`,
       ["--model", "logistic-regression", "--data", join(DATA, "synth_tr.csv"), "--polynomial-degree", "3", "--sampler", ...s]));

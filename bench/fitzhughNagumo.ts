@@ -1,5 +1,5 @@
 // Cost of one evaluation of the Fitzhugh-Nagumo posterior on the paper's synthetic data (200
-// times on [0, 20], seed 1 as in the README) at the posterior mode: the augmented ODE solve alone (states; with first-order; with
+// times on [0, 20], seed 1 as in docs/models/fitzhugh-nagumo.md) at the posterior mode: the augmented ODE solve alone (states; with first-order; with
 // second-order sensitivities) and the whole evaluation around it (log density; + gradient; + G;
 // + dG and the Cholesky factor of G, what mMALA and RMHMC ask for), so that the whole minus the
 // solve is the rest (residuals, G and dG assembled from the sensitivities, the factorisation).
@@ -19,7 +19,7 @@ function arg(name: string, fallback: number): number {
 const rounds = arg("--rounds", 15);
 const reps = arg("--reps", 20);
 const rtol = arg("--rtol", FN_DEFAULT_RTOL);
-// the README's data set (simulate --model fitzhugh-nagumo --seed 1)
+// the data set of docs/models/fitzhugh-nagumo.md (simulate --model fitzhugh-nagumo --seed 1)
 const data = simulateFitzhughNagumo({}, 1);
 const model = fitzhughNagumoModel(data, { rtol, atol: rtol * 1e-2 });
 const target = denseMetricTarget(model);

@@ -29,7 +29,7 @@ import { modelInfo } from "../models/registry.js";
 
 /** The samplers that apply (IWLS is for generalised linear models), from the model registry. */
 export const FN_SAMPLERS = modelInfo["fitzhugh-nagumo"].samplers as readonly ParametricSamplerName[];
-/** The fastest per min-ESS in Table 14 (EXPERIMENTS.md), as in the paper's: the model registry's default. */
+/** The model registry's default sampler (why: EXPERIMENTS.md, "Table 14: the Fitzhugh-Nagumo ODE"). */
 export const FN_DEFAULT_SAMPLER = modelInfo["fitzhugh-nagumo"].defaultSampler as ParametricSamplerName;
 
 export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions, RawLastingRunOptions {

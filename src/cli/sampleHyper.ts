@@ -35,7 +35,7 @@ import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunO
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
-/** The scheme `gpmcmc sample` uses unless --scheme is given (see the README's measurement). */
+/** The scheme `gpmcmc sample` uses unless --scheme is given (why: BENCHMARKS.md, "Sampled hyperparameters: the five joint schemes"). */
 export const DEFAULT_SCHEME: SchemeName = "aa";
 
 export interface RawHyperOptions {

@@ -30,11 +30,9 @@ import { fmt } from "./sampleReport.js";
 import { parseSampleOptions } from "./sampleOptions.js";
 
 /**
- * Without --sampler: the fastest configuration per min ESS of the volatilities in EXPERIMENTS.md's
- * Tables 11-12 (CPU seconds per min ESS): RMHMC for both blocks with 3 leapfrog steps for the
- * parameters and 10 for the volatilities (the paper: 10 and 50), and the interweaving block,
- * which raises sigma's ESS, the smallest of the paper's two-block scheme, by one to two orders
- * of magnitude and the volatilities' with it.
+ * Without --sampler: RMHMC for both blocks with 3 leapfrog steps for the parameters and 10 for
+ * the volatilities (the paper: 10 and 50), and the interweaving block. Why this configuration:
+ * EXPERIMENTS.md, "Stochastic volatility".
  */
 export const SV_DEFAULT = { samplers: ["rmhmc", "rmhmc"] as [SvSamplerName, SvSamplerName], leapfrogSteps: [3, 10] as [number, number], interweave: true };
 

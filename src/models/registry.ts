@@ -108,6 +108,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     data: "columns t, V, R",
     parameters: "a, b, c",
     samplers: PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls"),
+    // why: EXPERIMENTS.md, "Table 14: the Fitzhugh-Nagumo ODE"
     defaultSampler: "simplified-mmala",
     samplerFields: fieldsOf(parametricSamplerInfo),
     options: own("noiseSd", "priorSd", "initialState", "start"),

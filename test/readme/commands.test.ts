@@ -1,22 +1,26 @@
 /**
- * The README's commands run, and its example outputs are what they print.
+ * The documentation's commands run, and its example outputs are what they print: README.md and
+ * every page of docs/ (docs/ARCHITECTURE.md only if it has a shell block; `docPages`).
  *
- * Every command of every ```sh block runs, in the order the README gives them, in one scratch
- * directory holding links to the repository's data/, dist/ and experiments/ (so `head -n 101
- * data/...` and `node dist/experiments/...` work as they do in a clone), with `npx gpmcmc` meaning the built command (dist/src/cli/main.js), as it does
- * in the repository. Each must exit 0. An output block after a shell block is compared with the
- * output of the command its "$ " line names, by the rule in readmeBlocks.ts (every line the same
- * but timing lines and "..." lines, figures to their last shown digit). The commands run with
- * OpenBLAS's kernels pinned to those the README's outputs were made with (README_BLAS_CORE): on
- * another kernel the last bits of a sum differ, a chain amplifies them, and its draws are other
- * draws of the same posterior. Where OpenBLAS cannot run that kernel (a CPU without AVX2), the
- * outputs are compared by their words and the form of their figures, and the test says so. The README's error messages, an output block of their own,
- * are produced from a bad file and a bad option built here, and compared line for line.
+ * Each page is checked on its own: every command of its ```sh blocks runs, in the order the page
+ * gives them, in a fresh scratch directory of its own holding links to the repository's data/,
+ * dist/ and experiments/ (so `head -n 101 data/...` and `node dist/experiments/...` work as they
+ * do in a clone), with `npx gpmcmc` meaning the built command (dist/src/cli/main.js), as it does
+ * in the repository. A page's commands may use the files of its earlier commands, never another
+ * page's. Each must exit 0. An output block after a shell block is compared with the output of
+ * the command its "$ " line names, by the rule in readmeBlocks.ts (every line the same but timing
+ * lines and "..." lines, figures to their last shown digit). The commands run with OpenBLAS's
+ * kernels pinned to those the outputs were made with (README_BLAS_CORE): on another kernel the
+ * last bits of a sum differ, a chain amplifies them, and its draws are other draws of the same
+ * posterior. Where OpenBLAS cannot run that kernel (a CPU without AVX2), the outputs are compared
+ * by their words and the form of their figures, and the test says so. The error messages shown in
+ * an output block of their own are produced from a bad file and a bad option built here, and
+ * compared line for line.
  *
- * Not run, each for the reason given in NOT_RUN: commands that install or build, the test
- * suite itself, and commands with placeholders (d.csv, DIR, [options]). A command that is
- * neither run nor listed there fails the test, and so does a listed one the README no longer has.
- * ```ts blocks are not shell: the API example is run by test/api/readme.test.ts.
+ * Not run, each for the reason given in NOT_RUN: commands that install or build, the test suite
+ * itself, and commands with placeholders (d.csv, DIR, [options]). A command that is neither run
+ * nor listed there fails the test, and so does a listed one that no page has any more. ```ts
+ * blocks are not shell: the API examples are run by test/api/examples.test.ts.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,9 +28,10 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
-import { compareOutput, outputParts, readmeBlocks, shellCommands, type Block, type FigureRule } from "./readmeBlocks.js";
+import { compareOutput, docPages, outputParts, readmeBlocks, shellCommands, type Block, type FigureRule } from "./readmeBlocks.js";
 
-const README = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+const PAGES = docPages(REPO_ROOT);
+const text = (page: string) => readFileSync(join(REPO_ROOT, page), "utf8");
 const CLI = join(REPO_ROOT, "dist", "src", "cli", "main.js");
 
 /** Commands not run, by their start, with the reason. */
@@ -46,8 +51,8 @@ const NOT_RUN: { start: string; why: string }[] = [
 const startsWithAny = (command: string, list: { start: string; why: string }[]) => list.find((x) => command.startsWith(x.start));
 
 /**
- * The OpenBLAS kernels (OPENBLAS_CORETYPE) the README's outputs were printed with; the README's
- * paragraph on reproducibility names them too. Haswell's run on every x86-64 CPU with AVX2.
+ * The OpenBLAS kernels (OPENBLAS_CORETYPE) the shown outputs were printed with; docs/reproducibility.md
+ * names them too. Haswell's run on every x86-64 CPU with AVX2.
  */
 export const README_BLAS_CORE = "Haswell";
 
@@ -68,9 +73,9 @@ function run(command: string, ws: { dir: string; env: NodeJS.ProcessEnv }) {
   return spawnSync("/bin/sh", ["-c", command], { cwd: ws.dir, env: ws.env, encoding: "utf8", timeout: 300_000 });
 }
 
-/** Each shell block with the output block that follows it, if any (in the same section). */
-function shellBlocks(): { shell: Block; output?: Block }[] {
-  const blocks = readmeBlocks(README);
+/** A page's shell blocks, each with the output block that follows it, if any (in the same section). */
+function shellBlocks(page: string): { shell: Block; output?: Block }[] {
+  const blocks = readmeBlocks(text(page));
   const out: { shell: Block; output?: Block }[] = [];
   blocks.forEach((b, k) => {
     if (b.lang !== "sh") return;
@@ -80,13 +85,14 @@ function shellBlocks(): { shell: Block; output?: Block }[] {
   return out;
 }
 
-test("README: the lists of commands not run name only commands the README has", () => {
-  const commands = shellBlocks().flatMap((b) => shellCommands(b.shell));
+test("docs: the pages checked, and the list of commands not run names only commands a page has", () => {
+  for (const page of ["README.md", "docs/api.md", "docs/commands/sample.md", "docs/models/latent-gp.md"]) assert.ok(PAGES.includes(page), `${page} is not among the pages checked`);
+  const commands = PAGES.flatMap((page) => shellBlocks(page).flatMap((b) => shellCommands(b.shell)));
   assert.ok(commands.length >= 8, `only ${commands.length} shell commands found`);
   const run = commands.filter((c) => !startsWithAny(c, NOT_RUN));
   assert.ok(run.some((c) => c.startsWith("npx gpmcmc diagnose ")), "the diagnose example is not among the commands run");
   for (const x of NOT_RUN) {
-    assert.ok(commands.some((c) => c.startsWith(x.start)), `the list names ${JSON.stringify(x.start)}, which the README no longer has`);
+    assert.ok(commands.some((c) => c.startsWith(x.start)), `the list names ${JSON.stringify(x.start)}, which no page has`);
   }
 });
 
@@ -94,81 +100,96 @@ test("README: the lists of commands not run name only commands the README has", 
 function figureRule(ws: { dir: string; env: NodeJS.ProcessEnv }): { rule: FigureRule; why?: string } {
   const info = run("npx gpmcmc info", ws);
   if (info.status === 0 && info.stdout.includes(`OpenBLAS core: ${README_BLAS_CORE}\n`)) return { rule: "exact" };
-  return { rule: "layout", why: `OPENBLAS_CORETYPE=${README_BLAS_CORE} does not take here (gpmcmc info: ${JSON.stringify(info.stdout.split("\n").filter((l) => /linear algebra|core/.test(l)).join("; "))}): the README's outputs are compared by their words and the form of their figures, not the figures` };
+  return { rule: "layout", why: `OPENBLAS_CORETYPE=${README_BLAS_CORE} does not take here (gpmcmc info: ${JSON.stringify(info.stdout.split("\n").filter((l) => /linear algebra|core/.test(l)).join("; "))}): the shown outputs are compared by their words and the form of their figures, not the figures` };
 }
 
-test("README: the shell commands run, and each shown output is what its command prints", async (t) => {
+/** Runs a page's commands in a fresh workspace; returns how many outputs were compared, and the mismatches. */
+function checkPage(page: string, report: (why: string) => void): { compared: number; mismatches: string[] } {
   const ws = workspace();
   try {
     const { rule, why } = figureRule(ws);
-    if (why !== undefined) {
-      t.diagnostic(why);
-      process.stderr.write(`README test: ${why}\n`);
-    }
+    if (why !== undefined) report(why);
     const mismatches: string[] = [];
     let compared = 0;
-    for (const { shell, output } of shellBlocks()) {
+    for (const { shell, output } of shellBlocks(page)) {
       const printed = new Map<string, string>();
       for (const command of shellCommands(shell)) {
         if (startsWithAny(command, NOT_RUN)) continue;
         const r = run(command, ws);
-        assert.equal(r.status, 0, `README line ${shell.line} (${shell.section}): ${command}\n${r.stderr}`);
+        assert.equal(r.status, 0, `${page} line ${shell.line} (${shell.section}): ${command}\n${r.stderr}`);
         printed.set(command, r.stdout);
       }
       if (output === undefined) continue;
       for (const part of outputParts(output)) {
-        assert.ok(part.command !== "", `README line ${output.line}: an output block after a shell block starts with "$ command"`);
+        assert.ok(part.command !== "", `${page} line ${output.line}: an output block after a shell block starts with "$ command"`);
         const actual = printed.get(part.command);
-        assert.ok(actual !== undefined, `README line ${output.line}: "$ ${part.command}" is not a command of the block above it`);
+        assert.ok(actual !== undefined, `${page} line ${output.line}: "$ ${part.command}" is not a command of the block above it`);
         const mismatch = compareOutput(part.expected, actual, rule);
-        if (mismatch !== "") mismatches.push(`README line ${output.line}, "$ ${part.command}": ${mismatch}\n--- printed now:\n${actual}`);
+        if (mismatch !== "") mismatches.push(`${page} line ${output.line}, "$ ${part.command}": ${mismatch}\n--- printed now:\n${actual}`);
         compared++;
       }
     }
-    assert.ok(compared >= 1, "no shown output was compared");
-    assert.deepEqual(mismatches, [], `${mismatches.length} of ${compared} shown outputs differ:\n${mismatches.join("\n")}`);
+    return { compared, mismatches };
   } finally {
     ws.cleanup();
   }
+}
+
+for (const page of PAGES.filter((p) => shellBlocks(p).length > 0)) {
+  test(`${page}: the shell commands run, in a workspace of the page's own, and each shown output is what its command prints`, (t) => {
+    const { compared, mismatches } = checkPage(page, (why) => {
+      t.diagnostic(why);
+      process.stderr.write(`${page}: ${why}\n`);
+    });
+    assert.deepEqual(mismatches, [], `${mismatches.length} of ${compared} shown outputs differ:\n${mismatches.join("\n")}`);
+  });
+}
+
+test("docs: shown outputs are compared", () => {
+  const compared = PAGES.reduce((sum, page) => sum + shellBlocks(page).filter((b) => b.output !== undefined).length, 0);
+  assert.ok(compared >= 10, `only ${compared} shown outputs follow a shell block`);
 });
 
-/** The README's error messages, each from a real bad input: the data file or options, and the command. */
-const ERROR_EXAMPLES: { readme: RegExp; files: Record<string, string>; command: string }[] = [
+/** The error messages the pages show, each from a real bad input: the data file or options, and the command. */
+const ERROR_EXAMPLES: { shown: RegExp; files: Record<string, string>; command: string }[] = [
   {
-    readme: /^gpmcmc: data\.csv:7:3: /,
+    shown: /^gpmcmc: data\.csv:7:3: /,
     // Line 7 of the file, column 3 (x2), holds "abc".
     files: { "data.csv": "y,x1,x2\n1,0.1,0.2\n-1,0.3,0.4\n1,0.5,0.6\n-1,0.7,0.8\n1,0.9,1.0\n-1,0.5,abc\n" },
     command: "npx gpmcmc sample --data data.csv --lengthscale 1 --signal-sd 1 --out run",
   },
   {
-    readme: /^gpmcmc: --lengthscale: /,
+    shown: /^gpmcmc: --lengthscale: /,
     files: {},
     command: "head -n 11 data/usps35_origsplit_train.csv > usps10.csv && npx gpmcmc sample --data usps10.csv --lengthscale 1,2,3 --signal-sd 1 --out run",
   },
 ];
 
-/** The README's output blocks that follow no shell block: its error messages. */
-function errorLines(): string[] {
-  const shown = new Set(shellBlocks().flatMap((b) => (b.output ? [b.output.line] : [])));
-  return readmeBlocks(README)
-    .filter((b) => b.lang === "" && !shown.has(b.line))
-    .flatMap((b) => b.text.split("\n"))
-    .filter((l) => l.startsWith("gpmcmc: "));
+/** The output blocks that follow no shell block: the error messages, with the page they are on. */
+function errorLines(): { page: string; line: string }[] {
+  return PAGES.flatMap((page) => {
+    const shown = new Set(shellBlocks(page).flatMap((b) => (b.output ? [b.output.line] : [])));
+    return readmeBlocks(text(page))
+      .filter((b) => b.lang === "" && !shown.has(b.line))
+      .flatMap((b) => b.text.split("\n"))
+      .filter((l) => l.startsWith("gpmcmc: "))
+      .map((line) => ({ page, line }));
+  });
 }
 
-test("README: its error messages are what gpmcmc prints for a bad file and a bad option, and nothing is written", () => {
+test("docs: the error messages shown are what gpmcmc prints for a bad file and a bad option, and nothing is written", () => {
   const lines = errorLines();
-  assert.ok(lines.length >= 2, `only ${lines.length} error lines found in the README`);
-  for (const line of lines) {
-    const example = ERROR_EXAMPLES.find((x) => x.readme.test(line));
-    assert.ok(example !== undefined, `README error line with no bad input to produce it here: ${line}`);
+  assert.ok(lines.length >= 2, `only ${lines.length} error lines found in the pages`);
+  for (const { page, line } of lines) {
+    const example = ERROR_EXAMPLES.find((x) => x.shown.test(line));
+    assert.ok(example !== undefined, `${page}: error line with no bad input to produce it here: ${line}`);
     const ws = workspace();
     try {
       for (const [name, text] of Object.entries(example.files)) writeFileSync(join(ws.dir, name), text);
       const r = run(example.command, ws);
       assert.equal(r.status, 2, `${example.command}: exit ${r.status}\n${r.stderr}`);
       assert.equal(r.stdout, "");
-      assert.equal(compareOutput(line, r.stderr), "", `README: ${line}\nprinted: ${r.stderr}`);
+      assert.equal(compareOutput(line, r.stderr), "", `${page}: ${line}\nprinted: ${r.stderr}`);
       assert.equal(existsSync(join(ws.dir, "run")), false, "an output directory was written");
     } finally {
       ws.cleanup();
@@ -177,7 +198,7 @@ test("README: its error messages are what gpmcmc prints for a bad file and a bad
 });
 
 // Negative controls: the comparison must tell a changed output from the shown one.
-test("README comparison: a changed figure, a missing or extra row, a changed error line, each is a mismatch", () => {
+test("docs comparison: a changed figure, a missing or extra row, a changed error line, each is a mismatch", () => {
   const shown = [
     "Inference for gp_probit: 4 chains of 500 draws (2000 in all)",
     "f.1            -1.42  0.290   0.934",
@@ -198,7 +219,7 @@ test("README comparison: a changed figure, a missing or extra row, a changed err
   assert.notEqual(compareOutput(shown, shown.replace("0.934", "0.93")), "");
   assert.notEqual(compareOutput(shown, shown.replace("4 chains", "5 chains")), "");
   assert.notEqual(compareOutput(shown, shown.replace("f.17", "f.18")), "");
-  // "layout" (where the README's kernels cannot run): any figure of the same form, but the same words and lines.
+  // "layout" (where the shown outputs. kernels cannot run): any figure of the same form, but the same words and lines.
   assert.equal(compareOutput(shown, shown.replace("-3.64", "-7.12").replace("f.17", "f.18"), "layout"), "");
   assert.notEqual(compareOutput(shown, shown.replace("-3.64", "-7.1"), "layout"), "");
   assert.notEqual(compareOutput(shown, shown.replace("Inference for", "Inference on"), "layout"), "");
@@ -211,8 +232,8 @@ test("README comparison: a changed figure, a missing or extra row, a changed err
   assert.notEqual(compareOutput("a\n...\nd", "a\nb\nc\ne"), "");
   const error = 'gpmcmc: data.csv:7:3: cell "abc" in column "x2" is not a number';
   assert.notEqual(compareOutput(error, error.replace("7:3", "7:2")), "");
-  // The README's own diagnose example, altered, no longer matches what it showed.
-  const block = shellBlocks().find((b) => b.output !== undefined && /^f\.1\s+\S+/m.test(b.output.text))?.output;
+  // The diagnose example of docs/commands/diagnose.md, altered, no longer matches what it showed.
+  const block = shellBlocks("docs/commands/diagnose.md").find((b) => b.output !== undefined && /^f\.1\s+\S+/m.test(b.output.text))?.output;
   assert.ok(block !== undefined);
   const part = outputParts(block)[0];
   const altered = part.expected.replace(/^(f\.1\s+)\S+/m, "$1123");

@@ -1,30 +1,52 @@
 /**
- * The README's fenced blocks, and the rule by which a shown output is compared with what its
- * command prints now.
+ * The documentation's pages (README.md and docs/), their fenced blocks, and the rule by which a
+ * shown output is compared with what its command prints now.
  *
  * A block is a shell block (```sh), an output block (``` with no language), or other (```ts,
  * ...). A shell block's commands are its lines, with a trailing backslash joining a line to the
  * next. An output block's lines that start with "$ " name the command whose output follows
- * them; an output block without such a line stands alone (the README's error messages).
+ * them; an output block without such a line stands alone (the error messages of
+ * docs/data-and-outputs.md).
  *
  * Comparison (`compareOutput`), line by line after trailing blanks are dropped:
- * - a line that is exactly "..." in the README stands for any number of lines left out;
+ * - a line that is exactly "..." in a page stands for any number of lines left out;
  * - a run of timing lines (a duration in seconds, or a rate per second) matches a run of timing
  *   lines, whatever their wording and figures: times differ from run to run and machine to
  *   machine, and their wording is the least settled part of the output;
  * - every other line must have the same words, in the same places, to the character, and the same
  *   figures: under the rule "exact", a figure with decimals may differ by one unit of its last
  *   shown digit (a rounding that the last bits of a sum tip either way), a whole number not at
- *   all; under the rule "layout", used where the figures cannot be those of the README (a CPU
- *   that cannot run the BLAS kernels the README's outputs were made with: another kernel's order
+ *   all; under the rule "layout", used where the figures cannot be those shown (a CPU
+ *   that cannot run the BLAS kernels the shown outputs were made with: another kernel's order
  *   of summation changes the last bits, and a chain amplifies them into other draws), any figure
  *   of the same form (the same count of decimals) stands for any other.
  */
 
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * The pages whose commands and examples the tests check, as paths relative to the repository:
+ * README.md and every docs/**\/*.md, but docs/ARCHITECTURE.md unless it has a shell block.
+ */
+export function docPages(root: string): string[] {
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
+      const rel = `${dir}/${entry.name}`;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith(".md")) found.push(rel);
+    }
+  };
+  walk("docs");
+  const pages = found.sort().filter((p) => p !== "docs/ARCHITECTURE.md" || readmeBlocks(readFileSync(join(root, p), "utf8")).some((b) => b.lang === "sh"));
+  return ["README.md", ...pages];
+}
+
 export interface Block {
   /** "sh", "" (output), or another language. */
   lang: string;
-  /** 1-based line of the opening fence in the README. */
+  /** 1-based line of the opening fence in the page. */
   line: number;
   /** The `## ` or `### ` heading the block sits under. */
   section: string;
@@ -43,7 +65,7 @@ export function readmeBlocks(markdown: string): Block[] {
     const start = i;
     const body: string[] = [];
     for (i++; i < lines.length && !/^```\s*$/.test(lines[i]); i++) body.push(lines[i]);
-    if (i >= lines.length) throw new Error(`README line ${start + 1}: the block is never closed`);
+    if (i >= lines.length) throw new Error(`line ${start + 1}: the block is never closed`);
     blocks.push({ lang: fence[1], line: start + 1, section, text: body.join("\n") });
   }
   return blocks;
@@ -159,5 +181,5 @@ export function compareOutput(expected: string, actual: string, rule: FigureRule
     j++;
   }
   const show = (x: string | undefined) => (x === undefined ? "(end of output)" : x === TIMING ? "(a timing line)" : x === ANY ? "..." : JSON.stringify(x));
-  return `line ${i + 1} of the shown output: README has ${show(e[i])}, the command printed ${show(a[j])}`;
+  return `line ${i + 1} of the shown output: the page has ${show(e[i])}, the command printed ${show(a[j])}`;
 }

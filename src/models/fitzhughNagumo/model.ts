@@ -10,7 +10,7 @@
  *   dG_ik/dtheta_m = sum_nj (r_nj,im s_nj,k + s_nj,i r_nj,km) / sigma^2
  *
  * with s and r the first- and second-order sensitivities (models/ode/sensitivities.ts). The
- * paper names no prior; ours is a weak default stated in the README: a, b, c independent
+ * paper names no prior; ours is a weak default stated in docs/models/fitzhugh-nagumo.md: a, b, c independent
  * N(0, tau^2), tau = 10, restricted to c > 0 (the equations divide by c). Outside c > 0 the
  * density is zero; where the adaptive solver cannot meet its tolerance (a stiff or exploding
  * trajectory, never near the posterior) the log density is NaN, which the samplers treat as a
