@@ -17,7 +17,8 @@ export function refuseOtherModelsOptions(model: ModelName, raw: object): void {
   const outside = optionOutsideModel(model, raw as Record<string, unknown>);
   if (outside === undefined) return;
   const gpOnly = outside.models.length === 1 && outside.models[0] === "latent-gp";
-  throw new OptionError(optionName(outside.key), `applies only to --model ${outside.models.join(" or ")}${gpOnly ? " (the GP models)" : ""}`);
+  const models = outside.models.length > 1 ? `${outside.models.slice(0, -1).join(", ")} or ${outside.models.at(-1)}` : outside.models[0];
+  throw new OptionError(optionName(outside.key), `applies only to --model ${models}${gpOnly ? " (the GP models)" : ""}`);
 }
 
 /** The sampler `raw` names (or the model's default), refused where the model has no such sampler. */
@@ -32,7 +33,15 @@ export function modelSampler(model: ModelName, raw: string | undefined): string 
 const SAMPLER_OPTION_PARSERS: { readonly [key: string]: (option: string, raw: string) => number } = {
   stepSize: parsePositiveNumber,
   leapfrogSteps: parsePositiveInteger,
+  targetAcceptance: parseAcceptanceRate,
 };
+
+/** An acceptance rate strictly between 0 and 1. */
+function parseAcceptanceRate(option: string, raw: string): number {
+  const a = parsePositiveNumber(option, raw);
+  if (!(a < 1)) throw new OptionError(option, `must be between 0 and 1 (exclusive), got ${JSON.stringify(raw)}`);
+  return a;
+}
 
 /**
  * The sampler options of `model` given in `raw` (its registry entry's samplerOptions), read into
@@ -48,6 +57,9 @@ export function samplerOptionsGiven(model: ModelName, sampler: string, raw: obje
       throw new OptionError(optionName(key), `applies only to --sampler ${samplersOfModelWithField(model, key).join(", ")}, not ${sampler}`);
     }
     given[key] = SAMPLER_OPTION_PARSERS[key](optionName(key), String(value));
+  }
+  if (given.targetAcceptance !== undefined && (raw as { adapt?: boolean }).adapt === false) {
+    throw new OptionError("--target-acceptance", "applies only with step-size adaptation; it cannot be combined with --no-adapt");
   }
   return given;
 }

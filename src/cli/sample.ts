@@ -365,7 +365,7 @@ export function registerSampleCommand(program: Command): Command {
     .option("--init <where>", "starting point of every chain: zero (the prior mean) or laplace (the posterior mode)", "zero")
     .option("--adapt", "adapt the step size (alpha for mh-v1, mh-v2; proposal sd for mh) during burn-in by dual averaging (the default when there is a burn-in)")
     .option("--no-adapt", "keep the step size as given")
-    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${D("hmc").targetAcceptance} for the HMC variants, ${D("smmala").targetAcceptance} for smmala, ${D("mh").targetAcceptance} for the MH variants)`)
+    .option("--target-acceptance <a>", `acceptance rate the adaptation aims for (default ${d.targetAcceptance} for rmhmc, ${D("hmc").targetAcceptance} for the HMC variants, ${D("smmala").targetAcceptance} for smmala, ${D("mh").targetAcceptance} for the MH variants; with --model logistic-regression, lgcp or fitzhugh-nagumo, the sampler's own: its model page in docs/models)`)
     .option("--out <dir>", "output directory for draws_1.csv, ... and summary.json (default: write nothing)")
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
     .option("--overwrite", "replace the run an existing --out directory holds (without it, such a directory is refused)")

@@ -48,7 +48,7 @@ const GP_OPTIONS = ["likelihood", "lengthscale", "logLengthscale", "signalSd", "
 /** The latent GP samplers' options and those of sampled hyperparameters. */
 const LATENT_SAMPLER_OPTIONS = [
   "scheme", "thetaSampler", "sharedLengthscale", "priorLengthscale", "maxLeapfrogSteps", "maxTreeDepth", "whitening", "alpha", "scale", "mass",
-  "targetAcceptance", "fixedPointTolerance", "fixedPointIterations", "reversibilityTolerance", "integrator", "priorVariance",
+  "fixedPointTolerance", "fixedPointIterations", "reversibilityTolerance", "integrator", "priorVariance",
 ];
 
 const own = (...keys: string[]): ModelOption[] => keys.map((key) => ({ key }));
@@ -63,7 +63,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: DEFAULT_LATENT_SAMPLER,
     samplerFields: fieldsOf(latentSamplerInfo),
     options: [...own(...GP_OPTIONS.filter((k) => k !== "likelihood"), ...LATENT_SAMPLER_OPTIONS), { key: "likelihood", commanderDefault: "probit" }, { key: "init", commanderDefault: "zero" }],
-    samplerOptions: ["stepSize", "leapfrogSteps"],
+    samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: true,
     gridJobs: ["simulated-latent-chain", "hyper-chain"],
   },
@@ -75,7 +75,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: "rmhmc",
     samplerFields: fieldsOf(parametricSamplerInfo),
     options: own("polynomialDegree", "priorVariance", "integrator"),
-    samplerOptions: ["stepSize", "leapfrogSteps"],
+    samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: false,
     gridJobs: ["parametric-chain"],
   },
@@ -87,7 +87,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: "rmhmc",
     samplerFields: fieldsOf(coxProcessSamplerInfo),
     options: own("sigma2", "beta", "mu", "covariance"),
-    samplerOptions: ["stepSize", "leapfrogSteps"],
+    samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: true,
     gridJobs: ["lgcp-run"],
   },
@@ -112,7 +112,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     defaultSampler: "simplified-mmala",
     samplerFields: fieldsOf(parametricSamplerInfo),
     options: own("noiseSd", "priorSd", "initialState", "start"),
-    samplerOptions: ["stepSize", "leapfrogSteps"],
+    samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: true,
     gridJobs: ["fitzhugh-nagumo-run"],
   },

@@ -61,7 +61,9 @@ test("bad input for --model logistic-regression: one line, exit 2, nothing writt
       // the latent GP samplers' options are refused, not ignored
       [["--data", SYNTH, "--mass", "identity"], /^gpmcmc: --mass: applies only to --model latent-gp \(the GP models\)$/],
       [["--data", SYNTH, "--init", "laplace"], /^gpmcmc: --init: applies only to --model latent-gp/],
-      [["--data", SYNTH, "--target-acceptance", "0.7"], /^gpmcmc: --target-acceptance: applies only to --model latent-gp/],
+      [["--data", SYNTH, "--sampler", "iwls", "--target-acceptance", "0.7"], /^gpmcmc: --target-acceptance: applies only to --sampler rmhmc, mmala, simplified-mmala, mala, hmc, hmc-diagonal, rmhmc-t, not iwls$/],
+      [["--data", SYNTH, "--target-acceptance", "1"], /^gpmcmc: --target-acceptance: must be between 0 and 1 \(exclusive\), got "1"$/],
+      [["--data", SYNTH, "--target-acceptance", "0.7", "--no-adapt"], /^gpmcmc: --target-acceptance: applies only with step-size adaptation/],
       [["--data", SYNTH, "--likelihood", "logistic"], /^gpmcmc: --likelihood: applies only to --model latent-gp/],
       [["--data", SYNTH, "--fixed-point-tolerance", "1e-6"], /^gpmcmc: --fixed-point-tolerance: applies only to --model latent-gp/],
       [["--data", SYNTH, "--whitening", "ep"], /^gpmcmc: --whitening: applies only to --model latent-gp/],
@@ -135,4 +137,35 @@ test("the latent GP samplers' options with another --model: one line, exit 2", (
     assert.equal(r.status, 2, `${model}: ${r.stderr}`);
     assert.equal(r.stderr, "gpmcmc: --scale: applies only to --model latent-gp (the GP models)\n");
   }
+});
+
+test("--target-acceptance with --model logistic-regression: recorded, and the adaptation aims at it", () => {
+  const s = scratchDir();
+  try {
+    const rate = (target: string) => {
+      const out = join(s.dir, `run${target}`);
+      const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, "--sampler", "simplified-mmala", "--target-acceptance", target,
+        "--draws", "300", "--burn-in", "300", "--chains", "1", "--seed", "5", "--out", out, "--json");
+      assert.equal(r.status, 0, r.stderr);
+      // the run as run (what --resume checks against): run.json
+      const run = JSON.parse(readFileSync(join(out, "run.json"), "utf8")) as { spec: { sampler: { targetAcceptance?: number } } };
+      assert.equal(run.spec.sampler.targetAcceptance, Number(target));
+      return (JSON.parse(r.stdout) as { acceptanceRate: number }).acceptanceRate;
+    };
+    const high = rate("0.9");
+    const low = rate("0.3");
+    // the same seed and data: only the target differs, and each run's acceptance follows its own
+    assert.ok(high > 0.8 && low < 0.45, `acceptance ${high} aiming at 0.9, ${low} aiming at 0.3`);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("--target-acceptance where the model's sampler takes none: one line naming where it applies", () => {
+  const r = cli("sample", "--model", "volatility", "--data", SYNTH, "--target-acceptance", "0.7");
+  assert.equal(r.status, 2, r.stderr);
+  assert.equal(r.stderr, "gpmcmc: --target-acceptance: applies only to --model latent-gp, logistic-regression, lgcp or fitzhugh-nagumo\n");
+  const m = cli("sample", "--model", "lgcp", "--data", SYNTH, "--sampler", "mala-transient", "--target-acceptance", "0.7");
+  assert.equal(m.status, 2, m.stderr);
+  assert.equal(m.stderr, "gpmcmc: --target-acceptance: applies only to --sampler rmhmc, mmala, not mala-transient\n");
 });
