@@ -60,8 +60,79 @@ struct AddonData {
   Napi::FunctionReference dimensionError;
 };
 
+// The boundary between JS and this addon. Everything here reports failure by throwing a C++
+// exception (NAPI_CPP_EXCEPTIONS: node-addon-api throws Napi::Error too, when a Node-API call
+// fails), and every entry point (the functions of createBackend's object, and the module's
+// init) catches all of them in Guard, which is noexcept, and turns them into a JS exception.
+//
+// Why not node-addon-api's own boundary (Napi::Function::New, NODE_API_MODULE): it rethrows
+// as a C++ exception when napi_throw itself fails, and that exception then unwinds into V8's
+// frames: std::terminate, "terminate called after throwing an instance of 'Napi::Error'",
+// the whole process aborted. napi_throw fails when the environment can no longer run JS: a
+// worker thread being terminated (Worker.terminate(), which gpmcmc's pool calls while tasks
+// are running, or process exit) while it is inside one of our calls. From the moment the
+// main thread asks a worker to stop, every Node-API call there that could run JS (napi_throw,
+// napi_set_named_property, napi_new_instance, ...) returns napi_pending_exception, so any of
+// our calls can then fail: createBackend's b.Set, describe's d.Set, a DimensionError's
+// construction. The exception cannot be thrown and nothing is left to catch it (the thread's
+// JS is being stopped), so Guard drops it and returns.
+//
+// binding.gyp also defines NODE_API_SWALLOW_UNTHROWABLE_EXCEPTIONS. Without it, building the
+// Napi::Error is itself a fatal error ("FATAL ERROR: Error::Error napi_define_properties")
+// when the pending exception it wraps is V8's termination (a DimensionError constructor
+// stopped half-way): node-addon-api wraps that non-object value in a new object, and setting
+// the property fails like any other JS-running call in a terminating environment.
+void ThrowHere(napi_env env, const Napi::Error& e) noexcept {
+  try {
+    napi_value v = e.Value();
+    // napi_throw fails only if the environment is shutting down (or an exception is already
+    // pending, which then propagates): nothing to do in either case.
+    if (v != nullptr) napi_throw(env, v);
+  } catch (...) {
+    // e.Value() failed: the environment is shutting down
+  }
+}
+
+template <typename Body>
+napi_value Guard(napi_env env, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (const Napi::Error& e) {
+    ThrowHere(env, e);
+  } catch (...) {
+    // std::bad_alloc from building a message, say: a plain Error where it can be thrown
+    napi_value message = nullptr;
+    napi_value error = nullptr;
+    static const char kWhat[] = "gpmcmc native: unexpected C++ exception";
+    if (napi_create_string_utf8(env, kWhat, sizeof kWhat - 1, &message) == napi_ok &&
+        napi_create_error(env, nullptr, message, &error) == napi_ok) {
+      napi_throw(env, error);
+    }
+  }
+  return nullptr;
+}
+
+using Method = Napi::Value (*)(const Napi::CallbackInfo&);
+
+template <Method F>
+napi_value Entry(napi_env env, napi_callback_info cbinfo) noexcept {
+  return Guard(env, [&]() -> napi_value {
+    Napi::CallbackInfo info(env, cbinfo);
+    return F(info);
+  });
+}
+
+// target[name] = a JS function calling F through Entry.
+template <Method F>
+void SetMethod(Napi::Env env, Napi::Object target, const char* name) {
+  napi_value fn;
+  napi_status status = napi_create_function(env, name, NAPI_AUTO_LENGTH, Entry<F>, nullptr, &fn);
+  NAPI_THROW_IF_FAILED_VOID(env, status);
+  target.Set(name, Napi::Value(env, fn));
+}
+
 // Reads and checks the arguments of one call. Any failure throws a JS exception (as a C++
-// exception that node-addon-api turns into a JS one at the boundary).
+// exception that Guard turns into a JS one at the boundary).
 class Args {
  public:
   Args(const Napi::CallbackInfo& info, const char* routine, size_t count)
@@ -518,30 +589,34 @@ Napi::Value CreateBackend(const Napi::CallbackInfo& info) {
   }
   Napi::Object b = Napi::Object::New(env);
   b.Set("name", "native");
-  b.Set("potrf", Napi::Function::New(env, Potrf, "potrf"));
-  b.Set("trtri", Napi::Function::New(env, Trtri, "trtri"));
-  b.Set("trsm", Napi::Function::New(env, Trsm, "trsm"));
-  b.Set("trsv", Napi::Function::New(env, Trsv, "trsv"));
-  b.Set("syrk", Napi::Function::New(env, Syrk, "syrk"));
-  b.Set("gemm", Napi::Function::New(env, Gemm, "gemm"));
-  b.Set("gemv", Napi::Function::New(env, Gemv, "gemv"));
-  b.Set("symv", Napi::Function::New(env, Symv, "symv"));
-  b.Set("scaleRows", Napi::Function::New(env, ScaleRows, "scaleRows"));
-  b.Set("rowSumsOfSquares", Napi::Function::New(env, RowSumsOfSquares, "rowSumsOfSquares"));
-  b.Set("crossWeightedSquares", Napi::Function::New(env, CrossWeightedSquares, "crossWeightedSquares"));
-  b.Set("logisticWeightRoots", Napi::Function::New(env, LogisticWeightRoots, "logisticWeightRoots"));
-  b.Set("getThreads", Napi::Function::New(env, GetThreads, "getThreads"));
-  b.Set("setThreads", Napi::Function::New(env, SetThreads, "setThreads"));
-  b.Set("describe", Napi::Function::New(env, Describe, "describe"));
+  SetMethod<Potrf>(env, b, "potrf");
+  SetMethod<Trtri>(env, b, "trtri");
+  SetMethod<Trsm>(env, b, "trsm");
+  SetMethod<Trsv>(env, b, "trsv");
+  SetMethod<Syrk>(env, b, "syrk");
+  SetMethod<Gemm>(env, b, "gemm");
+  SetMethod<Gemv>(env, b, "gemv");
+  SetMethod<Symv>(env, b, "symv");
+  SetMethod<ScaleRows>(env, b, "scaleRows");
+  SetMethod<RowSumsOfSquares>(env, b, "rowSumsOfSquares");
+  SetMethod<CrossWeightedSquares>(env, b, "crossWeightedSquares");
+  SetMethod<LogisticWeightRoots>(env, b, "logisticWeightRoots");
+  SetMethod<GetThreads>(env, b, "getThreads");
+  SetMethod<SetThreads>(env, b, "setThreads");
+  SetMethod<Describe>(env, b, "describe");
   b.Freeze();
   return b;
 }
 
-Napi::Object Init(Napi::Env env, Napi::Object exports) {
-  exports.Set("createBackend", Napi::Function::New(env, CreateBackend, "createBackend"));
-  return exports;
+// The module's init, behind Guard too: a worker can be terminated while it loads the addon.
+napi_value Init(napi_env env, napi_value exports) noexcept {
+  return Guard(env, [&]() -> napi_value {
+    Napi::Object e(env, exports);
+    SetMethod<CreateBackend>(env, e, "createBackend");
+    return e;
+  });
 }
 
 }  // namespace
 
-NODE_API_MODULE(gpmcmc_native, Init)
+NAPI_MODULE(NODE_GYP_MODULE_NAME, Init)

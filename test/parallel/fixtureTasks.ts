@@ -1,6 +1,6 @@
 /** Task kinds for the pool's tests (imported by the tests and, by URL, by the workers). */
 import { getBackend } from "../../src/linalg/backend.js";
-import { NotPositiveDefiniteError } from "../../src/linalg/errors.js";
+import { DimensionError, NotPositiveDefiniteError } from "../../src/linalg/errors.js";
 import { registerErrorType } from "../../src/parallel/errors.js";
 import { registerTaskKind, type TaskContext } from "../../src/parallel/tasks.js";
 import { Rng } from "../../src/random/rng.js";
@@ -41,3 +41,27 @@ export function backendTask(): string {
 }
 
 registerTaskKind("test-backend", import.meta.url, "backendTask");
+
+/**
+ * Calls into the linear-algebra backend until a stop is requested: a DimensionError from potrf
+ * (thrown by the native addon on that backend) and describe(), so that a worker running it is
+ * almost always inside a native call (terminate.test.ts stops such workers).
+ */
+export function nativeSpinTask(_input: null, context: TaskContext) {
+  const backend = getBackend();
+  const short = new Float64Array(1);
+  let calls = 0;
+  context.progress("started");
+  while (!context.stopRequested()) {
+    try {
+      backend.potrf("L", 2, short, 2);
+    } catch (e) {
+      if (!(e instanceof DimensionError)) throw e;
+    }
+    backend.describe();
+    calls++;
+  }
+  return calls;
+}
+
+registerTaskKind("test-native-spin", import.meta.url, "nativeSpinTask");
