@@ -4,9 +4,8 @@
  * f | y, theta. Two are offered:
  * - "laplace": Laplace's W at the mode (GPML Algorithm 3.1, approx/laplace.ts);
  * - "ep": EP's site precisions tau~ (GPML Algorithm 3.5, approx/ep.ts), whose Gaussian is closer
- *   to the probit posterior than Laplace's (Kuss & Rasmussen 2005): on the probit sets of
- *   BENCHMARKS.md it gave laplace-nuts 1.1-1.4 times the ESS per gradient, and 2-3 times at a
- *   large signal variance. It needs EP sites for the likelihood (probit here).
+ *   to the probit posterior than Laplace's (Kuss & Rasmussen 2005; BENCHMARKS.md, "laplace-nuts
+ *   whitened by EP's covariance", measures what it gives). It needs EP sites for the likelihood (probit here).
  * The default is "ep" for laplace-nuts where the likelihood has EP sites, "laplace" otherwise.
  * Either W leaves the sampler exact (the change of variables is a fixed linear map); W only sets
  * its efficiency. So when EP fails (no convergence, an error, a site that is not finite) the run

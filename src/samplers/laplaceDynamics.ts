@@ -18,8 +18,7 @@
  * angle e, solved exactly. Only the bracket's gradient R' a - m kicks the momentum, half a step
  * before the rotation and half after. Where f | y is close to the whitening Gaussian the bracket
  * varies slowly and a step can be longer for the same energy error (BENCHMARKS.md, "laplace-nuts
- * with the split integrator": 1.4-2.0 times the leapfrog's ESS per gradient on the peer's probit
- * sets, and about the same, 0.93-1.19, where the Gaussian is poor). Kicks and rotations preserve volume, and the composition
+ * with the split integrator"). Kicks and rotations preserve volume, and the composition
  * is symmetric, so the step is reversible (a negative e runs it backwards) and NUTS stays exact.
  * In latent coordinates, with qc = Sigma^-1 c:
  *   v += e/2 (Sigma a - c),                      s += e/2 (a - qc)

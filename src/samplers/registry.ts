@@ -41,13 +41,10 @@ export const LATENT_SAMPLER_NAMES = ["laplace-hmc", "laplace-nuts", "rmhmc", "hm
 export type LatentSamplerName = (typeof LATENT_SAMPLER_NAMES)[number];
 
 /**
- * The default sampler of `gpmcmc sample` and of the library: multinomial NUTS whitened by Laplace's
- * covariance, chosen by measurement (BENCHMARKS.md, "Laplace-whitened HMC and NUTS against Stan"):
- * against Stan's NUTS on the same probit posteriors it is about as fast as laplace-hmc at n = 400
- * and somewhat slower at n = 100, but on USPS at a large signal variance, where Laplace's Gaussian
- * is far from f | y, laplace-hmc's 1..8 short steps did not mix (R-hat 1.22) and NUTS did.
- * On probit `runLatentGp` whitens it by EP's covariance (run/whiteningMass.ts; BENCHMARKS.md,
- * "laplace-nuts whitened by EP's covariance").
+ * The default sampler of `gpmcmc sample` and of the library: multinomial NUTS whitened by a
+ * Gaussian approximation's covariance, chosen by measurement (BENCHMARKS.md, "Laplace-whitened HMC
+ * and NUTS against Stan"); on probit `runLatentGp` whitens it by EP's covariance
+ * (run/whiteningMass.ts; BENCHMARKS.md, "laplace-nuts whitened by EP's covariance").
  */
 export const DEFAULT_LATENT_SAMPLER: LatentSamplerName = "laplace-nuts";
 
@@ -193,8 +190,7 @@ const LAPLACE_HMC_STEPS = 8;
  * Step size 0.1 and 10 leapfrog steps are the note's USPS setting (Section 5). RMHMC adapts
  * towards a higher acceptance rate than HMC's 0.65: a position fixed point that does not converge
  * is a rejected, divergent transition costing the full iteration budget, and those become
- * frequent as the step size grows (on a synthetic n = 30 probit problem, targets 0.65 / 0.8 / 0.9
- * gave 23% / 7% / 1% divergent transitions and min ESS per second 21 / 77 / 295).
+ * frequent as the step size grows (BENCHMARKS.md, "RMHMC's divergences").
  */
 export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSamplerInfo<N> } = {
   "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
