@@ -29,7 +29,7 @@ import type { GridDistance } from "../src/models/coxProcess/gridCovariance.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { Rng } from "../src/random/rng.js";
 import { coxProcessSampler } from "../src/models/coxProcess/samplers.js";
-import type { HmcKernel, HmcState } from "../src/samplers/hmc.js";
+import type { HmcKernel, HmcState } from "../src/samplers/kernels/hmc.js";
 
 function option(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);

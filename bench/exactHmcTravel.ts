@@ -9,8 +9,8 @@ import { essBulk } from "../src/diagnostics/ess.js";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { Rng } from "../src/random/rng.js";
-import { runChain } from "../src/samplers/driver.js";
-import { exactHmc } from "../src/samplers/exactHmc.js";
+import { runChain } from "../src/samplers/chain/driver.js";
+import { exactHmc } from "../src/samplers/kernels/exactHmc.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
 import { arg, hash } from "./benchArgs.js";
 

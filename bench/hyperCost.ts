@@ -21,7 +21,7 @@ import { SCHEME_NAMES } from "../src/hyper/schemes.js";
 import { Rng } from "../src/random/rng.js";
 import { hyperChain } from "../src/run/hyperRun.js";
 import { simulateDataSet, simulatedKernelMatrix } from "../src/run/simulate.js";
-import { runChain } from "../src/samplers/driver.js";
+import { runChain } from "../src/samplers/chain/driver.js";
 import { latentSampler, latentSamplerSpec } from "../src/samplers/registry.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
 import { arg, hash } from "./benchArgs.js";

@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { probit } from "../src/likelihoods/probit.js";
 import { Rng } from "../src/random/rng.js";
 import { withWhiteningMass } from "../src/run/whiteningMass.js";
-import { runChain } from "../src/samplers/driver.js";
+import { runChain } from "../src/samplers/chain/driver.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerSpec } from "../src/samplers/registry.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
 import { join, resolve } from "node:path";

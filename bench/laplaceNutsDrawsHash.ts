@@ -10,7 +10,7 @@ import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { Rng } from "../src/random/rng.js";
 import { withWhiteningMass } from "../src/run/whiteningMass.js";
-import { runChain } from "../src/samplers/driver.js";
+import { runChain } from "../src/samplers/chain/driver.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerSpec } from "../src/samplers/registry.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
 import { arg } from "./benchArgs.js";

@@ -1,4 +1,4 @@
-// laplace-nuts' two integrators (samplers/laplaceDynamics.ts: split, the default, and leapfrog) on
+// laplace-nuts' two integrators (samplers/integrators/laplaceDynamics.ts: split, the default, and leapfrog) on
 // the comparison paper's simulated data sets of every likelihood (`gpmcmc simulate`: n cases, two
 // inputs, the data set's own seed), at the true hyperparameters, as `gpmcmc sample` runs them
 // (the default whitening of each likelihood, 4 chains of 1000 warm-up + 1000 draws, seed 7): min
@@ -11,7 +11,7 @@ import { essBulk } from "../src/diagnostics/ess.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { runLatentGp } from "../src/run/chains.js";
 import { SIMULATION_LIKELIHOODS, simulateDataSet, type SimulationLikelihood } from "../src/run/simulate.js";
-import { LAPLACE_INTEGRATORS } from "../src/samplers/laplaceDynamics.js";
+import { LAPLACE_INTEGRATORS } from "../src/samplers/integrators/laplaceDynamics.js";
 import { defaultTargetAcceptance, latentSamplerSpec } from "../src/samplers/registry.js";
 import { arg } from "./benchArgs.js";
 

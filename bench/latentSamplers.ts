@@ -7,7 +7,7 @@
 //      benchSpec below, no adaptation).
 //   node dist/bench/latentSamplers.js [--sizes 100,400,1600] [--n 400]
 import { getBackend } from "../src/linalg/backend.js";
-import { hmcV1, hmcV2 } from "../src/samplers/hmcGp.js";
+import { hmcV1, hmcV2 } from "../src/samplers/kernels/hmcGp.js";
 import { latentSampler } from "../src/samplers/registry.js";
 import { benchSpec, problem, timePer } from "./latentProblem.js";
 

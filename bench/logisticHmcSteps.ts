@@ -11,8 +11,8 @@
 import { essGeyer } from "../src/diagnostics/ess.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { Rng } from "../src/random/rng.js";
-import { hmc } from "../src/samplers/hmc.js";
-import { identityMass } from "../src/samplers/massMatrix.js";
+import { hmc } from "../src/samplers/kernels/hmc.js";
+import { identityMass } from "../src/samplers/integrators/massMatrix.js";
 import { logisticTarget } from "../src/grid/parametricChainJob.js";
 import { fisherScoringMode } from "../src/targets/denseMetric.js";
 import { arg, hash } from "./benchArgs.js";

@@ -14,9 +14,9 @@
  *     [--delayed-rejection k] [--integrator lagrangian]
  * (the two tolerances loosen the registry's solve, to see what a transition could cost at best;
  * --delayed-rejection follows a divergent trajectory with a second stage at eps / k, k L steps
- * (samplers/delayedRejection.ts), and the last column counts the first stages that diverged and
+ * (samplers/kernels/delayedRejection.ts), and the last column counts the first stages that diverged and
  * how their second stages ended; --integrator lagrangian runs the explicit integrator of
- * samplers/lagrangianDense.ts instead of the generalised leapfrog, with no fixed points to count).
+ * samplers/kernels/lagrangianDense.ts instead of the generalised leapfrog, with no fixed points to count).
  */
 import { join } from "node:path";
 import { readDataset } from "../src/io/dataset.js";
@@ -25,8 +25,8 @@ import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
 import { Rng } from "../src/random/rng.js";
 import { parametricSampler } from "../src/samplers/parametricRegistry.js";
-import { lagrangianDense } from "../src/samplers/lagrangianDense.js";
-import { rmhmc } from "../src/samplers/rmhmc.js";
+import { lagrangianDense } from "../src/samplers/kernels/lagrangianDense.js";
+import { rmhmc } from "../src/samplers/kernels/rmhmc.js";
 import type { DivergenceReason, SamplerState } from "../src/samplers/types.js";
 import { denseMetricTarget, fisherScoringMode } from "../src/targets/denseMetric.js";
 

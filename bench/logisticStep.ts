@@ -24,8 +24,8 @@ import { getBackend } from "../src/linalg/backend.js";
 import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
 import { Rng } from "../src/random/rng.js";
-import { mmala } from "../src/samplers/mmala.js";
-import { rmhmc } from "../src/samplers/rmhmc.js";
+import { mmala } from "../src/samplers/kernels/mmala.js";
+import { rmhmc } from "../src/samplers/kernels/rmhmc.js";
 import type { Kernel, SamplerState, StepInfo } from "../src/samplers/types.js";
 import { denseMetricTarget, fisherScoringMode, withDerivativeMatricesOnly } from "../src/targets/denseMetric.js";
 

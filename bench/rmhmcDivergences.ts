@@ -8,14 +8,14 @@
 //           "ignore");
 //   after:  the defaults (Anderson-accelerated momentum solve, divergent transitions as
 //           alpha = 0 and burn-in ended below the divergence edge);
-//   delayed: "after" with delayed rejection (samplers/delayedRejection.ts, k = --factor, default 2):
+//   delayed: "after" with delayed rejection (samplers/kernels/delayedRejection.ts, k = --factor, default 2):
 //           a divergent first trajectory is followed by a second stage at e / k with k L steps;
 //           the "divergences" columns count transitions whose second stage diverged too, and the
 //           last column counts the first stages that diverged and how their second stages ended
 //           (moved; or rejected by the Metropolis test, the ghost trajectory's test, the
 //           reversibility check; or diverged);
 //   lagrangian: the same target and metric with the explicit integrator of Riemannian manifold
-//           Lagrangian Monte Carlo (samplers/lagrangianMc.ts; `--integrator lagrangian`), the
+//           Lagrangian Monte Carlo (samplers/kernels/lagrangianMc.ts; `--integrator lagrangian`), the
 //           registry's step count and acceptance target, divergences counted alike.
 // Prints every divergent transition (phase, reason, step size, energy error, fixed-point
 // iterations), then per chain the step after burn-in, divergences in burn-in and after, min bulk
@@ -33,11 +33,11 @@ import { essBulk } from "../src/diagnostics/ess.js";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { Rng } from "../src/random/rng.js";
-import type { AdaptOptions } from "../src/samplers/adaptation.js";
-import { runChain } from "../src/samplers/driver.js";
+import type { AdaptOptions } from "../src/samplers/chain/adaptation.js";
+import { runChain } from "../src/samplers/chain/driver.js";
 import { latentSamplerSpec } from "../src/samplers/registry.js";
-import { lagrangianMc } from "../src/samplers/lagrangianMc.js";
-import { rmhmc } from "../src/samplers/rmhmc.js";
+import { lagrangianMc } from "../src/samplers/kernels/lagrangianMc.js";
+import { rmhmc } from "../src/samplers/kernels/rmhmc.js";
 import type { Kernel, StepInfo } from "../src/samplers/types.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
 import { arg, hash } from "./benchArgs.js";

@@ -17,8 +17,8 @@ import { coxProcessModel, paperHyperparameters } from "../src/models/coxProcess/
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { coxProcessSampler } from "../src/models/coxProcess/samplers.js";
 import { runSlicedChains } from "../src/run/slicedChains.js";
-import type { AdaptOptions } from "../src/samplers/adaptation.js";
-import { sample } from "../src/samplers/driver.js";
+import type { AdaptOptions } from "../src/samplers/chain/adaptation.js";
+import { sample } from "../src/samplers/chain/driver.js";
 import { parametricSampler } from "../src/samplers/parametricRegistry.js";
 import type { Kernel } from "../src/samplers/types.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";

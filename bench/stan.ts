@@ -24,7 +24,7 @@ import { join, resolve } from "node:path";
 import { readDataset } from "../src/io/dataset.js";
 import { getBackend } from "../src/linalg/backend.js";
 import { runLatentGp, type LatentGpRunSpec } from "../src/run/index.js";
-import { LAPLACE_INTEGRATORS, type LaplaceIntegrator } from "../src/samplers/laplaceDynamics.js";
+import { LAPLACE_INTEGRATORS, type LaplaceIntegrator } from "../src/samplers/integrators/laplaceDynamics.js";
 import { defaultTargetAcceptance, latentSamplerSpec, RMHMC_INTEGRATORS, WHITENINGS, type LatentSamplerName, type LatentSamplerSpecInput, type WhiteningName } from "../src/samplers/registry.js";
 
 function arg(name: string, fallback: string): string {

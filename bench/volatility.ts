@@ -21,9 +21,9 @@ import { Matrix } from "../src/linalg/matrix.js";
 import { svLatentTarget } from "../src/models/volatility/svLatent.js";
 import { simulateVolatility } from "../src/models/volatility/svSimulate.js";
 import { Rng } from "../src/random/rng.js";
-import { hmc } from "../src/samplers/hmc.js";
-import { massFromCholesky } from "../src/samplers/massMatrix.js";
-import { tridiagonalMass } from "../src/samplers/tridiagonalMass.js";
+import { hmc } from "../src/samplers/kernels/hmc.js";
+import { massFromCholesky } from "../src/samplers/integrators/massMatrix.js";
+import { tridiagonalMass } from "../src/samplers/integrators/tridiagonalMass.js";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);

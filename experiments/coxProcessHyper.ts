@@ -13,7 +13,7 @@
  *
  *   x | y, sigma, beta:  --x-transitions RMHMC transitions with the constant metric Lambda + Sigma^-1
  *                        (plain leapfrog, models/coxProcess/samplers.ts; 1..20 random steps of a fixed size);
- *   (log sigma, log beta) | x:  one RMHMC transition (generalised leapfrog, samplers/rmhmc.ts) with
+ *   (log sigma, log beta) | x:  one RMHMC transition (generalised leapfrog, samplers/kernels/rmhmc.ts) with
  *                        the metric D_theta of eq. 39 and its derivatives (models/coxProcess/hyperparameters.ts,
  *                        the Kronecker traces),
  *
@@ -41,7 +41,7 @@ import { coxProcessMode } from "../src/models/coxProcess/mode.js";
 import { simulateCoxProcess } from "../src/models/coxProcess/simulate.js";
 import { Rng } from "../src/random/rng.js";
 import { coxProcessSampler } from "../src/models/coxProcess/samplers.js";
-import { rmhmc } from "../src/samplers/rmhmc.js";
+import { rmhmc } from "../src/samplers/kernels/rmhmc.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";
 import { dataSeed } from "./coxProcessData.js";
 import { euclideanFigure9 } from "./coxProcessHyperEuclidean.js";

@@ -22,7 +22,7 @@
  * seed is a stable hash of (data set, sampler, run), with the start, the thinning and the fixed
  * step size, leapfrog count, trajectory length, target acceptance and integrator where given: never a loop position. One chain per run.
  * With --integrator lagrangian, RMHMC integrates with the explicit Lagrangian integrator
- * (samplers/lagrangianDense.ts) instead of the generalised leapfrog.
+ * (samplers/kernels/lagrangianDense.ts) instead of the generalised leapfrog.
  *
  * The runs are the jobs of one grid per data set (job kind "parametric-chain",
  * src/grid/parametricChainJob.ts): on the local pool of worker threads (--parallel, default 1,

@@ -11,8 +11,8 @@ import { essGeyerSingle } from "../src/diagnostics/ess.js";
 import { readDataset } from "../src/io/dataset.js";
 import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
-import { sample } from "../src/samplers/driver.js";
-import { smmala } from "../src/samplers/smmala.js";
+import { sample } from "../src/samplers/chain/driver.js";
+import { smmala } from "../src/samplers/kernels/smmala.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";
 import { cellSeed } from "./cellSeed.js";
 

@@ -43,8 +43,8 @@ export { svParameterModel, svFisherInformation } from "./models/volatility/svPar
 export { svLatentTarget } from "./models/volatility/svLatent.js";
 export { simulateVolatility } from "./models/volatility/svSimulate.js";
 export { svGibbsKernel, svInitialPoint, svJointLogDensity, SV_SAMPLER_NAMES } from "./models/volatility/gibbs.js";
-export { blockGibbs } from "./samplers/blockGibbs.js";
-export type { BlockGibbsKernel, GibbsBlock } from "./samplers/blockGibbs.js";
+export { blockGibbs } from "./samplers/kernels/blockGibbs.js";
+export type { BlockGibbsKernel, GibbsBlock } from "./samplers/kernels/blockGibbs.js";
 export { TridiagonalCholesky } from "./linalg/tridiagonal.js";
 export { fitzhughNagumoModel } from "./models/fitzhughNagumo/model.js";
 export type { FitzhughNagumoData, FitzhughNagumoModel, FitzhughNagumoOptions } from "./models/fitzhughNagumo/model.js";

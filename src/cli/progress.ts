@@ -2,7 +2,7 @@
  * Per-chain progress on stderr during `gpmcmc sample`: on a terminal, one line per chain
  * rewritten in place; elsewhere (a log file, a pipe), a plain line per chain now and then.
  */
-import type { Progress } from "../samplers/driver.js";
+import type { Progress } from "../samplers/chain/driver.js";
 
 /** One chain's progress as a line: draws done, phase, acceptance so far, time elapsed and left. */
 export function formatProgress(p: Progress): string {

@@ -15,7 +15,7 @@ import { coxFieldModel } from "../models/coxProcess/fieldModel.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSampler, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
 import { modelSampler, refuseOtherModelsOptions, samplerOptionsGiven } from "./modelScope.js";
 import { summariseRun } from "../run/summary.js";
-import type { ChainResult } from "../samplers/driver.js";
+import type { ChainResult } from "../samplers/chain/driver.js";
 import { VERSION } from "../version.js";
 import { parseCoxHyperparameters, parseGridCovariance, withEmbeddableCovariance, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { OptionError } from "./options.js";

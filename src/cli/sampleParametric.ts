@@ -13,8 +13,8 @@ import { drawsFileName, vectorNames, writeCmdStanCsv, type DrawStats } from "../
 import { readDataset } from "../io/dataset.js";
 import { regressionDesign, MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
 import { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "../models/logisticRegression.js";
-import type { AdaptOptions } from "../samplers/adaptation.js";
-import type { ChainResult } from "../samplers/driver.js";
+import type { AdaptOptions } from "../samplers/chain/adaptation.js";
+import type { ChainResult } from "../samplers/chain/driver.js";
 import { buildParametricSampler, PARAMETRIC_SAMPLER_NAMES, parametricSamplerSpec, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { isModelName, MODEL_NAMES } from "../models/registry.js";
 import { denseMetricTarget } from "../targets/denseMetric.js";
@@ -55,7 +55,7 @@ export function isParametricModel(raw: RawParametricOptions): boolean {
   if (!isModelName(model)) throw new OptionError("--model", `unknown model ${JSON.stringify(model)} (known: ${MODEL_NAMES.join(", ")})`);
   refuseOtherModelsOptions(model, raw);
   if (model === "latent-gp") return false;
-  // RMHMC's explicit integrator exists for logistic regression's metric (samplers/lagrangianDense.ts); nothing else here takes one
+  // RMHMC's explicit integrator exists for logistic regression's metric (samplers/kernels/lagrangianDense.ts); nothing else here takes one
   const integrator = (raw as { integrator?: string }).integrator;
   if (integrator !== undefined && !(model === "logistic-regression" && integrator === "lagrangian" && (raw.sampler ?? "rmhmc") === "rmhmc")) {
     throw new OptionError("--integrator", `with a --model, only lagrangian with --model logistic-regression --sampler rmhmc (got ${JSON.stringify(integrator)} with --model ${model} --sampler ${raw.sampler ?? "rmhmc"})`);

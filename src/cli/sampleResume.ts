@@ -17,7 +17,7 @@ import { checkRunLock } from "../io/runLock.js";
 import { drawsFileName } from "../io/cmdstan.js";
 import { checkpointFileName, readCheckpoint } from "../run/checkpoint.js";
 import type { LatentGpRunSpec } from "../run/runSpec.js";
-import { chainCheckpointProblem, type ChainCheckpoint } from "../samplers/chainCheckpoint.js";
+import { chainCheckpointProblem, type ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 import { OptionError } from "./options.js";
 
 export const RUN_RECORD = "run.json";

@@ -18,7 +18,7 @@ import { DataError } from "../io/errors.js";
 import { SV_MIN_OBSERVATIONS } from "../models/volatility/svModel.js";
 import { summariseRun } from "../run/summary.js";
 import { isSvSamplerName, SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvBlockChoice, type SvSamplerName } from "../models/volatility/gibbs.js";
-import type { BlockSummary } from "../samplers/blockGibbs.js";
+import type { BlockSummary } from "../samplers/kernels/blockGibbs.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import { VERSION } from "../version.js";
 import { refuseOtherModelsOptions } from "./modelScope.js";

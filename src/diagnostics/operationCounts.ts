@@ -1,7 +1,7 @@
 /**
  * What a chain's transitions cost, counted in the operations the comparison paper's Table 1
  * counts: gradient, metric and inverse-metric evaluations, fixed-point iterations, leapfrog
- * steps and density evaluations. The driver tallies them per chain (samplers/driver.ts) and a
+ * steps and density evaluations. The driver tallies them per chain (samplers/chain/driver.ts) and a
  * run's summary reports them per chain (run/summary.ts).
  */
 export interface OperationCounts {

@@ -25,7 +25,7 @@ import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
-import { runChain } from "../samplers/driver.js";
+import { runChain } from "../samplers/chain/driver.js";
 import { seedOfIdentity } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";

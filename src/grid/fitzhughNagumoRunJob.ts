@@ -19,7 +19,7 @@ import { fitzhughNagumoModel, type FitzhughNagumoModel } from "../models/fitzhug
 import { simulateFitzhughNagumo } from "../models/fitzhughNagumo/simulate.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
-import { runChain } from "../samplers/driver.js";
+import { runChain } from "../samplers/chain/driver.js";
 import { isParametricSamplerName, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";

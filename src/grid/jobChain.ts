@@ -1,6 +1,6 @@
 /**
  * One chain of a grid job, checkpointed into the grid's checkpoint directory: with the spec's
- * checkpointEvery the driver hands its whole state (samplers/chainCheckpoint.ts: position, the
+ * checkpointEvery the driver hands its whole state (samplers/chain/chainCheckpoint.ts: position, the
  * kernel's own state, generator, adaptation, draws so far) to the job's checkpoint file every
  * that many transitions and when a stop is asked for; a job run again after its worker was
  * stopped or died continues from that file, so its draws are those of the chain never
@@ -12,8 +12,8 @@
  */
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
-import { checkResume, type ChainCheckpoint } from "../samplers/chainCheckpoint.js";
-import { runChain, type ChainOptions, type ChainResult } from "../samplers/driver.js";
+import { checkResume, type ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
+import { runChain, type ChainOptions, type ChainResult } from "../samplers/chain/driver.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { refuseJob } from "./jobError.js";
 import type { GridJob } from "./spec.js";

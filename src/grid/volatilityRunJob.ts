@@ -25,7 +25,7 @@ import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { kernelDensities } from "../report/curves.js";
 import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../models/volatility/gibbs.js";
-import { runChain } from "../samplers/driver.js";
+import { runChain } from "../samplers/chain/driver.js";
 import { fnvSeed } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";

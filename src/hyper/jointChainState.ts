@@ -1,6 +1,6 @@
 /**
  * A joint chain's state (./schemes.ts) as one array of numbers, what a chain checkpoint keeps
- * (src/samplers/chainCheckpoint.ts): theta and f; each tunable's value and, while it adapts, its
+ * (src/samplers/chain/chainCheckpoint.ts): theta and f; each tunable's value and, while it adapts, its
  * dual averaging's running sums; the cache of K(theta) and its factor, most recently used first;
  * and KHR's Laplace approximation at the current theta. The caches are state, not only speed:
  * a K rescaled from a cached one (the Gibbs step of sigma) differs in its last bits from a fresh

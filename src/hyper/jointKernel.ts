@@ -1,6 +1,6 @@
 /**
  * A joint chain of (theta, f) (./schemes.ts) as a `Kernel` the chain driver runs
- * (src/samplers/driver.ts), built from plain data (`HyperModelSpec` and `HyperSamplerSpec`) so
+ * (src/samplers/chain/driver.ts), built from plain data (`HyperModelSpec` and `HyperSamplerSpec`) so
  * that a worker thread rebuilds the same one. Its position is what the draws files hold:
  *
  *   (log_lengthscale.1 .. log_lengthscale.d, log_signal_sd, f.1 .. f.n),

@@ -8,14 +8,14 @@
  * - "smmala": simplified manifold MALA with the Fisher metric of Appendix A plus the prior's
  *   negative Hessian (epsilon adapted to 57.4%).
  *
- * Burn-in adapts the tunable by dual averaging (src/samplers/adaptation.ts) and freezes it after.
+ * Burn-in adapts the tunable by dual averaging (src/samplers/chain/adaptation.ts) and freezes it after.
  */
-import { DualAveraging } from "../samplers/adaptation.js";
-import { hmc } from "../samplers/hmc.js";
-import { identityMass } from "../samplers/massMatrix.js";
-import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "../samplers/metropolisRw.js";
-import { MALA_TARGET_ACCEPTANCE, smmala } from "../samplers/smmala.js";
-import { HMC_TARGET_ACCEPTANCE } from "../samplers/trajectoryOptions.js";
+import { DualAveraging } from "../samplers/chain/adaptation.js";
+import { hmc } from "../samplers/kernels/hmc.js";
+import { identityMass } from "../samplers/integrators/massMatrix.js";
+import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "../samplers/kernels/metropolisRw.js";
+import { MALA_TARGET_ACCEPTANCE, smmala } from "../samplers/kernels/smmala.js";
+import { HMC_TARGET_ACCEPTANCE } from "../samplers/integrators/trajectoryOptions.js";
 import type { SamplerEntry } from "../samplers/samplerEntry.js";
 import type { Kernel, StepInfo } from "../samplers/types.js";
 import type { Target } from "../targets/types.js";

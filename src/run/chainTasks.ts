@@ -3,7 +3,7 @@
  * `parallel` at once (default: the number of cores, at most the number of chains), results in
  * chain order, a run complete when no chain was stopped early.
  */
-import type { Progress } from "../samplers/driver.js";
+import type { Progress } from "../samplers/chain/driver.js";
 import { defaultParallelism, runTasks, type StopFlag, type Task } from "../parallel/pool.js";
 
 export interface ChainTaskOptions<R> {

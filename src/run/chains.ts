@@ -9,7 +9,7 @@
  * step size at the start of each chain, so sharing changes no draw).
  */
 import { toPlainMatrix } from "../linalg/matrix.js";
-import type { ChainResult, Progress } from "../samplers/driver.js";
+import type { ChainResult, Progress } from "../samplers/chain/driver.js";
 import { latentSampler } from "../samplers/registry.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
@@ -17,7 +17,7 @@ import type { StopFlag } from "../parallel/pool.js";
 import { runChainTasks } from "./chainTasks.js";
 import { LATENT_GP_CHAIN_TASK, type LatentGpChainInput } from "./chainTask.js";
 import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
-import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
+import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 import { withWhiteningMass, type WhiteningFit } from "./whiteningMass.js";
 import { initialPoint, type LatentGpRunSpec } from "./runSpec.js";
 

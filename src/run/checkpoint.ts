@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic.js";
 import { DataError, fileErrorReason } from "../io/errors.js";
-import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
+import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 
 /** The name of chain `chain`'s (0-based; or AIS run's) checkpoint file. */
 export function checkpointFileName(chain: number): string {

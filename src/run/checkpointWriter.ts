@@ -6,8 +6,8 @@
  * whose draws file the run writes when it gets the result.
  */
 import { OutputDir } from "../io/atomic.js";
-import type { ChainCheckpoint } from "../samplers/chainCheckpoint.js";
-import type { ChainResult } from "../samplers/driver.js";
+import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
+import type { ChainResult } from "../samplers/chain/driver.js";
 import { checkpointComplete, writeCheckpoint } from "./checkpoint.js";
 import { writeChainDraws } from "./outputs.js";
 import type { LatentGpRunSpec } from "./runSpec.js";

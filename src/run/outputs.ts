@@ -6,7 +6,7 @@
 import { relativeJitterOf, resolveJitter } from "../gp/jitter.js";
 import type { OutputDir } from "../io/atomic.js";
 import { drawsFileName, vectorNames, writeCmdStanCsv, type CmdStanRunInfo, type DrawStats } from "../io/cmdstan.js";
-import type { ChainResult } from "../samplers/driver.js";
+import type { ChainResult } from "../samplers/chain/driver.js";
 import { leapfrogSteps, tunableValue } from "../samplers/registry.js";
 import type { LatentGpRunSpec } from "./runSpec.js";
 

@@ -6,10 +6,10 @@
  */
 import { laplace } from "../approx/laplace.js";
 import { Rng } from "../random/rng.js";
-import type { AdaptOptions } from "../samplers/adaptation.js";
-import { runChain, type ChainResult, type Progress } from "../samplers/driver.js";
+import type { AdaptOptions } from "../samplers/chain/adaptation.js";
+import { runChain, type ChainResult, type Progress } from "../samplers/chain/driver.js";
 import { tunableValue, type LatentSamplerSpec } from "../samplers/registry.js";
-import type { ChainCheckpoint, CheckpointOptions } from "../samplers/chainCheckpoint.js";
+import type { ChainCheckpoint, CheckpointOptions } from "../samplers/chain/chainCheckpoint.js";
 import type { Kernel } from "../samplers/types.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import type { LatentGpModelSpec } from "../targets/latentGpModel.js";
@@ -51,7 +51,7 @@ export interface ChainHooks {
   progressInterval?: number;
   /** Polled before each transition: true ends the chain there, keeping its draws so far. */
   shouldStop?: () => boolean;
-  /** Checkpoints of the chain (see samplers/chainCheckpoint.ts). */
+  /** Checkpoints of the chain (see samplers/chain/chainCheckpoint.ts). */
   checkpoint?: CheckpointOptions;
   /** Continue the chain from this checkpoint instead of starting it at x0. */
   resume?: ChainCheckpoint;

@@ -11,10 +11,10 @@
  */
 import type { StopFlag } from "../parallel/pool.js";
 import { Rng } from "../random/rng.js";
-import type { AdaptOptions } from "../samplers/adaptation.js";
-import type { ChainCheckpoint, CheckpointOptions } from "../samplers/chainCheckpoint.js";
-import { allocateStats } from "../samplers/chainRecords.js";
-import { runChain, type ChainResult, type ChainStorage } from "../samplers/driver.js";
+import type { AdaptOptions } from "../samplers/chain/adaptation.js";
+import type { ChainCheckpoint, CheckpointOptions } from "../samplers/chain/chainCheckpoint.js";
+import { allocateStats } from "../samplers/chain/chainRecords.js";
+import { runChain, type ChainResult, type ChainStorage } from "../samplers/chain/driver.js";
 import type { Kernel } from "../samplers/types.js";
 
 export interface SlicedChainsOptions {

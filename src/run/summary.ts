@@ -11,7 +11,7 @@ import { essGeyer } from "../diagnostics/ess.js";
 import { operationCounts, type OperationCounts } from "../diagnostics/operationCounts.js";
 import { rhatClassic } from "../diagnostics/rhat.js";
 import { ESS_PER_SECOND_BASIS, essRhatExtremes, type EssRhatExtremes } from "../diagnostics/runFigures.js";
-import type { ChainResult } from "../samplers/driver.js";
+import type { ChainResult } from "../samplers/chain/driver.js";
 
 /** One chain's share of a run; its operation counts are over the chain, burn-in included. */
 export interface ChainReport extends OperationCounts {

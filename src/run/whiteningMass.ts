@@ -1,5 +1,5 @@
 /**
- * The whitening of `laplace-hmc` and `laplace-nuts` (samplers/laplaceWhitening.ts): the diagonal
+ * The whitening of `laplace-hmc` and `laplace-nuts` (samplers/kernels/laplaceWhitening.ts): the diagonal
  * W of the metric K^-1 + W, so that (K^-1 + W)^-1 is a Gaussian approximation's covariance of
  * f | y, theta. Two are offered:
  * - "laplace": Laplace's W at the mode (GPML Algorithm 3.1, approx/laplace.ts);
@@ -12,7 +12,7 @@
  * goes on whitened by Laplace, with a warning.
  *
  * For laplace-nuts the Gaussian's mean (EP's mean, Laplace's mode) is filled in too, as the
- * centre of its split integrator (samplers/laplaceDynamics.ts).
+ * centre of its split integrator (samplers/integrators/laplaceDynamics.ts).
  *
  * W is filled into the sampler's spec as plain numbers, so that worker threads rebuild the same
  * kernel without refitting; the samplers layer cannot call approx/ itself. The fit is timed here

@@ -6,20 +6,20 @@
  */
 import { Matrix } from "../linalg/matrix.js";
 import type { DenseMetricTarget } from "../targets/denseMetric.js";
-import type { AdaptOptions } from "./adaptation.js";
-import { hmc } from "./hmc.js";
-import { holmesHeld, isBinaryRegression } from "./holmesHeld.js";
-import { iwls } from "./iwls.js";
-import { DEFAULT_KINETIC_DOF, studentTKinetic } from "./kineticEnergy.js";
-import { mala } from "./mala.js";
-import { identityMass, massFromCholesky, type MassMatrix } from "./massMatrix.js";
-import { componentwiseMetropolis } from "./mhComponentwise.js";
-import { MMALA_TARGET_ACCEPTANCE, mmala } from "./mmala.js";
-import { lagrangianDense } from "./lagrangianDense.js";
-import { rmhmc } from "./rmhmc.js";
+import type { AdaptOptions } from "./chain/adaptation.js";
+import { hmc } from "./kernels/hmc.js";
+import { holmesHeld, isBinaryRegression } from "./kernels/holmesHeld.js";
+import { iwls } from "./kernels/iwls.js";
+import { DEFAULT_KINETIC_DOF, studentTKinetic } from "./integrators/kineticEnergy.js";
+import { mala } from "./kernels/mala.js";
+import { identityMass, massFromCholesky, type MassMatrix } from "./integrators/massMatrix.js";
+import { componentwiseMetropolis } from "./kernels/mhComponentwise.js";
+import { MMALA_TARGET_ACCEPTANCE, mmala } from "./kernels/mmala.js";
+import { lagrangianDense } from "./kernels/lagrangianDense.js";
+import { rmhmc } from "./kernels/rmhmc.js";
 import { completeSpec, specFields, type SamplerEntry } from "./samplerEntry.js";
-import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
-import { HMC_TARGET_ACCEPTANCE } from "./trajectoryOptions.js";
+import { MALA_TARGET_ACCEPTANCE, smmala } from "./kernels/smmala.js";
+import { HMC_TARGET_ACCEPTANCE } from "./integrators/trajectoryOptions.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order help texts list them. */

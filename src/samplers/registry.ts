@@ -17,22 +17,22 @@
  * lengths, as the comparison paper runs it.
  */
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
-import { ellipticalSlice } from "./ellipticalSlice.js";
-import { exactHmc } from "./exactHmc.js";
-import { hmc } from "./hmc.js";
-import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./hmcGp.js";
-import { laplaceHmc } from "./laplaceHmc.js";
-import type { LaplaceIntegrator } from "./laplaceDynamics.js";
-import { laplaceNuts } from "./laplaceNuts.js";
-import { identityMass, massFromInverseCholesky, type MassMatrix } from "./massMatrix.js";
-import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./metropolisRw.js";
-import { MGRAD_TARGET_ACCEPTANCE, mgrad } from "./mgrad.js";
-import { mhV1, mhV2 } from "./mhNeal.js";
-import { lagrangianMc } from "./lagrangianMc.js";
-import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "./rmhmc.js";
-import { HMC_TARGET_ACCEPTANCE } from "./trajectoryOptions.js";
-import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./nuts.js";
-import { MALA_TARGET_ACCEPTANCE, smmala } from "./smmala.js";
+import { ellipticalSlice } from "./kernels/ellipticalSlice.js";
+import { exactHmc } from "./kernels/exactHmc.js";
+import { hmc } from "./kernels/hmc.js";
+import { DEFAULT_MAX_LEAPFROG_STEPS, hmcV1, hmcV2 } from "./kernels/hmcGp.js";
+import { laplaceHmc } from "./kernels/laplaceHmc.js";
+import type { LaplaceIntegrator } from "./integrators/laplaceDynamics.js";
+import { laplaceNuts } from "./kernels/laplaceNuts.js";
+import { identityMass, massFromInverseCholesky, type MassMatrix } from "./integrators/massMatrix.js";
+import { MH_TARGET_ACCEPTANCE, randomWalkMetropolis } from "./kernels/metropolisRw.js";
+import { MGRAD_TARGET_ACCEPTANCE, mgrad } from "./kernels/mgrad.js";
+import { mhV1, mhV2 } from "./kernels/mhNeal.js";
+import { lagrangianMc } from "./kernels/lagrangianMc.js";
+import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc } from "./kernels/rmhmc.js";
+import { HMC_TARGET_ACCEPTANCE } from "./integrators/trajectoryOptions.js";
+import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./kernels/nuts.js";
+import { MALA_TARGET_ACCEPTANCE, smmala } from "./kernels/smmala.js";
 import { completeSpec, specFields, type SamplerEntry } from "./samplerEntry.js";
 import type { Kernel } from "./types.js";
 

@@ -29,7 +29,7 @@ export interface StepInfo {
    * (then `divergent` says whether the second diverged too, `accepted` whether it moved).
    */
   firstStageDivergence?: DivergenceReason;
-  /** How that second stage ended (samplers/delayedRejection.ts). */
+  /** How that second stage ended (samplers/kernels/delayedRejection.ts). */
   secondStage?: "moved" | "diverged" | "metropolis" | "ghost" | "irreversible";
   /** NUTS: the depth of the trajectory's tree (Stan's treedepth__). */
   treeDepth?: number;

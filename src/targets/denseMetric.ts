@@ -71,7 +71,7 @@ export interface DenseMetricModel {
   coordinateDensity?(x: Float64Array): CoordinateDensity;
   /**
    * G(x) + c dG[a], dG[a] = sum_k a_k dG/dx_k, a new matrix (optional): what the half step of the
-   * Lagrangian integrator (samplers/lagrangianDense.ts) solves with, for a Hessian metric.
+   * Lagrangian integrator (samplers/kernels/lagrangianDense.ts) solves with, for a Hessian metric.
    */
   metricAlong?(x: Float64Array, a: Float64Array, c: number): Matrix;
 }

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { formatProgress, ProgressDisplay } from "../../src/cli/progress.js";
-import type { Progress } from "../../src/samplers/driver.js";
+import type { Progress } from "../../src/samplers/chain/driver.js";
 
 const p = (chain: number, iteration: number, elapsedSeconds: number): Progress => ({
   chain, iteration, iterations: 200, phase: iteration > 100 ? "sampling" : "burn-in", acceptanceRate: 0.8125, divergences: 0, stepSize: 0.1, elapsedSeconds,

@@ -16,7 +16,7 @@ import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR } from "../../src/hyp
 import { packJointState, unpackJointState } from "../../src/hyper/jointChainState.js";
 import type { KernelAt } from "../../src/hyper/covariance.js";
 import type { LaplaceAt } from "../../src/hyper/jointMoves.js";
-import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
+import type { ChainCheckpoint } from "../../src/samplers/chain/chainCheckpoint.js";
 import { latentSamplerSpec } from "../../src/samplers/registry.js";
 import type { SchemeName } from "../../src/hyper/schemes.js";
 import type { ThetaSamplerName } from "../../src/hyper/thetaSamplers.js";

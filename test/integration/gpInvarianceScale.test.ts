@@ -24,7 +24,7 @@ import { Matrix } from "../../src/linalg/matrix.js";
 import { probit } from "../../src/likelihoods/probit.js";
 import { logPhi } from "../../src/math/normal.js";
 import { Rng } from "../../src/random/rng.js";
-import { rmhmc, type RmhmcOptions } from "../../src/samplers/rmhmc.js";
+import { rmhmc, type RmhmcOptions } from "../../src/samplers/kernels/rmhmc.js";
 import { annealedLatentTarget } from "../../src/targets/annealedLatent.js";
 
 const PASS_Z = 4;

@@ -171,7 +171,7 @@ test("negative control: an upward import, a same-layer import, an import of test
   const found = layerViolations([
     { from: "src/linalg/matrix.ts", to: "src/cli/main.ts" },
     { from: "src/annealing/ais.ts", to: "src/approx/ep.ts" },
-    { from: "src/samplers/hmc.ts", to: "test/samplers/mcse.ts" },
+    { from: "src/samplers/kernels/hmc.ts", to: "test/samplers/mcse.ts" },
     { from: "bench/rmhmc.ts", to: "test/samplers/mcse.ts" },
     { from: "src/newFolder/x.ts", to: "src/linalg/matrix.ts" },
     { from: "src/cli/sample.ts", to: "src/run/chains.ts" },
@@ -179,7 +179,7 @@ test("negative control: an upward import, a same-layer import, an import of test
   assert.deepEqual(found, [
     "src/linalg/matrix.ts imports src/cli/main.ts: src/cli is above src/linalg",
     "src/annealing/ais.ts imports src/approx/ep.ts: src/approx is in the same layer as src/annealing",
-    "src/samplers/hmc.ts imports test/samplers/mcse.ts, outside the layers (test)",
+    "src/samplers/kernels/hmc.ts imports test/samplers/mcse.ts, outside the layers (test)",
     "bench/rmhmc.ts imports test/samplers/mcse.ts, outside the layers (test)",
     "src/newFolder/x.ts: its folder src/newFolder is in no layer",
   ]);

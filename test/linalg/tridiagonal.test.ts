@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { cholesky, Matrix, NotPositiveDefiniteError } from "../../src/linalg/index.js";
 import { TridiagonalCholesky, tridiagonalMatvec } from "../../src/linalg/tridiagonal.js";
 import { Rng } from "../../src/random/rng.js";
-import { tridiagonalMass } from "../../src/samplers/tridiagonalMass.js";
+import { tridiagonalMass } from "../../src/samplers/integrators/tridiagonalMass.js";
 
 function dense(d: Float64Array, e: Float64Array): Matrix {
   const n = d.length;

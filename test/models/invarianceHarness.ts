@@ -5,8 +5,8 @@
  * burn-in, and batch-means z-scores of the means and second moments.
  */
 import assert from "node:assert/strict";
-import { sample } from "../../src/samplers/driver.js";
-import type { AdaptOptions } from "../../src/samplers/adaptation.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import type { AdaptOptions } from "../../src/samplers/chain/adaptation.js";
 import type { Kernel } from "../../src/samplers/types.js";
 import type { DenseMetricModel } from "../../src/targets/denseMetric.js";
 import { describe, maxAbsZ, momentZScores } from "../samplers/mcse.js";

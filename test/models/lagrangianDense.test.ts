@@ -1,4 +1,4 @@
-// Riemannian manifold Lagrangian Monte Carlo on logistic regression (samplers/lagrangianDense.ts):
+// Riemannian manifold Lagrangian Monte Carlo on logistic regression (samplers/kernels/lagrangianDense.ts):
 // the model's G + c dG[a] is G plus c sum_k a_k dG_k formed from the derivative matrices; the
 // integrator is reversible and its log-Jacobian is that of a finite-difference Jacobian of the map;
 // chains leave the small logistic regression's quadrature moments invariant, and dropping the
@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
-import { lagrangianDense } from "../../src/samplers/lagrangianDense.js";
+import { lagrangianDense } from "../../src/samplers/kernels/lagrangianDense.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
 import { logAbsDet } from "../approx/fixtures.js";
 import { cases, expectFail, expectPass, run } from "./invarianceHarness.js";

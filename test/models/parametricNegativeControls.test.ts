@@ -2,16 +2,16 @@
 // per sampler family, which the check of invarianceHarness.ts must reject.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { hmc } from "../../src/samplers/hmc.js";
-import { iwls } from "../../src/samplers/iwls.js";
-import { mala } from "../../src/samplers/mala.js";
-import { identityMass } from "../../src/samplers/massMatrix.js";
-import { componentwiseMetropolis } from "../../src/samplers/mhComponentwise.js";
-import { mmala } from "../../src/samplers/mmala.js";
-import { DEFAULT_KINETIC_DOF, studentTKinetic } from "../../src/samplers/kineticEnergy.js";
-import { rmhmc } from "../../src/samplers/rmhmc.js";
-import { smmala } from "../../src/samplers/smmala.js";
-import type { AdaptOptions } from "../../src/samplers/adaptation.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { iwls } from "../../src/samplers/kernels/iwls.js";
+import { mala } from "../../src/samplers/kernels/mala.js";
+import { identityMass } from "../../src/samplers/integrators/massMatrix.js";
+import { componentwiseMetropolis } from "../../src/samplers/kernels/mhComponentwise.js";
+import { mmala } from "../../src/samplers/kernels/mmala.js";
+import { DEFAULT_KINETIC_DOF, studentTKinetic } from "../../src/samplers/integrators/kineticEnergy.js";
+import { rmhmc } from "../../src/samplers/kernels/rmhmc.js";
+import { smmala } from "../../src/samplers/kernels/smmala.js";
+import type { AdaptOptions } from "../../src/samplers/chain/adaptation.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
 import { BURN_IN, cases, expectFail, run } from "./invarianceHarness.js";
 import { GAUSS_COV, GAUSS_MEAN, gaussianModel, negatedDerivatives, quadratureMoments } from "./parametricFixtures.js";

@@ -5,7 +5,7 @@ import { Rng } from "../../src/random/rng.js";
 import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
 import { withWhiteningMass } from "../../src/run/whiteningMass.js";
 import { initialPoint, runLatentGpChain, type LatentGpRunSpec } from "../../src/run/runSpec.js";
-import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
+import type { ChainCheckpoint } from "../../src/samplers/chain/chainCheckpoint.js";
 import { LATENT_SAMPLER_NAMES, latentSampler, latentSamplerSpec, type LatentSamplerName } from "../../src/samplers/registry.js";
 import { latentGpTarget } from "../../src/targets/latentGpModel.js";
 import { sameChain } from "../samplers/resumeChecks.js";

@@ -17,8 +17,8 @@ import { StopFlag } from "../../src/parallel/pool.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSampler } from "../../src/models/coxProcess/samplers.js";
 import { runSlicedChains } from "../../src/run/slicedChains.js";
 import { SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../../src/models/volatility/gibbs.js";
-import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
-import { sample, type ChainOptions } from "../../src/samplers/driver.js";
+import type { ChainCheckpoint } from "../../src/samplers/chain/chainCheckpoint.js";
+import { sample, type ChainOptions } from "../../src/samplers/chain/driver.js";
 import type { Kernel } from "../../src/samplers/types.js";
 import { resumeDiffers, resumesExactly, sameChain } from "../samplers/resumeChecks.js";
 

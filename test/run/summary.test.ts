@@ -4,7 +4,7 @@ import { formatReport, type SampleReport } from "../../src/cli/sample.js";
 import { essGeyer } from "../../src/diagnostics/ess.js";
 import { rhatClassic } from "../../src/diagnostics/rhat.js";
 import { Rng } from "../../src/random/rng.js";
-import type { ChainResult } from "../../src/samplers/driver.js";
+import type { ChainResult } from "../../src/samplers/chain/driver.js";
 import { summariseRun } from "../../src/run/summary.js";
 
 /** A fake chain of `draws` draws of `dim` variables: AR(1) series with coefficient phi, shifted by `shift`. */

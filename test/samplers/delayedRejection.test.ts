@@ -1,12 +1,12 @@
-// RMHMC's second stage for divergent trajectories (samplers/delayedRejection.ts): at a step where
+// RMHMC's second stage for divergent trajectories (samplers/kernels/delayedRejection.ts): at a step where
 // many first trajectories diverge, chains with it keep the target's moments (batch-means z-scores),
 // almost none of their transitions stay divergent, and the variant that accepts a second stage
 // without the ghost trajectory's test is caught by the same check. Where no trajectory diverges
 // the draws are those of the kernel without it.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sample } from "../../src/samplers/driver.js";
-import { rmhmc, type RmhmcOptions } from "../../src/samplers/rmhmc.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import { rmhmc, type RmhmcOptions } from "../../src/samplers/kernels/rmhmc.js";
 import type { Kernel, StepInfo } from "../../src/samplers/types.js";
 import { GAUSS_COV, GAUSS_MEAN, gpLogisticTarget, quadratureMoments2d, varyingMetricProblem, type GeometryTarget } from "./fixtures.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";

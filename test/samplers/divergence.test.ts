@@ -3,8 +3,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { NotPositiveDefiniteError } from "../../src/linalg/errors.js";
 import { Rng } from "../../src/random/rng.js";
-import { hmc } from "../../src/samplers/hmc.js";
-import { rmhmc } from "../../src/samplers/rmhmc.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { rmhmc } from "../../src/samplers/kernels/rmhmc.js";
 import type { Target } from "../../src/targets/types.js";
 import { GAUSS_COV, GAUSS_MEAN, gaussianTarget, varyingMetricProblem, withDiagonalPlusConstantMetric } from "./fixtures.js";
 

@@ -6,8 +6,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
 import type { RandomSource } from "../../src/random/types.js";
-import { DIVERGENCE_MARGIN, DualAveraging, type AdaptOptions } from "../../src/samplers/adaptation.js";
-import { runChain } from "../../src/samplers/driver.js";
+import { DIVERGENCE_MARGIN, DualAveraging, type AdaptOptions } from "../../src/samplers/chain/adaptation.js";
+import { runChain } from "../../src/samplers/chain/driver.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../../src/samplers/types.js";
 
 const EDGE = 0.5;

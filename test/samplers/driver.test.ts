@@ -3,10 +3,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
 import type { RandomSource } from "../../src/random/types.js";
-import { AcceptanceWindow, DualAveraging } from "../../src/samplers/adaptation.js";
-import { chainTrace, runChain, sample, type Progress } from "../../src/samplers/driver.js";
-import { hmc } from "../../src/samplers/hmc.js";
-import { rmhmc } from "../../src/samplers/rmhmc.js";
+import { AcceptanceWindow, DualAveraging } from "../../src/samplers/chain/adaptation.js";
+import { chainTrace, runChain, sample, type Progress } from "../../src/samplers/chain/driver.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { rmhmc } from "../../src/samplers/kernels/rmhmc.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../../src/samplers/types.js";
 import { GAUSS_COV, GAUSS_MEAN, gaussianTarget, gpLogisticProblem } from "./fixtures.js";
 

@@ -1,5 +1,5 @@
-// Invariance of exact HMC on the probit model's truncated-Gaussian form (src/samplers/exactHmc.ts)
-// and of the marginal auxiliary gradient sampler (src/samplers/mgrad.ts) on the known posteriors of
+// Invariance of exact HMC on the probit model's truncated-Gaussian form (src/samplers/kernels/exactHmc.ts)
+// and of the marginal auxiliary gradient sampler (src/samplers/kernels/mgrad.ts) on the known posteriors of
 // test/samplers/latentFixtures.ts (GP probit n = 2 and Poisson n = 2 by quadrature, GP regression
 // n = 3 in closed form), with batch-means z-scores over two chains and a fixed seed; each with
 // negative controls (a deliberately broken variant the same check must reject). With n = 2 only
@@ -13,10 +13,10 @@ import { seKernel } from "../../src/gp/index.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { probit } from "../../src/likelihoods/probit.js";
 import { Rng } from "../../src/random/rng.js";
-import { sample, type SampleResult } from "../../src/samplers/driver.js";
-import { ellipticalSlice } from "../../src/samplers/ellipticalSlice.js";
-import { exactHmc } from "../../src/samplers/exactHmc.js";
-import { mgrad } from "../../src/samplers/mgrad.js";
+import { sample, type SampleResult } from "../../src/samplers/chain/driver.js";
+import { ellipticalSlice } from "../../src/samplers/kernels/ellipticalSlice.js";
+import { exactHmc } from "../../src/samplers/kernels/exactHmc.js";
+import { mgrad } from "../../src/samplers/kernels/mgrad.js";
 import { annealedLatentTarget, type AnnealedLatentTarget } from "../../src/targets/annealedLatent.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { Cholesky } from "../../src/linalg/cholesky.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import { Rng } from "../../src/random/rng.js";
-import { hmc } from "../../src/samplers/hmc.js";
-import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/massMatrix.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/integrators/massMatrix.js";
 import { cholDense, cholInverse, GAUSS_COV, GAUSS_MEAN, gaussianTarget, toColumnMajor } from "./fixtures.js";
 
 const M = toColumnMajor([[2, 0.5, -0.3], [0.5, 1, 0.2], [-0.3, 0.2, 0.7]]);

@@ -5,13 +5,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
-import { holmesHeld } from "../../src/samplers/holmesHeld.js";
-import { gigHalf, logisticMixingVariance, truncatedNormalByInversion } from "../../src/samplers/holmesHeldDraws.js";
+import { holmesHeld } from "../../src/samplers/kernels/holmesHeld.js";
+import { gigHalf, logisticMixingVariance, truncatedNormalByInversion } from "../../src/samplers/kernels/holmesHeldDraws.js";
 import { parametricSampler, parametricSamplerApplies } from "../../src/samplers/parametricRegistry.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
 import { BURN_IN, cases, expectFail, run } from "../models/invarianceHarness.js";
 import { quadratureMoments, smallLogistic } from "../models/parametricFixtures.js";
-import { sample } from "../../src/samplers/driver.js";
+import { sample } from "../../src/samplers/chain/driver.js";
 import { momentZScores } from "./mcse.js";
 import type { LogisticRegressionModel } from "../../src/models/logisticRegression.js";
 import { drawMany, ksTest, truncatedNormalCdf } from "../random/stats.js";

@@ -5,10 +5,10 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Cholesky } from "../../src/linalg/cholesky.js";
 import { Matrix } from "../../src/linalg/matrix.js";
-import { sample } from "../../src/samplers/driver.js";
-import { hmc, type HmcOptions } from "../../src/samplers/hmc.js";
-import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/massMatrix.js";
-import { rmhmc, type RmhmcOptions } from "../../src/samplers/rmhmc.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import { hmc, type HmcOptions } from "../../src/samplers/kernels/hmc.js";
+import { identityMass, massFromCholesky, massFromInverseCholesky, type MassMatrix } from "../../src/samplers/integrators/massMatrix.js";
+import { rmhmc, type RmhmcOptions } from "../../src/samplers/kernels/rmhmc.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
 import {
   cholDense, GAUSS_COV, GAUSS_MEAN, gaussianTarget, gpLogisticTarget, quadratureMoments2d, toColumnMajor, varyingMetricProblem,

@@ -1,11 +1,11 @@
-// Riemannian manifold Lagrangian Monte Carlo (samplers/lagrangianMc.ts) on the latent GP target:
+// Riemannian manifold Lagrangian Monte Carlo (samplers/kernels/lagrangianMc.ts) on the latent GP target:
 // its integrator is reversible and its log-Jacobian is that of a finite-difference Jacobian of the
 // map; chains leave three known posteriors invariant (closed form, 2-D quadrature); dropping the
 // Jacobian from the accept step (a negative control) is caught by the same check.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sample } from "../../src/samplers/driver.js";
-import { lagrangianMc } from "../../src/samplers/lagrangianMc.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import { lagrangianMc } from "../../src/samplers/kernels/lagrangianMc.js";
 import { Rng } from "../../src/random/rng.js";
 import { logAbsDet } from "../approx/fixtures.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";

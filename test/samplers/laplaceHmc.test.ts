@@ -1,4 +1,4 @@
-// Invariance of HMC whitened by Laplace's covariance (src/samplers/laplaceHmc.ts) on the known
+// Invariance of HMC whitened by Laplace's covariance (src/samplers/kernels/laplaceHmc.ts) on the known
 // posteriors of test/samplers/latentFixtures.ts (GP regression n = 3 in closed form, probit and
 // Poisson n = 2 by quadrature), with batch-means z-scores over two chains and a fixed seed, and
 // its negative controls: the density of u without the f' W f / 2 term of R' K^-1 R = I - R' W R,
@@ -6,10 +6,10 @@
 // computation: R R' = (K^-1 + W)^-1.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sample } from "../../src/samplers/driver.js";
+import { sample } from "../../src/samplers/chain/driver.js";
 import { laplace } from "../../src/approx/laplace.js";
 import { withWhiteningMass } from "../../src/run/whiteningMass.js";
-import { laplaceHmc } from "../../src/samplers/laplaceHmc.js";
+import { laplaceHmc } from "../../src/samplers/kernels/laplaceHmc.js";
 import { latentSampler, latentSamplerSpec } from "../../src/samplers/registry.js";
 import type { LatentGpTarget } from "../../src/samplers/latentTarget.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";

@@ -1,5 +1,5 @@
 // Invariance of multinomial NUTS in coordinates whitened by Laplace's covariance
-// (src/samplers/laplaceNuts.ts) on the known posteriors of test/samplers/latentFixtures.ts (GP
+// (src/samplers/kernels/laplaceNuts.ts) on the known posteriors of test/samplers/latentFixtures.ts (GP
 // regression n = 3 in closed form, probit and Poisson n = 2 by quadrature), with batch-means
 // z-scores over two chains and a fixed seed, with either integrator (split, centred on Laplace's mode,
 // and leapfrog); its negative controls leave the f' W f / 2 term out of log p(u), rotate q about the
@@ -11,12 +11,12 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { laplace } from "../../src/approx/laplace.js";
 import { withWhiteningMass } from "../../src/run/whiteningMass.js";
-import { sample } from "../../src/samplers/driver.js";
+import { sample } from "../../src/samplers/chain/driver.js";
 import type { RandomSource } from "../../src/random/types.js";
-import { hmc } from "../../src/samplers/hmc.js";
-import { LAPLACE_INTEGRATORS, laplaceDynamics } from "../../src/samplers/laplaceDynamics.js";
-import { laplaceNuts, type LaplaceNutsOptions } from "../../src/samplers/laplaceNuts.js";
-import { laplaceWhitening } from "../../src/samplers/laplaceWhitening.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { LAPLACE_INTEGRATORS, laplaceDynamics } from "../../src/samplers/integrators/laplaceDynamics.js";
+import { laplaceNuts, type LaplaceNutsOptions } from "../../src/samplers/kernels/laplaceNuts.js";
+import { laplaceWhitening } from "../../src/samplers/kernels/laplaceWhitening.js";
 import { latentSampler, latentSamplerSpec } from "../../src/samplers/registry.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
 import { poissonProblem, probitProblem, regressionProblem, type KnownPosterior } from "./latentFixtures.js";

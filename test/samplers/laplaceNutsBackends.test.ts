@@ -15,10 +15,10 @@ import { Matrix } from "../../src/linalg/matrix.js";
 import { probit } from "../../src/likelihoods/probit.js";
 import { Rng } from "../../src/random/rng.js";
 import type { RandomSource } from "../../src/random/types.js";
-import { sample } from "../../src/samplers/driver.js";
-import { LAPLACE_INTEGRATORS, laplaceDynamics } from "../../src/samplers/laplaceDynamics.js";
-import { laplaceNuts } from "../../src/samplers/laplaceNuts.js";
-import { laplaceWhitening } from "../../src/samplers/laplaceWhitening.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import { LAPLACE_INTEGRATORS, laplaceDynamics } from "../../src/samplers/integrators/laplaceDynamics.js";
+import { laplaceNuts } from "../../src/samplers/kernels/laplaceNuts.js";
+import { laplaceWhitening } from "../../src/samplers/kernels/laplaceWhitening.js";
 import { latentGpTarget } from "../../src/targets/latentGpModel.js";
 
 const N = 24;

@@ -6,14 +6,14 @@
 // batch-means standard errors over two chains; fixed seeds make every run the same.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { sample } from "../../src/samplers/driver.js";
-import { ellipticalSlice } from "../../src/samplers/ellipticalSlice.js";
-import { hmc } from "../../src/samplers/hmc.js";
-import { hmcV1, hmcV2 } from "../../src/samplers/hmcGp.js";
-import { lowerTimesInPlace, type MassMatrix } from "../../src/samplers/massMatrix.js";
-import { randomWalkMetropolis } from "../../src/samplers/metropolisRw.js";
-import { mhV1, mhV2 } from "../../src/samplers/mhNeal.js";
-import { smmala } from "../../src/samplers/smmala.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import { ellipticalSlice } from "../../src/samplers/kernels/ellipticalSlice.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { hmcV1, hmcV2 } from "../../src/samplers/kernels/hmcGp.js";
+import { lowerTimesInPlace, type MassMatrix } from "../../src/samplers/integrators/massMatrix.js";
+import { randomWalkMetropolis } from "../../src/samplers/kernels/metropolisRw.js";
+import { mhV1, mhV2 } from "../../src/samplers/kernels/mhNeal.js";
+import { smmala } from "../../src/samplers/kernels/smmala.js";
 import type { Kernel, SamplerState } from "../../src/samplers/types.js";
 import type { Target } from "../../src/targets/types.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";

@@ -3,7 +3,7 @@
  * known ones, with batch-means standard errors (src/diagnostics/batchMeans.ts).
  */
 import { batchMeans, transform } from "../../src/diagnostics/batchMeans.js";
-import type { SampleResult } from "../../src/samplers/driver.js";
+import type { SampleResult } from "../../src/samplers/chain/driver.js";
 
 export interface MomentCheck {
   name: string;

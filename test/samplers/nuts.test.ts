@@ -1,4 +1,4 @@
-// Multinomial NUTS (src/samplers/nuts.ts): invariance on a correlated 3-D Gaussian and on the
+// Multinomial NUTS (src/samplers/kernels/nuts.ts): invariance on a correlated 3-D Gaussian and on the
 // GP probit posterior with n = 2 (moments by quadrature), by batch-means z-scores over two chains
 // with a fixed seed; negative controls (states weighted by exp(L) alone; the trajectory's last
 // state taken instead of the multinomial draw); and its diagnostics: the tree depth, its
@@ -6,8 +6,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
-import { sample } from "../../src/samplers/driver.js";
-import { nuts, type NutsOptions } from "../../src/samplers/nuts.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import { nuts, type NutsOptions } from "../../src/samplers/kernels/nuts.js";
 import type { Target } from "../../src/targets/types.js";
 import { GAUSS_COV, GAUSS_MEAN, gaussianTarget } from "./fixtures.js";
 import { probitProblem } from "./latentFixtures.js";

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { fitzhughNagumoModel } from "../../src/models/fitzhughNagumo/model.js";
 import { simulateFitzhughNagumo } from "../../src/models/fitzhughNagumo/simulate.js";
 import { Rng } from "../../src/random/rng.js";
-import type { ChainOptions } from "../../src/samplers/driver.js";
+import type { ChainOptions } from "../../src/samplers/chain/driver.js";
 import { PARAMETRIC_SAMPLER_NAMES, parametricSampler, type ParametricSamplerName } from "../../src/samplers/parametricRegistry.js";
 import { denseMetricTarget, type DenseMetricTarget } from "../../src/targets/denseMetric.js";
 import { smallLogistic } from "../models/parametricFixtures.js";

@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
-import { sample } from "../../src/samplers/driver.js";
-import { hmc } from "../../src/samplers/hmc.js";
-import { identityMass, massFromInverseCholesky } from "../../src/samplers/massMatrix.js";
+import { sample } from "../../src/samplers/chain/driver.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { identityMass, massFromInverseCholesky } from "../../src/samplers/integrators/massMatrix.js";
 import {
   DEFAULT_LATENT_SAMPLER,
   defaultTargetAcceptance,
@@ -20,7 +20,7 @@ import {
   tunableValue,
   type LatentSamplerSpecInput,
 } from "../../src/samplers/registry.js";
-import { rmhmc } from "../../src/samplers/rmhmc.js";
+import { rmhmc } from "../../src/samplers/kernels/rmhmc.js";
 import type { Kernel } from "../../src/samplers/types.js";
 import { probitProblem } from "./latentFixtures.js";
 

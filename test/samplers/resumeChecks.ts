@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
 import { decodeExact, encodeExact } from "../../src/run/checkpoint.js";
-import type { ChainCheckpoint } from "../../src/samplers/chainCheckpoint.js";
-import { runChain, type ChainOptions, type ChainResult } from "../../src/samplers/driver.js";
+import type { ChainCheckpoint } from "../../src/samplers/chain/chainCheckpoint.js";
+import { runChain, type ChainOptions, type ChainResult } from "../../src/samplers/chain/driver.js";
 import type { Kernel } from "../../src/samplers/types.js";
 
 /** Draws, per-draw statistics, tuned value and operation counts: what must not depend on an interruption. */

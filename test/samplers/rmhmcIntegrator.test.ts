@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
-import { rmhmc, type RmhmcOptions } from "../../src/samplers/rmhmc.js";
+import { rmhmc, type RmhmcOptions } from "../../src/samplers/kernels/rmhmc.js";
 import { gpLogisticProblem, varyingMetricProblem, type GeometryTarget } from "./fixtures.js";
 
 const problems: [string, () => GeometryTarget][] = [

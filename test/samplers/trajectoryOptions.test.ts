@@ -1,9 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Rng } from "../../src/random/rng.js";
-import { hmc } from "../../src/samplers/hmc.js";
-import { rmhmc } from "../../src/samplers/rmhmc.js";
-import { checkTrajectoryOptions, leapfrogStepCount, stepsForLength } from "../../src/samplers/trajectoryOptions.js";
+import { hmc } from "../../src/samplers/kernels/hmc.js";
+import { rmhmc } from "../../src/samplers/kernels/rmhmc.js";
+import { checkTrajectoryOptions, leapfrogStepCount, stepsForLength } from "../../src/samplers/integrators/trajectoryOptions.js";
 import type { LocalGeometry, Target } from "../../src/targets/types.js";
 
 // A standard normal target in 2-D with the identity metric, enough to build both kernels.

@@ -1,7 +1,7 @@
 // lowerTimesInPlace and lowerTransposeTimesInPlace against a direct dense product.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { lowerTimesInPlace, lowerTransposeTimesInPlace } from "../../src/samplers/massMatrix.js";
+import { lowerTimesInPlace, lowerTransposeTimesInPlace } from "../../src/samplers/integrators/massMatrix.js";
 import { Rng } from "../../src/random/rng.js";
 
 function direct(l: Float64Array, n: number, x: Float64Array, transpose: boolean): Float64Array {

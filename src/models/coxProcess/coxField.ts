@@ -56,7 +56,7 @@ export interface CoxField extends Target {
   logDensityAndGradient(theta: Float64Array, grad: Float64Array): number;
 }
 
-/** A constant mass matrix as samplers/massMatrix.ts's MassMatrix has it (structurally: models sit beside samplers). */
+/** A constant mass matrix as samplers/integrators/massMatrix.ts's MassMatrix has it (structurally: models sit beside samplers). */
 export interface ConstantMass {
   readonly dim: number;
   readonly kind: string;
@@ -67,7 +67,7 @@ export interface ConstantMass {
 
 /**
  * G as the constant mass matrix of HMC: with a constant metric the generalised leapfrog of RMHMC
- * is the plain leapfrog with M = G (Section 9), so RMHMC here is samplers/hmc.ts with this mass.
+ * is the plain leapfrog with M = G (Section 9), so RMHMC here is samplers/kernels/hmc.ts with this mass.
  */
 export function constantMetricMass(model: CoxField): ConstantMass {
   const g = model.metric;
@@ -83,7 +83,7 @@ export function constantMetricMass(model: CoxField): ConstantMass {
 /**
  * The target with its constant metric for manifold MALA. With dG/dtheta = 0 the Christoffel terms
  * of the mMALA drift (G&C Section 5, after eq. 13) vanish, so mMALA is exactly the simplified kernel of
- * samplers/smmala.ts on this metric.
+ * samplers/kernels/smmala.ts on this metric.
  */
 export function coxProcessMetricTarget(model: CoxField): Target {
   const g = model.metric;

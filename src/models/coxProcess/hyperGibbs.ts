@@ -6,7 +6,7 @@
  * the grid's x = R w is the Euclidean model's, so the sweep leaves the posterior of (theta, x)
  * invariant exactly). One sweep:
  *
- *   1. phi | w: one RMHMC transition (generalised leapfrog, samplers/rmhmc.ts) on the 2-D model with
+ *   1. phi | w: one RMHMC transition (generalised leapfrog, samplers/kernels/rmhmc.ts) on the 2-D model with
  *      the metric D_theta of eq. 39 for the torus field and its derivatives;
  *   2. w | phi, y: the field re-whitened at the new theta, nu = C_theta^-1/2 (w - mu) (diagonal in
  *      the torus's DFT), then `fieldTransitions` RMHMC transitions of nu with the constant metric
@@ -26,8 +26,8 @@ import { CirculantGrid } from "./circulantGrid.js";
 import { euclideanCoxProcessModel } from "./euclideanCoxProcess.js";
 import { euclideanHyperparameterModel, euclideanNonCentredTarget, type PhiPrior, type TorusHyperparameterModel } from "./euclideanHyperparameters.js";
 import { PRIOR } from "./hyperparameters.js";
-import { randomWalkMetropolis } from "../../samplers/metropolisRw.js";
-import { rmhmc } from "../../samplers/rmhmc.js";
+import { randomWalkMetropolis } from "../../samplers/kernels/metropolisRw.js";
+import { rmhmc } from "../../samplers/kernels/rmhmc.js";
 import { denseMetricTarget, type DenseMetricModel } from "../../targets/denseMetric.js";
 import { coxProcessSampler } from "./samplers.js";
 
@@ -46,7 +46,7 @@ export interface EuclideanHyperGibbsOptions {
   fieldStep: number;
   fieldTransitions: number;
   fieldLeapfrogSteps?: number;
-  /** phi's RMHMC: step size and leapfrog steps (fixed points to 1e-8, samplers/rmhmc.ts's default). */
+  /** phi's RMHMC: step size and leapfrog steps (fixed points to 1e-8, samplers/kernels/rmhmc.ts's default). */
   thetaStep: number;
   thetaLeapfrogSteps: number;
   /**

@@ -8,13 +8,13 @@
  *
  * - "rmhmc": RMHMC with the constant metric G = lambda I + Sigma^-1. dG/dx = 0, so the
  *   generalised leapfrog is the plain leapfrog with mass G and needs no fixed-point iterations
- *   (Section 9): samplers/hmc.ts with models/coxProcess's spectral mass, O(N^1.5) per step. The
+ *   (Section 9): samplers/kernels/hmc.ts with models/coxProcess's spectral mass, O(N^1.5) per step. The
  *   number of steps is drawn uniformly from 1..20 at each transition, as the paper's pseudocode
  *   does (Appendix D): G is the Fisher information at the prior mean, so cells with many points
  *   are stiffer than G says, and a fixed trajectory length can resonate with them (on a 32 x 32
  *   grid, 10 fixed steps left one cell with an ESS of 7 in 400 draws; 1..20 random steps, 146).
  * - "mmala": manifold MALA on the same metric; its Christoffel terms vanish (constant G), so the
- *   simplified kernel of samplers/smmala.ts is mMALA here. Tuned to 70% acceptance, as Section 7.2
+ *   simplified kernel of samplers/kernels/smmala.ts is mMALA here. Tuned to 70% acceptance, as Section 7.2
  *   tunes mMALA (Section 9.1 does not say).
  * - "mala-transient": MALA on Christensen et al.'s Gamma = C'(x - mu)
  *   (models/coxProcess/christensen.ts) with the fixed scaling h = l^2 N^-1/2, l = 1.65, for the
@@ -31,10 +31,10 @@
 import { coxProcessMetricTarget, constantMetricMass } from "./coxField.js";
 import { christensenTarget } from "./christensen.js";
 import { coxFieldMode, denseFieldPrecision, type CoxModel } from "./fieldModel.js";
-import type { AdaptOptions } from "../../samplers/adaptation.js";
-import { hmc } from "../../samplers/hmc.js";
-import { mala } from "../../samplers/mala.js";
-import { smmala } from "../../samplers/smmala.js";
+import type { AdaptOptions } from "../../samplers/chain/adaptation.js";
+import { hmc } from "../../samplers/kernels/hmc.js";
+import { mala } from "../../samplers/kernels/mala.js";
+import { smmala } from "../../samplers/kernels/smmala.js";
 import { completeSpec, type SamplerEntry } from "../../samplers/samplerEntry.js";
 import type { Kernel } from "../../samplers/types.js";
 
@@ -47,7 +47,7 @@ export const MALA_SCALE = 1.65;
 
 export interface CoxProcessSamplerOptions extends Partial<Omit<CoxProcessSamplerSpec, "sampler">> {
   adapt?: boolean;
-  /** Test-only negative control for rmhmc (samplers/hmc.ts). @internal */
+  /** Test-only negative control for rmhmc (samplers/kernels/hmc.ts). @internal */
   brokenAcceptance?: "potential-only";
 }
 

@@ -12,8 +12,8 @@
  * - volatilities: mala; hmc (identity mass); mmala, whose Christoffel terms vanish because G does
  *   not depend on x (Section 8.2, eq. 30), so it is the Langevin proposal preconditioned by G^-1;
  *   rmhmc, which with a constant metric is the leapfrog with mass G = I/2 + C^-1 (Section 8.2):
- *   HMC with the tridiagonal mass of samplers/tridiagonalMass.ts, every step O(T).
- * Step sizes adapt per block during burn-in (samplers/blockGibbs.ts); the numbers of leapfrog
+ *   HMC with the tridiagonal mass of samplers/integrators/tridiagonalMass.ts, every step O(T).
+ * Step sizes adapt per block during burn-in (samplers/kernels/blockGibbs.ts); the numbers of leapfrog
  * steps are the paper's (Section 8.3) where it gives them. With `interweave` a third block follows:
  * (sigma, phi) moved with the innovations eta fixed, the volatilities following
  * (interweave.ts), which the centred parameters' block cannot do.
@@ -22,15 +22,15 @@ import { latentStatistics, SV_PRIOR, svLogLikelihood, svLogPrior, type SvPriorOp
 import { svLatentTarget } from "./svLatent.js";
 import { SV_INTERWEAVE_SCALE, svNonCentredKernel } from "./interweave.js";
 import { svParameterModel } from "./svParameters.js";
-import { blockGibbs, type BlockGibbsKernel, type GibbsBlock } from "../../samplers/blockGibbs.js";
-import { hmc } from "../../samplers/hmc.js";
-import { mala } from "../../samplers/mala.js";
-import { identityMass } from "../../samplers/massMatrix.js";
+import { blockGibbs, type BlockGibbsKernel, type GibbsBlock } from "../../samplers/kernels/blockGibbs.js";
+import { hmc } from "../../samplers/kernels/hmc.js";
+import { mala } from "../../samplers/kernels/mala.js";
+import { identityMass } from "../../samplers/integrators/massMatrix.js";
 import { buildParametricSampler, PARAMETRIC_PRESETS, parametricSamplerInfo, parametricSamplerSpec } from "../../samplers/parametricRegistry.js";
 import { completeSpec, type SamplerEntry } from "../../samplers/samplerEntry.js";
-import { HMC_TARGET_ACCEPTANCE } from "../../samplers/trajectoryOptions.js";
-import { MALA_TARGET_ACCEPTANCE, smmala } from "../../samplers/smmala.js";
-import { tridiagonalMass } from "../../samplers/tridiagonalMass.js";
+import { HMC_TARGET_ACCEPTANCE } from "../../samplers/integrators/trajectoryOptions.js";
+import { MALA_TARGET_ACCEPTANCE, smmala } from "../../samplers/kernels/smmala.js";
+import { tridiagonalMass } from "../../samplers/integrators/tridiagonalMass.js";
 import type { Kernel } from "../../samplers/types.js";
 import { denseMetricTarget } from "../../targets/denseMetric.js";
 

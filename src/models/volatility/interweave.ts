@@ -26,7 +26,7 @@
  * the block (sigma, phi, x_1..x_T) of the Gibbs sweep's position, beta fixed.
  */
 import type { RandomSource } from "../../random/types.js";
-import { metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "../../samplers/metropolis.js";
+import { metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "../../samplers/kernels/metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../../samplers/types.js";
 import { inSupport, SV_PRIOR, svLogPrior } from "./svModel.js";
 

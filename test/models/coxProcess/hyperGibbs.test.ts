@@ -17,7 +17,7 @@ import { Rng } from "../../../src/random/rng.js";
 import { euclideanHyperparameterModel, supportLimit, torusSupports, type PhiPrior } from "../../../src/models/coxProcess/euclideanHyperparameters.js";
 import { denseGridCovariance } from "../../../src/models/coxProcess/gridCovariance.js";
 import { euclideanHyperGibbs, type EuclideanHyperGibbsOptions } from "../../../src/models/coxProcess/hyperGibbs.js";
-import { rmhmc } from "../../../src/samplers/rmhmc.js";
+import { rmhmc } from "../../../src/samplers/kernels/rmhmc.js";
 import { denseMetricTarget, type DenseMetricModel } from "../../../src/targets/denseMetric.js";
 
 const SIDE = 2;

@@ -16,10 +16,10 @@ import { coxProcessMetricTarget, coxProcessModel } from "../../../src/models/cox
 import { coxFieldMode, coxFieldModel } from "../../../src/models/coxProcess/fieldModel.js";
 import { denseGridCovariance, type GridDistance } from "../../../src/models/coxProcess/gridCovariance.js";
 import { coxProcessSampler, type CoxProcessSamplerName } from "../../../src/models/coxProcess/samplers.js";
-import { runChain } from "../../../src/samplers/driver.js";
-import { smmala } from "../../../src/samplers/smmala.js";
+import { runChain } from "../../../src/samplers/chain/driver.js";
+import { smmala } from "../../../src/samplers/kernels/smmala.js";
 import type { Kernel } from "../../../src/samplers/types.js";
-import type { AdaptOptions } from "../../../src/samplers/adaptation.js";
+import type { AdaptOptions } from "../../../src/samplers/chain/adaptation.js";
 
 const SIDE = 3;
 const N = 9;
