@@ -10,7 +10,7 @@
  */
 import { toPlainMatrix } from "../linalg/matrix.js";
 import type { ChainResult, Progress } from "../samplers/chain/driver.js";
-import { latentSampler } from "../samplers/registry.js";
+import { checkLatentSampler } from "../samplers/registry.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
 import type { StopFlag } from "../parallel/pool.js";
@@ -77,7 +77,7 @@ let runCounter = 0;
  */
 export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, options: RunOptions = {}): Promise<LatentGpRun> {
   const target = latentGpTarget(data.X, data.y, spec.model, options.onWarning);
-  latentSampler(target, spec.sampler); // checks the sampler spec before any thread starts
+  checkLatentSampler(target, spec.sampler); // the sampler spec, checked before any thread starts (no kernel built)
   // The chains get laplace-hmc's and laplace-nuts' whitening as data (the caller's spec, and what it reports, stay as given).
   const whitened = withWhiteningMass(target, spec.sampler, { onWarning: options.onWarning });
   const chainSpec = { ...spec, sampler: whitened.spec };

@@ -33,7 +33,9 @@ import { DEFAULT_FIXED_POINT_TOLERANCE, DEFAULT_REVERSIBILITY_TOLERANCE, rmhmc }
 import { HMC_TARGET_ACCEPTANCE } from "./integrators/trajectoryOptions.js";
 import { NUTS_DEFAULT_MAX_TREE_DEPTH, NUTS_TARGET_ACCEPTANCE } from "./kernels/nuts.js";
 import { MALA_TARGET_ACCEPTANCE, smmala } from "./kernels/smmala.js";
-import { completeSpec, specFields, type SamplerEntry } from "./samplerEntry.js";
+import { checkSpec, completeSpec, specFields, type SamplerEntry } from "./samplerEntry.js";
+import { checkPositive, checkPositiveInteger } from "./kernels/metropolis.js";
+import { LAPLACE_INTEGRATORS } from "./integrators/laplaceDynamics.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order `gpmcmc sample --help` lists them. */
@@ -196,18 +198,24 @@ export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSampl
   "laplace-hmc": entry({ sampler: "laplace-hmc", stepSize: LAPLACE_HMC_STEP, leapfrogSteps: LAPLACE_HMC_STEPS, randomiseSteps: true, targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
     "HMC with M^-1 = Laplace's covariance (K^-1 + W)^-1 at the mode (whitened f), steps drawn from 1..leapfrogSteps",
     (target, s) => laplaceHmc(target, { stepSize: s.stepSize, leapfrogSteps: s.leapfrogSteps, randomiseSteps: s.randomiseSteps, targetAcceptance: s.targetAcceptance, diagonal: s.massDiagonal }),
-    ["whitening", "massDiagonal"]),
+    ["whitening", "massDiagonal"], (s) => oneOf("laplace-hmc", "whitening", s.whitening, WHITENINGS)),
   "laplace-nuts": entry({ sampler: "laplace-nuts", stepSize: LAPLACE_HMC_STEP, maxTreeDepth: NUTS_DEFAULT_MAX_TREE_DEPTH, integrator: "split", targetAcceptance: NUTS_TARGET_ACCEPTANCE }, "stepSize",
     "multinomial NUTS (Stan's) with the metric of laplace-hmc, trajectory length chosen per transition, the whitening Gaussian's part of the dynamics solved exactly",
     (target, s) => laplaceNuts(target, { stepSize: s.stepSize, maxTreeDepth: s.maxTreeDepth, targetAcceptance: s.targetAcceptance, diagonal: s.massDiagonal, integrator: s.integrator, center: s.center }),
-    ["whitening", "massDiagonal", "center"]),
-  "rmhmc": entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
-    "Riemannian manifold HMC with the target's metric (generalised leapfrog)", buildRmhmc,
-    ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
+    ["whitening", "massDiagonal", "center"], (s) => {
+      oneOf("laplace-nuts", "integrator", s.integrator, LAPLACE_INTEGRATORS);
+      oneOf("laplace-nuts", "whitening", s.whitening, WHITENINGS);
+    }),
+  "rmhmc": {
+    ...entry({ sampler: "rmhmc", stepSize: 0.1, leapfrogSteps: 10, targetAcceptance: 0.9 }, "stepSize",
+      "Riemannian manifold HMC with the target's metric (generalised leapfrog)", buildRmhmc,
+      ["randomiseSteps", "fixedPoint", "reversibilityTolerance", "variant"]),
+    checkFields: checkRmhmcFields,
+  },
   "hmc": entry({ sampler: "hmc", stepSize: 0.1, leapfrogSteps: 10, mass: "prior", targetAcceptance: HMC_TARGET_ACCEPTANCE }, "stepSize",
     "HMC with the prior mass M^-1 = K (or mass \"identity\"), a fixed number of leapfrog steps",
     (target, s) => hmc(target, { stepSize: s.stepSize, leapfrogSteps: s.leapfrogSteps, randomiseSteps: s.randomiseSteps, targetAcceptance: s.targetAcceptance, mass: (s.mass ?? "prior") === "prior" ? priorMass(target) : identityMass(target.dim) }),
-    ["randomiseSteps"]),
+    ["randomiseSteps"], (s) => oneOf("hmc", "mass", s.mass, HMC_MASSES)),
   "mh": entry({ sampler: "mh", proposalSd: 0.1, targetAcceptance: MH_TARGET_ACCEPTANCE }, "proposalSd",
     "random-walk Metropolis, N(f, s^2 I) proposal (Section 3.1)",
     (target, s) => randomWalkMetropolis(target, { scale: s.proposalSd, targetAcceptance: s.targetAcceptance })),
@@ -238,12 +246,27 @@ export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSampl
     (target, s) => mgrad(target, { stepSize: s.stepSize, targetAcceptance: s.targetAcceptance })),
 };
 
+/** The Lagrangian integrator solves no implicit equations: a fixed-point setting or a reversibility check does not apply to it. */
+function checkRmhmcFields(spec: RmhmcSpec): void {
+  oneOf("rmhmc", "variant", spec.variant, RMHMC_INTEGRATORS);
+  const fp = spec.fixedPoint;
+  if (fp !== undefined) {
+    if (fp.kind === "tolerance") checkPositive("rmhmc: fixedPoint.tolerance", fp.tolerance);
+    else if (fp.kind === "iterations") checkPositiveInteger("rmhmc: fixedPoint.iterations", fp.iterations);
+    else throw new RangeError(`rmhmc: fixedPoint must be { kind: "tolerance", tolerance } or { kind: "iterations", iterations }, got ${JSON.stringify(fp)}`);
+  }
+  if (spec.reversibilityTolerance !== undefined && spec.reversibilityTolerance !== false) checkPositive("rmhmc: reversibilityTolerance", spec.reversibilityTolerance);
+  if (spec.variant === "lagrangian" && (spec.fixedPoint !== undefined || spec.reversibilityTolerance !== undefined)) {
+    throw new RangeError("rmhmc: the lagrangian integrator solves no fixed points and needs no reversibility check (fixedPoint and reversibilityTolerance do not apply)");
+  }
+}
+
 /** RMHMC with the generalised leapfrog ("fast" or "reference"), or the explicit Lagrangian integrator. */
 function buildRmhmc(target: AnnealedLatentTarget, spec: RmhmcSpec): Kernel {
   const fp = spec.fixedPoint;
   const variant = spec.variant ?? "fast";
   if (variant === "lagrangian") {
-    if (fp !== undefined || spec.reversibilityTolerance !== undefined) throw new RangeError("rmhmc: the lagrangian integrator solves no fixed points and needs no reversibility check (fixedPoint and reversibilityTolerance do not apply)");
+    checkRmhmcFields(spec);
     return lagrangianMc(target, { stepSize: spec.stepSize, leapfrogSteps: spec.leapfrogSteps, randomiseSteps: spec.randomiseSteps, targetAcceptance: spec.targetAcceptance });
   }
   return rmhmc(variant === "reference" ? target.referenceTarget() : target, {
@@ -265,8 +288,14 @@ function entry<N extends LatentSamplerName>(
   description: string,
   build: (target: AnnealedLatentTarget, spec: LatentSamplerSpecOf<N>) => Kernel,
   optional: readonly string[] = [],
+  checkFields?: (spec: LatentSamplerSpecOf<N>) => void,
 ): LatentSamplerInfo<N> {
-  return { defaults, tunable, fields: specFields(defaults, optional), description, build };
+  return { defaults, tunable, fields: specFields(defaults, optional), description, build, ...(checkFields ? { checkFields } : {}) };
+}
+
+/** Throws a RangeError where a field naming a choice names none of `choices` (unset passes). */
+function oneOf(sampler: string, field: string, value: string | undefined, choices: readonly string[]): void {
+  if (value !== undefined && !choices.includes(value)) throw new RangeError(`${sampler}: ${field} must be one of ${choices.join(", ")}, got ${JSON.stringify(value)}`);
 }
 
 /** Whether `name` is one of LATENT_SAMPLER_NAMES. */
@@ -328,9 +357,20 @@ export function describeLeapfrogSolve(spec: Pick<RmhmcSpec, "fixedPoint" | "reve
   return `${solve}, ${check === false ? "no reversibility check" : `reversibility checked to ${check}`}`;
 }
 
+/**
+ * The complete spec of `input`, checked against `target` without building a kernel (an O(n^3)
+ * factorisation for several samplers): its fields, their values, and whether the sampler can run
+ * on the target's likelihood. Throws a RangeError naming what is wrong.
+ */
+export function checkLatentSampler(target: AnnealedLatentTarget, input: LatentSamplerName | LatentSamplerSpecInput): LatentSamplerSpec {
+  const spec = latentSamplerSpec(input);
+  checkSpec(latentSamplerInfo[spec.sampler] as unknown as LatentSamplerInfo, spec, target);
+  return spec;
+}
+
 /** Builds the kernel a spec (or a name: its defaults) describes on a latent GP target; unset fields take the sampler's defaults. */
 export function latentSampler(target: AnnealedLatentTarget, input: LatentSamplerName | LatentSamplerSpecInput): Kernel {
-  const spec = latentSamplerSpec(input);
+  const spec = checkLatentSampler(target, input);
   const info = latentSamplerInfo[spec.sampler] as unknown as LatentSamplerInfo;
   return info.build(target, spec, undefined);
 }

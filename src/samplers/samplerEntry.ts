@@ -11,6 +11,7 @@
  * summary.json needs to rebuild the same kernel. `completeSpec` fills in the defaults and refuses
  * a field the sampler does not have, so every registry checks specs the same way.
  */
+import { checkPositive, checkPositiveInteger, checkProbability } from "./kernels/metropolis.js";
 import type { Kernel } from "./types.js";
 
 /** The spec field holding the initial value of what burn-in adaptation tunes. */
@@ -40,6 +41,8 @@ export interface SamplerEntry<T, S extends SamplerSpecBase, C = undefined, K ext
   readonly fields: readonly string[];
   /** Why the sampler cannot run on `target` (undefined: it can); builds nothing. */
   refuses?(target: T): string | undefined;
+  /** Throws a RangeError where the spec's fields do not go together (checkSpec runs it); builds nothing. */
+  checkFields?(spec: S): void;
   /** The kernel `spec` describes on `target`. */
   build(target: T, spec: S, context: C): K;
 }
@@ -80,6 +83,41 @@ export function completeSpec<S extends SamplerSpecBase>(registry: { readonly [na
     if (value !== undefined) spec[field] = value;
   }
   return spec as unknown as S;
+}
+
+/** The check each field's value gets, by the field's name, wherever it appears. */
+const FIELD_CHECKS: { readonly [field: string]: (name: string, value: number) => void } = {
+  stepSize: checkPositive,
+  leapfrogSteps: checkPositiveInteger,
+  maxLeapfrogSteps: checkPositiveInteger,
+  maxTreeDepth: checkPositiveInteger,
+  proposalSd: checkPositive,
+  trajectoryLength: checkPositive,
+  targetAcceptance: checkProbability,
+  alpha: (name, v) => {
+    if (!(v > 0 && v <= 1)) throw new RangeError(`${name} must lie in (0, 1], got ${v}`);
+  },
+};
+
+/**
+ * Checks a complete spec without building a kernel: each field's value (FIELD_CHECKS), the
+ * entry's own rule for fields that must go together, and whether it can run on `target`. Throws
+ * a RangeError naming the sampler and what is wrong.
+ */
+export function checkSpec<T, S extends SamplerSpecBase>(entry: Pick<SamplerEntry<T, S, never, Kernel>, "refuses" | "checkFields">, spec: S, target: T): void {
+  for (const [field, value] of Object.entries(spec)) {
+    const check = FIELD_CHECKS[field];
+    if (check !== undefined && value !== undefined) {
+      try {
+        check(field, value as number);
+      } catch (e) {
+        throw new RangeError(`${spec.sampler}: ${(e as Error).message}`);
+      }
+    }
+  }
+  entry.checkFields?.(spec);
+  const refusal = entry.refuses?.(target);
+  if (refusal !== undefined) throw new RangeError(refusal);
 }
 
 /** The samplers of a registry whose spec has `field` (what an option setting it applies to). */

@@ -10,7 +10,10 @@ import { coxProcessSamplerInfo } from "../../src/models/coxProcess/samplers.js";
 import { svLatentSamplerInfo } from "../../src/models/volatility/gibbs.js";
 import { thetaSamplerInfo } from "../../src/hyper/thetaSamplers.js";
 import { parametricSamplerInfo, parametricSamplerSpec, PARAMETRIC_PRESETS, PARAMETRIC_SAMPLER_NAMES } from "../../src/samplers/parametricRegistry.js";
-import { latentSamplerInfo } from "../../src/samplers/registry.js";
+import { checkLatentSampler, latentSampler, latentSamplerInfo, type LatentSamplerSpecInput } from "../../src/samplers/registry.js";
+import { annealedLatentTarget } from "../../src/targets/annealedLatent.js";
+import { logisticLikelihood } from "../../src/likelihoods/logistic.js";
+import { Matrix } from "../../src/linalg/matrix.js";
 import { completeSpec, samplersWithField, type SamplerSpecBase } from "../../src/samplers/samplerEntry.js";
 import type { Kernel } from "../../src/samplers/types.js";
 import { denseMetricTarget } from "../../src/targets/denseMetric.js";
@@ -112,4 +115,37 @@ test("per-model presets override the defaults; a given leapfrog count drops a pr
       for (const f of Object.keys(preset!)) assert.ok(parametricSamplerInfo[name as keyof typeof parametricSamplerInfo].fields.includes(f), `${model} ${name} ${f}`);
     }
   }
+});
+
+test("checkLatentSampler checks a spec against the target without building a kernel, and refuses what building refuses", () => {
+  const target = probitProblem().target;
+  // building is made to fail: the check must not build
+  const saved = new Map<string, unknown>();
+  for (const [name, e] of Object.entries(latentSamplerInfo)) {
+    saved.set(name, e.build);
+    (e as { build: unknown }).build = () => assert.fail(`${name}: checkLatentSampler built a kernel`);
+  }
+  try {
+    for (const name of Object.keys(latentSamplerInfo)) checkLatentSampler(target, name as keyof typeof latentSamplerInfo);
+  } finally {
+    for (const [name, e] of Object.entries(latentSamplerInfo)) (e as { build: unknown }).build = saved.get(name);
+  }
+  const bad: [LatentSamplerSpecInput, RegExp][] = [
+    [{ sampler: "hmc", stepSize: -1 }, /^hmc: stepSize must be a positive finite number, got -1$/],
+    [{ sampler: "hmc", mass: "diagonal" as never }, /^hmc: mass must be one of prior, identity, got "diagonal"$/],
+    [{ sampler: "mh-v2", alpha: 1.5 }, /^mh-v2: alpha must lie in \(0, 1\], got 1\.5$/],
+    [{ sampler: "smmala", targetAcceptance: 1 }, /^smmala: targetAcceptance must lie strictly between 0 and 1, got 1$/],
+    [{ sampler: "hmc-v1", maxLeapfrogSteps: 2.5 }, /^hmc-v1: maxLeapfrogSteps must be a positive integer, got 2\.5$/],
+    [{ sampler: "laplace-nuts", integrator: "euler" as never }, /^laplace-nuts: integrator must be one of split, leapfrog/],
+    [{ sampler: "rmhmc", variant: "lagrangian", fixedPoint: { kind: "iterations", iterations: 5 } }, /lagrangian integrator solves no fixed points/],
+    [{ sampler: "rmhmc", fixedPoint: { kind: "iterations", iterations: 0 } }, /fixedPoint\.iterations must be a positive integer/],
+  ];
+  for (const [spec, message] of bad) {
+    assert.throws(() => checkLatentSampler(target, spec), { name: "RangeError", message }, JSON.stringify(spec));
+    // building the kernel refuses it too: the check is no stricter than the kernels
+    assert.throws(() => latentSampler(target, spec), RangeError, `building ${JSON.stringify(spec)}`);
+  }
+  const logistic = annealedLatentTarget({ likelihood: logisticLikelihood(), y: Float64Array.from([1, 0]), kernelMatrix: new Matrix(2, 2, Float64Array.from([1, 0.5, 0.5, 1])) });
+  assert.throws(() => checkLatentSampler(logistic, "exact-hmc"), { name: "RangeError", message: "exact-hmc applies only to the probit likelihood, not logistic" });
+  assert.throws(() => latentSampler(logistic, "exact-hmc"), RangeError);
 });
