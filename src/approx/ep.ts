@@ -70,9 +70,9 @@ export interface EpOptions {
 
 /**
  * The accelerated schedule's default site tolerance: its log Z test is on log Z_EP's estimated
- * error itself (quadratic in the residual), so the sites need not be driven to 1e-6 for it; on
- * USPS 3 vs 5 it saves two of ten parallel sweeps with log Z_EP 5e-9 from its fixed-point value
- * (BENCHMARKS.md). The result's siteChange says how far the sites are.
+ * error itself (quadratic in the residual), so the sites need not be driven to 1e-6 for it
+ * (BENCHMARKS.md measures what it saves on USPS 3 vs 5). The result's siteChange says how far the
+ * sites are.
  */
 const ANDERSON_SITE_TOLERANCE = 1e-4;
 

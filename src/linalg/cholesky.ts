@@ -5,9 +5,8 @@ import { jsBackend } from "./js.js";
 import { assertFinite, assertLength, assertSquare, Matrix } from "./matrix.js";
 
 /**
- * Below this order the per-call overhead of the native addon (~0.5 us) outweighs its speed: in
- * `npm run bench -- linalg` (BENCHMARKS.md) js is faster up to n = 8 and native 1.3-1.5 times
- * faster at n = 16, 4-5 times at n = 32.
+ * Below this order the per-call overhead of the native addon outweighs its speed (`npm run bench
+ * -- linalg`; BENCHMARKS.md, "Linear algebra").
  */
 export const SMALL_ORDER = 16;
 

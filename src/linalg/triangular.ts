@@ -8,8 +8,8 @@
  * A21 <- A21 A11^-1 and A21 <- -A22^-1 A21 are two triangular solves (trsm) of half the order,
  * (n/2)^3 flops each, so the whole costs n^3/3 flops (n^3/4 at the top level, a quarter of that
  * below), almost all of it in trsm on the backend; blocks of order <= 32 are inverted by plain
- * loops. A backend with LAPACK's dtrtri (the native one) does it in one call instead (about 15%
- * less time at n = 1214: BENCHMARKS.md, "Parallel EP in 2/3 n^3 a sweep"). Only the lower
+ * loops. A backend with LAPACK's dtrtri (the native one) does it in one call instead
+ * (BENCHMARKS.md, "Parallel EP in 2/3 n^3 a sweep"). Only the lower
  * triangle is read or written.
  */
 import { backendFor } from "./cholesky.js";

@@ -30,10 +30,9 @@ import type { CoordinateDensity } from "../targets/types.js";
 import { coordinateWorkspace, LOG_BLOCK, logisticCoordinateDensity, startingPoint, type CoordinateWorkspace } from "./logisticCoordinate.js";
 
 /**
- * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm (twice the
- * flops, but OpenBLAS's gemm kernels are 2-3 times faster than its syrk and trsm at N x D =
- * 690 x 15 or 1000 x 25, slower at Caravan's 5822 x 86: BENCHMARKS.md, "Bayesian logistic
- * regression at the paper's protocol").
+ * From this many coefficients on, G is one syrk and the traces one trsm; below, gemm: twice the
+ * flops, but OpenBLAS's gemm kernels are the faster at the smaller shapes (BENCHMARKS.md,
+ * "Bayesian logistic regression at the paper's protocol").
  */
 const SYRK_FROM = 48;
 

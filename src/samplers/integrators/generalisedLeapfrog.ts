@@ -157,7 +157,7 @@ export class GeneralisedLeapfrog {
    * Anderson acceleration, as in `positionStep`: the test stays that of the plain iteration
    * (g(p_k) within the tolerance of p_k) and the returned p' is g(p_k), so only the way to the root
    * changes. Why: where G(x) changes fast, the plain map's contraction factor |e/2 d(dH/dx)/dp'|
-   * (dH/dx is quadratic in p' through 1/2 p' G^-1 dG G^-1 p') reaches 0.75-0.95 at the step sizes dual
+   * (dH/dx is quadratic in p' through 1/2 p' G^-1 dG G^-1 p') comes close to 1 at the step sizes dual
    * averaging settles on for GP classification, so that the plain iteration needed more than the
    * 50 allowed iterations and the transition was rejected as divergent (all the divergent
    * transitions after burn-in of BENCHMARKS.md's "RMHMC's divergences" were such solves, on the
