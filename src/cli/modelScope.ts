@@ -21,6 +21,22 @@ export function refuseOtherModelsOptions(model: ModelName, raw: object): void {
   throw new OptionError(optionName(outside.key), `applies only to --model ${models}${gpOnly ? " (the GP models)" : ""}`);
 }
 
+/**
+ * Refuses an option of `gpmcmc simulate` that belongs to other models' data sets only: "applies
+ * only to --model lgcp or volatility", or, where the GP data sets (made without --model) take it,
+ * "does not apply to --model lgcp (only to ...)".
+ */
+export function refuseOtherModelsSimulateOptions(model: ModelName, raw: object): void {
+  const outside = optionOutsideModel(model, raw as Record<string, unknown>, "simulate");
+  if (outside === undefined) return;
+  const named = outside.models.map((m) => (m === "latent-gp" ? "the GP data sets made without --model" : `--model ${m}`));
+  const list = named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
+  if (!outside.models.includes("latent-gp")) {
+    throw new OptionError(optionName(outside.key), `applies only to --model ${outside.models.length > 1 ? `${outside.models.slice(0, -1).join(", ")} or ${outside.models.at(-1)}` : outside.models[0]}`);
+  }
+  throw new OptionError(optionName(outside.key), `does not apply to --model ${model} (only to ${list})`);
+}
+
 /** The sampler `raw` names (or the model's default), refused where the model has no such sampler. */
 export function modelSampler(model: ModelName, raw: string | undefined): string {
   const m = modelInfo[model];

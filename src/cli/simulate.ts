@@ -18,7 +18,9 @@ import { addCoxProcessOptions } from "./coxProcessOptions.js";
 import { checkOutputFile } from "./outputFile.js";
 import { runSimulateCoxProcess, type RawSimulateCoxOptions } from "./simulateCoxProcess.js";
 import { runVolatilitySimulate, type RawVolatilitySimulateOptions } from "./simulateVolatility.js";
-import { addFitzhughNagumoSimulateOptions, refuseFitzhughNagumoSimulateOptions, runSimulateFitzhughNagumo } from "./simulateFitzhughNagumo.js";
+import { addFitzhughNagumoSimulateOptions, runSimulateFitzhughNagumo } from "./simulateFitzhughNagumo.js";
+import { refuseOtherModelsSimulateOptions } from "./modelScope.js";
+import { MODEL_NAMES, modelInfo, type ModelName } from "../models/registry.js";
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger } from "./options.js";
 
 export interface RawSimulateOptions {
@@ -166,27 +168,16 @@ export function registerSimulateCommand(program: Command): Command {
     .option("--json", "print one JSON object (the truth without f, and the matching gpmcmc sample options)")
     .option("--grid <n>", "lgcp: side of the grid (default 64)")
     .action((opts: RawSimulateOptions & RawSimulateCoxOptions & RawVolatilitySimulateOptions) => {
-      const volatilityOnly = ["t", "sigma", "phi"] as const;
-      const lgcpOnly = ["grid", "sigma2", "mu", "covariance"] as const;
       if (opts.model !== undefined) parseChoice("--model", opts.model, SIMULATE_MODELS, "model");
-      if (opts.model === "fitzhugh-nagumo") {
-        for (const key of [...volatilityOnly, ...lgcpOnly, "beta"] as const) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "does not apply to --model fitzhugh-nagumo");
-        return void runSimulateFitzhughNagumo(opts as Record<string, unknown>);
-      }
-      refuseFitzhughNagumoSimulateOptions(opts as Record<string, unknown>);
-      if (opts.model === "lgcp") {
-        for (const key of volatilityOnly) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model volatility");
-        return void runSimulateCoxProcess(opts);
-      }
-      if (opts.model === "volatility") {
-        for (const key of lgcpOnly) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model lgcp");
-        return void runVolatilitySimulate(opts);
-      }
-      for (const key of [...volatilityOnly, ...lgcpOnly, "beta"] as const) if (opts[key] !== undefined) throw new OptionError(`--${key}`, "applies only to --model volatility or lgcp");
+      // which options belong to which data sets: the model registry's simulateOptions
+      refuseOtherModelsSimulateOptions((opts.model ?? "latent-gp") as ModelName, opts);
+      if (opts.model === "fitzhugh-nagumo") return void runSimulateFitzhughNagumo(opts as Record<string, unknown>);
+      if (opts.model === "lgcp") return void runSimulateCoxProcess(opts);
+      if (opts.model === "volatility") return void runVolatilitySimulate(opts);
       runSimulateCommand(opts);
     });
   return addFitzhughNagumoSimulateOptions(cmd);
 }
 
-/** The models `simulate --model` names. */
-export const SIMULATE_MODELS = ["fitzhugh-nagumo", "lgcp", "volatility"] as const;
+/** The models `simulate --model` names (the GP data sets are made without --model): from the model registry. */
+export const SIMULATE_MODELS = MODEL_NAMES.filter((m) => m !== "latent-gp" && modelInfo[m].simulate).sort();

@@ -5,6 +5,7 @@
  * latent field), which `gpmcmc sample --model lgcp` reads. Everything is checked before the file
  * is written, atomically.
  */
+import { refuseOtherModelsSimulateOptions } from "./modelScope.js";
 import { randomInt } from "node:crypto";
 import { writeFileAtomic } from "../io/atomic.js";
 import { countGridCsv } from "../io/countGrid.js";
@@ -31,9 +32,7 @@ export const MAX_GRID_SIDE = 512;
 
 export function runSimulateCoxProcess(raw: RawSimulateCoxOptions, io: { stdout?: (text: string) => void } = {}): Record<string, unknown> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  for (const [key, name] of [["likelihood", "--likelihood"], ["n", "--n"], ["d", "--d"], ["truth", "--truth"]] as const) {
-    if (raw[key] !== undefined) throw new OptionError(name, `does not apply to --model lgcp (the file holds the true field in its column field)`);
-  }
+  refuseOtherModelsSimulateOptions("lgcp", raw);
   const side = raw.grid === undefined ? 64 : parsePositiveInteger("--grid", raw.grid);
   if (side > MAX_GRID_SIDE) throw new OptionError("--grid", `must be at most ${MAX_GRID_SIDE}, got ${side}`);
   const hyper = parseCoxHyperparameters(raw);

@@ -5,6 +5,7 @@
  * option; the defaults are the paper's. Options are checked, then the output path, before
  * anything is written; the file is written atomically.
  */
+import { refuseOtherModelsSimulateOptions } from "./modelScope.js";
 import { randomInt } from "node:crypto";
 import type { Command } from "commander";
 import { writeFileAtomic } from "../io/atomic.js";
@@ -45,20 +46,11 @@ export function addFitzhughNagumoSimulateOptions(cmd: Command): Command {
     .option("--noise-sd <s>", `fitzhugh-nagumo: sd of the Gaussian noise on V and R (default ${d.noiseSd})`);
 }
 
-const OWN = ["a", "b", "c", "v0", "r0", "tEnd", "noiseSd"] as const;
-
-/** Refuses this model's options on a GP data set (simulate without --model). */
-export function refuseFitzhughNagumoSimulateOptions(raw: Record<string, unknown>): void {
-  for (const k of OWN) if (raw[k] !== undefined) throw new OptionError("--" + k.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase()), "applies only to --model fitzhugh-nagumo");
-}
-
-/** Options that belong to the GP data sets and not to this model. */
-const NOT_HERE = ["likelihood", "d", "truth"] as const;
 
 /** Runs the command; returns what --json prints. */
 export function runSimulateFitzhughNagumo(raw: RawFitzhughNagumoSimulateOptions & Record<string, unknown>, io: { stdout?: (s: string) => void } = {}): Record<string, unknown> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  for (const k of NOT_HERE) if (raw[k] !== undefined) throw new OptionError(`--${k}`, "does not apply to --model fitzhugh-nagumo");
+  refuseOtherModelsSimulateOptions("fitzhugh-nagumo", raw);
   const d = FN_SIMULATION_DEFAULTS;
   const num = (opt: string, v: string | undefined, fallback: number) => (v === undefined ? fallback : parseNumber(opt, v));
   const settings: FitzhughNagumoSimulation = {

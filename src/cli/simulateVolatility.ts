@@ -6,6 +6,7 @@
  * parameters and the true volatilities x. Options are checked before anything is written; each
  * file is written atomically, the truth file first.
  */
+import { refuseOtherModelsSimulateOptions } from "./modelScope.js";
 import { randomInt } from "node:crypto";
 import { resolve } from "node:path";
 import { writeFileAtomic, writeJsonAtomic } from "../io/atomic.js";
@@ -37,9 +38,7 @@ export const MAX_SIMULATED_T = 1_000_000;
 /** Runs `gpmcmc simulate --model volatility`; returns what --truth holds (without writing it when not asked). */
 export function runVolatilitySimulate(raw: RawVolatilitySimulateOptions, io: { stdout?: (s: string) => void } = {}): Record<string, unknown> {
   const stdout = io.stdout ?? ((s: string) => void process.stdout.write(s));
-  for (const [key, value] of [["--likelihood", raw.likelihood], ["--n", raw.n], ["--d", raw.d]] as const) {
-    if (value !== undefined) throw new OptionError(key, "does not apply to --model volatility (give --t, --beta, --sigma, --phi)");
-  }
+  refuseOtherModelsSimulateOptions("volatility", raw);
   const T = raw.t === undefined ? SV_TRUTH.T : parsePositiveInteger("--t", raw.t);
   if (T < SV_MIN_OBSERVATIONS || T > MAX_SIMULATED_T) throw new OptionError("--t", `must be from ${SV_MIN_OBSERVATIONS} to ${MAX_SIMULATED_T}, got ${T}`);
   const beta = raw.beta === undefined ? SV_TRUTH.beta : parsePositiveNumber("--beta", raw.beta);

@@ -37,8 +37,10 @@ export interface ModelEntry {
   readonly options: readonly ModelOption[];
   /** The sampler options its command reads, each setting the spec field of its name where the sampler has one (cli/modelScope.ts). */
   readonly samplerOptions: readonly string[];
-  /** Whether `gpmcmc simulate --model` makes a data set of it. */
+  /** Whether `gpmcmc simulate` makes a data set of it (latent-gp: without --model, by --likelihood). */
   readonly simulate: boolean;
+  /** The options of `gpmcmc simulate` that are this model's. */
+  readonly simulateOptions: readonly string[];
   /** The grid job kinds (grid/spec.ts) that run its chains. */
   readonly gridJobs: readonly string[];
 }
@@ -65,6 +67,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     options: [...own(...GP_OPTIONS.filter((k) => k !== "likelihood"), ...LATENT_SAMPLER_OPTIONS), { key: "likelihood", commanderDefault: "probit" }, { key: "init", commanderDefault: "zero" }],
     samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: true,
+    simulateOptions: ["likelihood", "n", "d", "truth"],
     gridJobs: ["simulated-latent-chain", "hyper-chain"],
   },
   "logistic-regression": {
@@ -77,6 +80,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     options: own("polynomialDegree", "priorVariance", "integrator"),
     samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: false,
+    simulateOptions: [],
     gridJobs: ["parametric-chain"],
   },
   "lgcp": {
@@ -89,6 +93,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     options: own("sigma2", "beta", "mu", "covariance"),
     samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: true,
+    simulateOptions: ["grid", "sigma2", "beta", "mu", "covariance"],
     gridJobs: ["lgcp-run"],
   },
   "volatility": {
@@ -101,6 +106,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     options: own("interweave"),
     samplerOptions: ["stepSize", "leapfrogSteps"],
     simulate: true,
+    simulateOptions: ["t", "beta", "sigma", "phi", "truth"],
     gridJobs: ["volatility-run"],
   },
   "fitzhugh-nagumo": {
@@ -114,6 +120,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     options: own("noiseSd", "priorSd", "initialState", "start"),
     samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     simulate: true,
+    simulateOptions: ["a", "b", "c", "v0", "r0", "n", "tEnd", "noiseSd"],
     gridJobs: ["fitzhugh-nagumo-run"],
   },
 };
@@ -122,8 +129,9 @@ export function isModelName(name: string): name is ModelName {
   return (MODEL_NAMES as readonly string[]).includes(name);
 }
 
-/** The models whose own options or sampler options include `key`. */
-export function modelsWithOption(key: string): ModelName[] {
+/** The models whose own options or sampler options of `command` include `key`. */
+export function modelsWithOption(key: string, command: "sample" | "simulate" = "sample"): ModelName[] {
+  if (command === "simulate") return MODEL_NAMES.filter((m) => modelInfo[m].simulateOptions.includes(key));
   return MODEL_NAMES.filter((m) => modelInfo[m].options.some((o) => o.key === key) || modelInfo[m].samplerOptions.includes(key));
 }
 
@@ -132,12 +140,13 @@ export function modelsWithOption(key: string): ModelName[] {
  * with the models it belongs to; undefined where there is none. A value equal to the option's
  * Commander default counts as not given.
  */
-export function optionOutsideModel(model: ModelName, given: Readonly<Record<string, unknown>>): { key: string; models: ModelName[] } | undefined {
+export function optionOutsideModel(model: ModelName, given: Readonly<Record<string, unknown>>, command: "sample" | "simulate" = "sample"): { key: string; models: ModelName[] } | undefined {
   for (const [key, value] of Object.entries(given)) {
     if (value === undefined) continue;
-    const models = modelsWithOption(key);
+    const models = modelsWithOption(key, command);
     if (models.length === 0 || models.includes(model)) continue;
-    const commanderDefault = models.map((m) => modelInfo[m].options.find((o) => o.key === key)?.commanderDefault).find((d) => d !== undefined);
+    // (sample's Commander defaults; simulate's options have none)
+    const commanderDefault = command === "sample" ? models.map((m) => modelInfo[m].options.find((o) => o.key === key)?.commanderDefault).find((d) => d !== undefined) : undefined;
     if (commanderDefault !== undefined && value === commanderDefault) continue;
     return { key, models };
   }

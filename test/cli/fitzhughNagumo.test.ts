@@ -105,7 +105,7 @@ test("bad input for the fitzhugh-nagumo model: one line, exit 2, nothing written
     expectBad(["sample", "--data", good, "--prior-sd", "2", "--lengthscale", "1", "--signal-sd", "1"], /^gpmcmc: --prior-sd: applies only to --model fitzhugh-nagumo$/, []);
     expectBad(["simulate", "--likelihood", "probit", "--n", "5", "--d", "1", "--a", "1", "--out", gp], /^gpmcmc: --a: applies only to --model fitzhugh-nagumo$/, [gp]);
     expectBad(["simulate", "--model", "fitzhugh-nagumo", "--c", "0", "--out", gp], /^gpmcmc: --c: must be a positive number/, [gp]);
-    expectBad(["simulate", "--model", "fitzhugh-nagumo", "--likelihood", "probit", "--out", gp], /^gpmcmc: --likelihood: does not apply to --model fitzhugh-nagumo$/, [gp]);
+    expectBad(["simulate", "--model", "fitzhugh-nagumo", "--likelihood", "probit", "--out", gp], /^gpmcmc: --likelihood: does not apply to --model fitzhugh-nagumo \(only to the GP data sets made without --model\)$/, [gp]);
     expectBad(["simulate", "--model", "lotka-volterra", "--out", gp], /^gpmcmc: --model: unknown model "lotka-volterra"/, [gp]);
   } finally {
     s.cleanup();

@@ -105,7 +105,7 @@ test("bad input for the volatility model: one line, exit 2, nothing written", ()
     assert.match(r.stderr, /^gpmcmc: --model: unknown model "lgcp-typo"/);
     const b = cli("simulate", "--likelihood", "probit", "--n", "5", "--d", "1", "--beta", "1", "--out", file);
     assert.equal(b.status, 2);
-    assert.match(b.stderr, /^gpmcmc: --beta: applies only to --model volatility/);
+    assert.match(b.stderr, /^gpmcmc: --beta: applies only to --model lgcp or volatility\n$/);
   } finally {
     s.cleanup();
   }

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Command } from "commander";
 import { registerSampleCommand } from "../../src/cli/sample.js";
+import { registerSimulateCommand } from "../../src/cli/simulate.js";
 import "../../src/cli/grid.js"; // registers the grid job kinds
 import { gridJobKinds } from "../../src/grid/spec.js";
 import { MODEL_NAMES, modelInfo, modelsWithOption, optionOutsideModel, samplersOfModelWithField } from "../../src/models/registry.js";
@@ -16,6 +17,19 @@ test("every option the model registry names is an option of `gpmcmc sample`", ()
   for (const m of MODEL_NAMES) for (const o of modelInfo[m].options) assert.ok(keys.has(o.key), `${m}: ${o.key} is no option of sample`);
   // negative control: the same check on a misspelt key
   assert.equal(keys.has("interweaving"), false);
+});
+
+test("every simulate option the model registry names is an option of `gpmcmc simulate`, and only models that simulate have them", () => {
+  const simulate = registerSimulateCommand(new Command());
+  const keys = new Set(simulate.options.map((o) => o.attributeName()));
+  for (const m of MODEL_NAMES) {
+    for (const k of modelInfo[m].simulateOptions) assert.ok(keys.has(k), `${m}: ${k} is no option of simulate`);
+    if (!modelInfo[m].simulate) assert.deepEqual(modelInfo[m].simulateOptions, [], m);
+  }
+  assert.deepEqual(optionOutsideModel("lgcp", { n: "4" }, "simulate"), { key: "n", models: ["latent-gp", "fitzhugh-nagumo"] });
+  // simulate's --likelihood has no Commander default: "probit" is given, and refused with a --model
+  assert.deepEqual(optionOutsideModel("volatility", { likelihood: "probit" }, "simulate"), { key: "likelihood", models: ["latent-gp"] });
+  assert.equal(optionOutsideModel("latent-gp", { likelihood: "probit", n: "5", truth: "t.json" }, "simulate"), undefined);
 });
 
 test("the models' grid job kinds are the registered ones", () => {
