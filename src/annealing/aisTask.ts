@@ -7,7 +7,7 @@
 import { fromPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import { defineTaskKind, type TaskContext } from "../parallel/tasks.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { aisRunOn, aisTarget, type AisProgress, type AisRunResult, type AisSpec } from "./ais.js";
 import type { AisRunCheckpoint } from "./aisCheckpoint.js";
@@ -59,5 +59,6 @@ export function aisRunTask(input: AisRunInput, context: TaskContext): AisRunResu
   });
 }
 
-registerTaskKind(AIS_RUN_TASK, import.meta.url, "aisRunTask");
+/** One AIS run as a typed task. */
+export const AIS_RUN = defineTaskKind(AIS_RUN_TASK, import.meta.url, "aisRunTask", aisRunTask);
 registerErrorType(NotPositiveDefiniteError);

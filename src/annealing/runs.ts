@@ -12,7 +12,7 @@ import { defaultParallelism, runTasks, type StopFlag, type Task } from "../paral
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { aisTarget, type AisHooks, type AisProgress, type AisRunResult, type AisSpec } from "./ais.js";
 import type { AisRunCheckpoint } from "./aisCheckpoint.js";
-import { AIS_RUN_TASK, type AisRunInput } from "./aisTask.js";
+import { AIS_RUN, type AisRunInput } from "./aisTask.js";
 import { aisEstimate, type AisEstimate } from "./estimate.js";
 
 export interface AisResult extends AisEstimate {
@@ -56,7 +56,7 @@ export async function runAis(data: LatentGpData, spec: AisSpec, options: AisRunO
   const runKey = `${process.pid}-ais-${++computations}-${Date.now()}`;
   const X = toPlainMatrix(data.X);
   const tasks: Task<AisRunInput>[] = Array.from({ length: spec.runs }, (_, run) => ({
-    kind: AIS_RUN_TASK,
+    kind: AIS_RUN.kind,
     input: { runKey, X, y: data.y, spec, run, checkpointEvery: options.checkpoint?.every, resume: options.resume?.[run] },
   }));
   const parallel = Math.min(options.parallel ?? defaultParallelism(spec.runs), spec.runs);

@@ -46,6 +46,28 @@ export function registerTaskKind(kind: string, module: string | URL, exportName:
   kinds.set(kind, location);
 }
 
+/**
+ * A registered task kind with the types of its input and result, what a caller runs tasks by:
+ * the type checker follows it to the function's types, and a reader to its definition.
+ */
+export interface TaskHandle<I, R> {
+  readonly kind: string;
+  /** Types only (never set): the function the kind runs. */
+  readonly fn?: (input: I, context: TaskContext) => R | Promise<R>;
+}
+
+/**
+ * Registers task kind `kind` as `fn`, the function exported as `exportName` from `module` (the
+ * defining module's own `import.meta.url`), and returns its typed handle. Throws where `fn`'s name
+ * is not `exportName`, so the string a worker imports by and the function the types come from
+ * cannot drift apart.
+ */
+export function defineTaskKind<I, R>(kind: string, module: string | URL, exportName: string, fn: TaskFunction<I, R>): TaskHandle<I, Awaited<R>> {
+  if (fn.name !== exportName) throw new Error(`task kind ${JSON.stringify(kind)}: the function is ${JSON.stringify(fn.name)}, not the export ${JSON.stringify(exportName)}`);
+  registerTaskKind(kind, module, exportName);
+  return { kind };
+}
+
 /** The location of a registered task kind. */
 export function taskKindLocation(kind: string): TaskKindLocation {
   const location = kinds.get(kind);

@@ -8,7 +8,7 @@
 import { fromPlainMatrix, type PlainMatrix } from "../linalg/matrix.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import { defineTaskKind, type TaskContext } from "../parallel/tasks.js";
 import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 import type { ChainResult, Progress } from "../samplers/chain/driver.js";
 import type { Kernel } from "../samplers/types.js";
@@ -57,5 +57,6 @@ export function latentGpChainTask(input: LatentGpChainInput, context: TaskContex
   });
 }
 
-registerTaskKind(LATENT_GP_CHAIN_TASK, import.meta.url, "latentGpChainTask");
+/** The latent GP chain as a typed task (runChainTasks). */
+export const LATENT_GP_CHAIN = defineTaskKind(LATENT_GP_CHAIN_TASK, import.meta.url, "latentGpChainTask", latentGpChainTask);
 registerErrorType(NotPositiveDefiniteError);

@@ -5,6 +5,7 @@
  */
 import type { Progress } from "../samplers/chain/driver.js";
 import { defaultParallelism, runTasks, type StopFlag, type Task } from "../parallel/pool.js";
+import type { TaskHandle } from "../parallel/tasks.js";
 
 export interface ChainTaskOptions<R> {
   parallel?: number;
@@ -14,8 +15,8 @@ export interface ChainTaskOptions<R> {
   onChain?: (r: R) => void;
 }
 
-export async function runChainTasks<I, R extends { stopped?: boolean }>(kind: string, inputs: I[], options: ChainTaskOptions<R>): Promise<{ results: R[]; seconds: number; workers: number; complete: boolean }> {
-  const tasks: Task<I>[] = inputs.map((input) => ({ kind, input }));
+export async function runChainTasks<I, R extends { stopped?: boolean }>(task: TaskHandle<I, R>, inputs: I[], options: ChainTaskOptions<R>): Promise<{ results: R[]; seconds: number; workers: number; complete: boolean }> {
+  const tasks: Task<I>[] = inputs.map((input) => ({ kind: task.kind, input }));
   const parallel = Math.min(options.parallel ?? defaultParallelism(inputs.length), inputs.length);
   const t0 = performance.now();
   const results = await runTasks<R, Progress>(tasks, {

@@ -15,7 +15,7 @@ import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
 import type { StopFlag } from "../parallel/pool.js";
 import { runChainTasks } from "./chainTasks.js";
-import { LATENT_GP_CHAIN_TASK, type LatentGpChainInput } from "./chainTask.js";
+import { LATENT_GP_CHAIN, type LatentGpChainInput } from "./chainTask.js";
 import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
 import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 import { withWhiteningMass, type WhiteningFit } from "./whiteningMass.js";
@@ -93,6 +93,6 @@ export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, opt
     if (isCheckpointMessage(m)) save?.(m.checkpoint);
     else options.onProgress?.(m);
   };
-  const run = await runChainTasks<LatentGpChainInput, ChainResult>(LATENT_GP_CHAIN_TASK, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
+  const run = await runChainTasks(LATENT_GP_CHAIN, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
   return { target, ...run, seconds: run.seconds + (whitened.fit?.wallSeconds ?? 0), ...(whitened.fit ? { whitening: whitened.fit } : {}) };
 }

@@ -16,7 +16,7 @@ import { fromPlainMatrix, toPlainMatrix, type PlainMatrix } from "../linalg/matr
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { registerErrorType } from "../parallel/errors.js";
 import type { StopFlag } from "../parallel/pool.js";
-import { registerTaskKind, type TaskContext } from "../parallel/tasks.js";
+import { defineTaskKind, type TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain, type ChainOptions, type ChainResult, type Progress } from "../samplers/chain/driver.js";
 import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
@@ -86,7 +86,8 @@ export function hyperChainTask(input: HyperChainInput, context: TaskContext): Hy
   });
 }
 
-registerTaskKind(HYPER_GP_CHAIN_TASK, import.meta.url, "hyperChainTask");
+/** The hyperparameter chain as a typed task (runChainTasks). */
+export const HYPER_GP_CHAIN = defineTaskKind(HYPER_GP_CHAIN_TASK, import.meta.url, "hyperChainTask", hyperChainTask);
 registerErrorType(NotPositiveDefiniteError);
 
 export interface HyperRun {
@@ -122,7 +123,7 @@ export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options
     if (isCheckpointMessage(m)) save?.(m.checkpoint);
     else options.onProgress?.(m);
   };
-  return runChainTasks<HyperChainInput, HyperChainResult>(HYPER_GP_CHAIN_TASK, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
+  return runChainTasks(HYPER_GP_CHAIN, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
 }
 
 function hyperNames(spec: HyperRunSpec, d: number, dim: number): string[] {

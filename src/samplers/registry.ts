@@ -239,7 +239,7 @@ export const latentSamplerInfo: { readonly [N in LatentSamplerName]: LatentSampl
     ...entry({ sampler: "exact-hmc" }, undefined,
       "probit only: exact HMC on z = f + e truncated to y_i z_i > 0 (Pakman & Paninski 2014), then f | z; no step size, no rejections", (target) => exactHmc(target)),
     likelihoods: ["probit"],
-    refuses: (target) => target.likelihood.name === "probit" ? undefined : `exact-hmc applies only to the probit likelihood, not ${target.likelihood.name}`,
+    refuses: (target) => target.likelihood.name === "probit" ? undefined : `exact-hmc: applies only to the probit likelihood (y_i = sign(f_i + e_i)), not ${target.likelihood.name}`,
   },
   "mgrad": entry({ sampler: "mgrad", stepSize: 1, targetAcceptance: MGRAD_TARGET_ACCEPTANCE }, "stepSize",
     "marginal auxiliary gradient MH (Titsias & Papaspiliopoulos 2018), O(n^2) per step on one eigendecomposition of K",

@@ -146,6 +146,6 @@ test("checkLatentSampler checks a spec against the target without building a ker
     assert.throws(() => latentSampler(target, spec), RangeError, `building ${JSON.stringify(spec)}`);
   }
   const logistic = annealedLatentTarget({ likelihood: logisticLikelihood(), y: Float64Array.from([1, 0]), kernelMatrix: new Matrix(2, 2, Float64Array.from([1, 0.5, 0.5, 1])) });
-  assert.throws(() => checkLatentSampler(logistic, "exact-hmc"), { name: "RangeError", message: "exact-hmc applies only to the probit likelihood, not logistic" });
+  assert.throws(() => checkLatentSampler(logistic, "exact-hmc"), { name: "RangeError", message: "exact-hmc: applies only to the probit likelihood (y_i = sign(f_i + e_i)), not logistic" });
   assert.throws(() => latentSampler(logistic, "exact-hmc"), RangeError);
 });
