@@ -21,11 +21,23 @@ import { checkDrawsFit } from "./memoryBudget.js";
 import { OptionError } from "./options.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir, type ResumableRun } from "./sampleResume.js";
 
+/** Each --model's options as a run records them (run.json), by option name (camelCase). */
+export type ModelRunModel =
+  | { name: "logistic-regression"; priorVariance: number; polynomialDegree: number }
+  | { name: "lgcp"; sigma2: number; beta: number; mu: number; covariance: string }
+  | { name: "volatility"; interweave: boolean }
+  | { name: "fitzhugh-nagumo"; noiseSd: number; priorSd: number; initialState: number[]; start: number[] };
+
+/** The sampler as a --model run records it: a parametric or Cox field sampler's given options, or the volatility model's two blocks. */
+export type ModelRunSampler =
+  | { sampler: string; stepSize?: number; leapfrogSteps?: number; targetAcceptance?: number; integrator?: "lagrangian" }
+  | { sampler: `${string},${string}`; stepSize: (number | undefined)[]; leapfrogSteps: (number | undefined)[] };
+
 /** What a --model run records and a resume compares: the model and its options, the sampler's, the chains'. */
 export interface ModelRunSpec {
-  /** `name` is the --model; the other fields are that model's options, by option name (camelCase). */
-  model: { name: string } & Record<string, unknown>;
-  sampler: { sampler: string; stepSize?: unknown; leapfrogSteps?: unknown; integrator?: string };
+  /** `name` is the --model; the other fields are that model's options. */
+  model: ModelRunModel;
+  sampler: ModelRunSampler;
   draws: number;
   burnIn: number;
   thin: number;

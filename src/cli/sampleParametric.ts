@@ -118,7 +118,7 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
 }
 
 /** The run record of a parametric model's run (what a resume compares). */
-export function parametricRunSpec(model: ModelRunSpec["model"], sampler: string, o: ReturnType<typeof parseSampleOptions>, seed: number, adapt: AdaptOptions | undefined, given: Record<string, unknown> = {}): ModelRunSpec {
+export function parametricRunSpec(model: ModelRunSpec["model"], sampler: string, o: ReturnType<typeof parseSampleOptions>, seed: number, adapt: AdaptOptions | undefined, given: { stepSize?: number; leapfrogSteps?: number; targetAcceptance?: number; integrator?: "lagrangian" } = {}): ModelRunSpec {
   // the given sampler options besides step size and leapfrog steps (recorded as before: those two always, undefined where not given)
   const { stepSize: _s, leapfrogSteps: _l, ...others } = given;
   return { model, sampler: { sampler, stepSize: o.stepSize, leapfrogSteps: o.leapfrogSteps, ...others }, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed, adapt: adapt !== undefined };
