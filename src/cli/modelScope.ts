@@ -12,13 +12,17 @@ export function optionName(key: string): string {
   return "--" + key.replace(/[A-Z]/g, (c) => "-" + c.toLowerCase());
 }
 
+/** "a", "a or b", "a, b or c". */
+function orList(items: readonly string[], last = "or"): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(", ")} ${last} ${items.at(-1)}` : items[0];
+}
+
 /** Refuses an option that belongs to other models only ("--interweave: applies only to --model volatility"). */
 export function refuseOtherModelsOptions(model: ModelName, raw: object): void {
   const outside = optionOutsideModel(model, raw as Record<string, unknown>);
   if (outside === undefined) return;
   const gpOnly = outside.models.length === 1 && outside.models[0] === "latent-gp";
-  const models = outside.models.length > 1 ? `${outside.models.slice(0, -1).join(", ")} or ${outside.models.at(-1)}` : outside.models[0];
-  throw new OptionError(optionName(outside.key), `applies only to --model ${models}${gpOnly ? " (the GP models)" : ""}`);
+  throw new OptionError(optionName(outside.key), `applies only to --model ${orList(outside.models)}${gpOnly ? " (the GP models)" : ""}`);
 }
 
 /**
@@ -29,12 +33,9 @@ export function refuseOtherModelsOptions(model: ModelName, raw: object): void {
 export function refuseOtherModelsSimulateOptions(model: ModelName, raw: object): void {
   const outside = optionOutsideModel(model, raw as Record<string, unknown>, "simulate");
   if (outside === undefined) return;
+  if (!outside.models.includes("latent-gp")) throw new OptionError(optionName(outside.key), `applies only to --model ${orList(outside.models)}`);
   const named = outside.models.map((m) => (m === "latent-gp" ? "the GP data sets made without --model" : `--model ${m}`));
-  const list = named.length > 1 ? `${named.slice(0, -1).join(", ")} and ${named.at(-1)}` : named[0];
-  if (!outside.models.includes("latent-gp")) {
-    throw new OptionError(optionName(outside.key), `applies only to --model ${outside.models.length > 1 ? `${outside.models.slice(0, -1).join(", ")} or ${outside.models.at(-1)}` : outside.models[0]}`);
-  }
-  throw new OptionError(optionName(outside.key), `does not apply to --model ${model} (only to ${list})`);
+  throw new OptionError(optionName(outside.key), `does not apply to --model ${model} (only to ${orList(named, "and")})`);
 }
 
 /** The sampler `raw` names (or the model's default), refused where the model has no such sampler. */

@@ -115,6 +115,11 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
   PARAMETRIC_SAMPLER_NAMES.map((n) => [n, parametricSamplerInfo[n].description]),
 ) as { [N in ParametricSamplerName]: string };
 
+/** Logistic regression's integration times e L (in its preset below). */
+export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 2, "rmhmc-t": 3, hmc: 6 } as const satisfies { [N in ParametricSamplerName]?: number };
+/** Logistic regression's target acceptance for simplified mMALA's step size (in its preset below; the paper names none). */
+export const LOGISTIC_SMMALA_TARGET_ACCEPTANCE = 0.5;
+
 /**
  * Per-model settings that replace the defaults (data beside the registry). Logistic regression:
  * integration times e L kept as the step adapts (RMHMC 2, RMHMC-t 3, HMC's count drawn from
@@ -123,25 +128,21 @@ export const PARAMETRIC_SAMPLER_DESCRIPTIONS: { readonly [N in ParametricSampler
  * give the measurements behind them.
  */
 export const PARAMETRIC_PRESETS: { readonly [model: string]: { readonly [N in ParametricSamplerName]?: Partial<Omit<ParametricSamplerSpec, "sampler">> } } = {
-  "logistic-regression": { rmhmc: { trajectoryLength: 2 }, "rmhmc-t": { trajectoryLength: 3 }, hmc: { trajectoryLength: 6 }, "simplified-mmala": { targetAcceptance: 0.5 } },
+  "logistic-regression": {
+    rmhmc: { trajectoryLength: LOGISTIC_TRAJECTORY_LENGTH.rmhmc },
+    "rmhmc-t": { trajectoryLength: LOGISTIC_TRAJECTORY_LENGTH["rmhmc-t"] },
+    hmc: { trajectoryLength: LOGISTIC_TRAJECTORY_LENGTH.hmc },
+    "simplified-mmala": { targetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE },
+  },
   // The stochastic volatility model's parameter block (beta, sigma, phi): the paper's RMHMC 0.3 and 10 steps, HMC 0.015 and 200 (Section 8.3).
   "volatility-parameters": { rmhmc: { stepSize: 0.3, leapfrogSteps: 10 }, mmala: { stepSize: 0.5 }, mala: { stepSize: 0.002 }, hmc: { stepSize: 0.015, leapfrogSteps: 200 } },
 };
-
-/** Logistic regression's integration times e L (its preset). */
-export const LOGISTIC_TRAJECTORY_LENGTH = { rmhmc: 2, "rmhmc-t": 3, hmc: 6 } as const satisfies { [N in ParametricSamplerName]?: number };
-/** Logistic regression's target acceptance for simplified mMALA's step size (its preset; the paper names none). */
-export const LOGISTIC_SMMALA_TARGET_ACCEPTANCE = 0.5;
 
 /** The most steps sampler `name` takes when its count follows a trajectory length (undefined: it has no leapfrog). */
 export function trajectoryStepCap(name: ParametricSamplerName): number | undefined {
   return parametricSamplerInfo[name].trajectoryStepCap;
 }
 
-/** Logistic regression's trajectory length for sampler `name` (its preset), or undefined where it has none. */
-export function logisticTrajectoryLength(name: ParametricSamplerName): number | undefined {
-  return PARAMETRIC_PRESETS["logistic-regression"]![name]?.trajectoryLength;
-}
 
 /** Whether sampler `name` applies to `target` (holmes-held needs a logistic regression's design and labels). */
 export function parametricSamplerApplies(target: DenseMetricTarget, name: ParametricSamplerName): boolean {
