@@ -22,6 +22,7 @@ import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/ann
 import { latentGpTarget, type LatentGpData, type LatentGpModelSpec } from "../targets/latentGpModel.js";
 import { checkAisResume, TRACE_COLUMNS, type AisPoint, type AisRunCheckpoint } from "./aisCheckpoint.js";
 import { temperatureSchedule, type ScheduleSpec } from "./schedule.js";
+import type { FaultOf } from "../math/negativeControl.js";
 
 /** Where the annealing starts: the prior N(0, K), or a Gaussian q = N(mu, Sigma) with Sigma^-1 = K^-1 + diag(sitePrecisions). */
 export type AisStart = { kind: "prior" } | { kind: "q"; mean: number[]; sitePrecisions: number[]; label?: string };
@@ -74,14 +75,6 @@ export interface AisHooks {
   onWarning?: (message: string) => void;
 }
 
-/**
- * Deliberately wrong weights for the tests' negative controls:
- * - "unnormalised-q": h uses log q without its normalising constant (the log Z_q term left out);
- * - "skip-first-increment": the first increment uses beta_1 - beta_1 = 0 (a wrong temperature difference).
- * @internal
- */
-export type BrokenWeight = "unnormalised-q" | "skip-first-increment";
-
 export interface AnnealOptions {
   /** The B + 1 temperatures 0 = beta_0 < ... < beta_B = 1. */
   betas: Float64Array;
@@ -99,8 +92,13 @@ export interface AnnealOptions {
   checkpoint?: { every: number; save: (checkpoint: AisRunCheckpoint) => void };
   /** Continue the run from this checkpoint (of run `run` with the same target, temperatures and transitions). */
   resume?: AisRunCheckpoint;
-  /** @internal */
-  brokenWeight?: BrokenWeight;
+  /**
+   * Deliberately wrong weights for the tests' negative controls:
+   * - "unnormalised-q": h uses log q without its normalising constant (the log Z_q term left out);
+   * - "skip-first-increment": the first increment uses beta_1 - beta_1 = 0 (a wrong temperature difference).
+   * @internal
+   */
+  broken?: FaultOf<"ais">;
 }
 
 /**
@@ -121,7 +119,7 @@ export function drawFromStart(target: AnnealedLatentTarget, rng: RandomSource): 
 }
 
 /** h(x) = log p(y | x) + log N(x; 0, K) - log q(x), the derivative of L_beta(x) in beta. */
-function annealingIncrement(target: AnnealedLatentTarget, x: Float64Array, broken?: BrokenWeight): number {
+function annealingIncrement(target: AnnealedLatentTarget, x: Float64Array, broken?: FaultOf<"ais">): number {
   const parts = target.logDensityParts(x);
   let logQ = parts.logQ;
   if (broken === "unnormalised-q") logQ += 0.5 * x.length * Math.log(2 * Math.PI) + 0.5 * target.logDetSigma;
@@ -166,8 +164,8 @@ export function anneal(target: AnnealedLatentTarget, rng: RandomSource, options:
       if (checkpoint) save(k - 1);
       break;
     }
-    const dBeta = options.brokenWeight === "skip-first-increment" && k === 1 ? 0 : betas[k] - betas[k - 1];
-    logWeight += dBeta * annealingIncrement(target, x, options.brokenWeight);
+    const dBeta = options.broken === "skip-first-increment" && k === 1 ? 0 : betas[k] - betas[k - 1];
+    logWeight += dBeta * annealingIncrement(target, x, options.broken);
     if (k < B) {
       const kernel = options.kernelAt(target.withBeta(betas[k]));
       let state: SamplerState = kernel.init(x);

@@ -20,6 +20,7 @@ import type { RandomSource } from "../random/types.js";
 import type { StepInfo } from "../samplers/types.js";
 import { hyperLogPrior, type HyperSpace, type KernelAt } from "./covariance.js";
 import { thetaGivenF } from "./thetaGivenF.js";
+import type { FaultOf } from "../math/negativeControl.js";
 
 const LOG_2PI = Math.log(2 * Math.PI);
 
@@ -71,7 +72,7 @@ export function logJoint(problem: JointProblem, kernel: (t: ArrayLike<number>) =
  * One KHR move from (t, f). `broken: "no-proposal-density"` drops the q terms from the ratio
  * (a negative control: the pair is then not left invariant).
  */
-export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, scale: number, rng: RandomSource, broken?: "no-proposal-density", cache: LaplaceCache = {}): { t: Float64Array; f: Float64Array; info: StepInfo } {
+export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, scale: number, rng: RandomSource, broken?: FaultOf<"khr">, cache: LaplaceCache = {}): { t: Float64Array; f: Float64Array; info: StepInfo } {
   const reject = (p = 0) => ({ t, f, info: moveInfo(false, p, scale) });
   const z = new Float64Array(t.length);
   rng.fillNormal(z);

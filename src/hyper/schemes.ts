@@ -28,6 +28,7 @@ import { thetaGivenF } from "./thetaGivenF.js";
 import { thetaGivenNu } from "./thetaGivenNu.js";
 import { AdaptedValue, thetaStep, thetaTunable, type ThetaSamplerName } from "./thetaSamplers.js";
 import { thetaTarget } from "./thetaTargets.js";
+import { faultOf, type FaultOf } from "../math/negativeControl.js";
 
 /** The latent sampler of a scheme's f | theta updates unless one is given: the paper's (Filippone, Zhong & Girolami, Section 4). */
 export const DEFAULT_HYPER_LATENT_SAMPLER: LatentSamplerName = "hmc-v2";
@@ -39,15 +40,6 @@ export function isSchemeName(name: string): name is SchemeName {
   return (SCHEME_NAMES as readonly string[]).includes(name);
 }
 
-/**
- * Deliberately wrong variants, for the negative controls of the invariance tests only:
- * "gibbs-shape" draws sigma with the shape of a + 1 instead of a; "no-jacobian" drops the
- * Jacobian of the log transforms from the theta target; "no-proposal-density" drops q from
- * KHR's ratio.
- * @internal
- */
-export type BrokenScheme = "gibbs-shape" | "no-jacobian" | "no-proposal-density";
-
 export interface SchemeOptions {
   scheme: SchemeName;
   /** Default "mh". SURR slice-samples theta and takes none (its bracket width is adapted instead). */
@@ -56,8 +48,14 @@ export interface SchemeOptions {
   latent?: LatentSamplerName | LatentSamplerSpecInput;
   /** Updates of f per iteration (default 1; the paper's Section 5 uses 5 on the UCI data). */
   latentUpdates?: number;
-  /** @internal */
-  broken?: BrokenScheme;
+  /**
+   * Deliberately wrong variants, for the negative controls of the invariance tests only:
+   * "gibbs-shape" draws sigma with the shape of a + 1 instead of a; "scheme-no-jacobian" drops the
+   * Jacobian of the log transforms from the theta target; "no-proposal-density" drops q from
+   * KHR's ratio.
+   * @internal
+   */
+  broken?: FaultOf<"hyper-scheme" | "khr">;
 }
 
 /** What one iteration did: the latent transition, the theta transition(s), and its O(n^3) work. */
@@ -138,7 +136,7 @@ function subtract(a: OpCounts, b: OpCounts): OpCounts {
 /** A chain of `options.scheme` from (t0, f0) (f0 default 0). */
 export function jointChain(problem: JointProblem, options: SchemeOptions, t0: ArrayLike<number>, f0?: Float64Array): JointChain {
   const broken = options.broken;
-  const space = broken === "no-jacobian" ? withoutJacobian(problem.space) : problem.space;
+  const space = broken === "scheme-no-jacobian" ? withoutJacobian(problem.space) : problem.space;
   const prob: JointProblem = { ...problem, space };
   const n = space.x.rows;
   const m = hyperDimension(space);
@@ -196,7 +194,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
 
   function jointUpdate(rng: RandomSource): StepInfo {
     const move = options.scheme === "khr"
-      ? khrMove(prob, kernel, t, f, thetaTuned.value, rng, broken === "no-proposal-density" ? broken : undefined, laplaceCache)
+      ? khrMove(prob, kernel, t, f, thetaTuned.value, rng, faultOf("khr", broken), laplaceCache)
       : surrogateMove(prob, kernel, t, f, noise, thetaTuned.value, rng);
     // SURR's bracket width: adapted so that about half the first points land in the slice.
     thetaTuned.record(options.scheme === "surr" ? { ...move.info, accepted: move.info.densityEvaluations === 1, acceptanceProbability: move.info.densityEvaluations === 1 ? 1 : 0 } : move.info);

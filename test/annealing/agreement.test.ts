@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { aisEstimate, aisTarget, anneal, runAis, temperatureSchedule, type AisSpec } from "../../src/annealing/index.js";
-import type { BrokenWeight } from "../../src/annealing/ais.js";
+import type { FaultOf } from "../../src/math/negativeControl.js";
 import { epApproximation, expectationPropagation, probitSites } from "../../src/approx/index.js";
 import { seKernel } from "../../src/gp/index.js";
 import { Matrix } from "../../src/linalg/matrix.js";
@@ -15,9 +15,9 @@ import { Rng } from "../../src/random/rng.js";
 import { latentSampler } from "../../src/samplers/registry.js";
 
 /** runAis's estimate computed run by run with `anneal`, with the same seeds, and with a broken weight. */
-function annealRuns(data: { X: Matrix; y: Float64Array }, spec: AisSpec, broken?: BrokenWeight) {
+function annealRuns(data: { X: Matrix; y: Float64Array }, spec: AisSpec, broken?: FaultOf<"ais">) {
   const target = aisTarget(data, spec, () => {});
-  const options = { betas: temperatureSchedule(spec.schedule), kernelAt: (t: Parameters<typeof latentSampler>[0]) => latentSampler(t, spec.transition), brokenWeight: broken };
+  const options = { betas: temperatureSchedule(spec.schedule), kernelAt: (t: Parameters<typeof latentSampler>[0]) => latentSampler(t, spec.transition), broken };
   const w: number[] = [];
   for (let r = 0; r < spec.runs; r++) w.push(anneal(target, new Rng(spec.seed, r), { ...options, run: r }).logWeight);
   return aisEstimate(w);

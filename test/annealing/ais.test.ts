@@ -11,7 +11,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { anneal, drawFromStart, temperatureSchedule, type AnnealOptions, type ScheduleSpec } from "../../src/annealing/index.js";
-import type { BrokenWeight } from "../../src/annealing/ais.js";
+import type { FaultOf } from "../../src/math/negativeControl.js";
 import { epApproximation, expectationPropagation, probitSites } from "../../src/approx/index.js";
 import { Matrix } from "../../src/linalg/matrix.js";
 import type { Likelihood } from "../../src/likelihoods/types.js";
@@ -57,8 +57,8 @@ function target(p: Problem, fromQ: boolean): AnnealedLatentTarget {
   return annealedLatentTarget({ likelihood: p.likelihood, y: p.y, kernelMatrix: p.k, q: fromQ ? p.q : undefined });
 }
 
-function estimate(t: AnnealedLatentTarget, transition: LatentSamplerSpec, schedule: ScheduleSpec, runs: number, seed: number, broken?: BrokenWeight) {
-  const options: AnnealOptions = { betas: temperatureSchedule(schedule), kernelAt: (tb) => latentSampler(tb, transition), brokenWeight: broken };
+function estimate(t: AnnealedLatentTarget, transition: LatentSamplerSpec, schedule: ScheduleSpec, runs: number, seed: number, broken?: FaultOf<"ais">) {
+  const options: AnnealOptions = { betas: temperatureSchedule(schedule), kernelAt: (tb) => latentSampler(tb, transition), broken };
   const w: number[] = [];
   for (let r = 0; r < runs; r++) w.push(anneal(t, new Rng(seed, r), { ...options, run: r }).logWeight);
   return aisEstimate(w);

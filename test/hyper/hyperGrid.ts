@@ -8,7 +8,8 @@
 import { mcseMean } from "../../src/diagnostics/mcse.js";
 import { positivePrior } from "../../src/gp/hyperpriors.js";
 import { DEFAULT_RELATIVE_JITTER, hyperLogPrior, kernelAt, type HyperSpace } from "../../src/hyper/covariance.js";
-import { jointChain, type BrokenScheme, type SchemeName } from "../../src/hyper/schemes.js";
+import { jointChain, type SchemeName } from "../../src/hyper/schemes.js";
+import type { FaultOf } from "../../src/math/negativeControl.js";
 import type { ThetaSamplerName } from "../../src/hyper/thetaSamplers.js";
 import { probit } from "../../src/likelihoods/probit.js";
 import { Matrix } from "../../src/linalg/matrix.js";
@@ -83,7 +84,7 @@ export function gridProblem(x: readonly number[], y: Float64Array): GridProblem 
  * `seed`, `burnIn` adapting transitions then `draws` kept) and returns the statistics (mean and
  * mean square of psi and log sigma) whose error exceeds 4 MCSE.
  */
-export function invarianceFailures(problem: GridProblem, scheme: SchemeName, thetaSampler: ThetaSamplerName | undefined, seed: number, broken?: BrokenScheme, sizes = { chains: 4, burnIn: 300, draws: 1500 }): string[] {
+export function invarianceFailures(problem: GridProblem, scheme: SchemeName, thetaSampler: ThetaSamplerName | undefined, seed: number, broken?: FaultOf<"hyper-scheme" | "khr">, sizes = { chains: 4, burnIn: 300, draws: 1500 }): string[] {
   const { chains: CHAINS, burnIn, draws } = sizes;
   const series: Float64Array[][] = [[], [], [], []];
   for (let c = 0; c < CHAINS; c++) {

@@ -7,7 +7,8 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import type { BrokenScheme, SchemeName } from "../../src/hyper/schemes.js";
+import type { SchemeName } from "../../src/hyper/schemes.js";
+import type { FaultOf } from "../../src/math/negativeControl.js";
 import type { ThetaSamplerName } from "../../src/hyper/thetaSamplers.js";
 import { Rng } from "../../src/random/rng.js";
 import { GRID3_X, GRID3_Y, gridProblem, invarianceFailures, orthantProbability } from "./hyperGrid.js";
@@ -39,14 +40,14 @@ test("the n = 3 grid posterior is not the n = 2 one, and the data move it from t
   assert.ok(Math.abs(problem.exact.mean[0] - two.exact.mean[0]) > 0.05 || Math.abs(problem.exact.mean[1] - two.exact.mean[1]) > 0.05);
 });
 
-const CASES: [SchemeName, ThetaSamplerName | undefined, BrokenScheme][] = [
-  ["aa", "mh", "no-jacobian"],
+const CASES: [SchemeName, ThetaSamplerName | undefined, FaultOf<"hyper-scheme" | "khr">][] = [
+  ["aa", "mh", "scheme-no-jacobian"],
   ["sa", "mh", "gibbs-shape"],
-  ["sa", "hmc", "no-jacobian"],
-  ["aa", "smmala", "no-jacobian"],
+  ["sa", "hmc", "scheme-no-jacobian"],
+  ["aa", "smmala", "scheme-no-jacobian"],
   ["asis", "mh", "gibbs-shape"],
   ["khr", "mh", "no-proposal-density"],
-  ["surr", undefined, "no-jacobian"],
+  ["surr", undefined, "scheme-no-jacobian"],
 ];
 
 for (const [scheme, sampler, broken] of CASES) {

@@ -201,7 +201,7 @@ test("HMC with M^-1 = K on the same problem: matches quadrature; accepting on th
   const mass = massFromInverseCholesky(new Cholesky(lowerCholesky2(K)));
   const opts = { stepSize: 0.5, leapfrogSteps: 8, randomiseSteps: true, mass };
   expectPass(t, zScores(hmc(tg, opts), m, 6000, 13), "HMC M^-1 = K");
-  expectFail(t, zScores(hmc(tg, { ...opts, brokenAcceptance: "potential-only" }), m, 6000, 13), "HMC potential-only");
+  expectFail(t, zScores(hmc(tg, { ...opts, broken: "potential-only" }), m, 6000, 13), "HMC potential-only");
 });
 
 test("RMHMC (fast) at beta = 0.3 with an EP-style q: matches quadrature of exp(L_beta); without 1/2 log|G| it fails", (t) => {

@@ -68,7 +68,7 @@ for (const c of cases) {
 
     if (!c.negativeControl) return;
     // negative control: the second stage without the ghost trajectory's test
-    const broken = run(c.target(), { ...base, delayedRejection: 2, brokenDelayedRejection: "no-ghost" }, c.init, 10000, 11);
+    const broken = run(c.target(), { ...base, delayedRejection: 2, broken: "no-ghost" }, c.init, 10000, 11);
     const zb = momentZScores(broken.result, truth.mean, (i, j) => truth.cov[i][j]);
     t.diagnostic(`without the ghost test: max |z| ${maxAbsZ(zb).toFixed(2)}`);
     assert.ok(maxAbsZ(zb) > FAIL_Z, `the broken second stage was not detected\n${describe(zb)}`);

@@ -65,7 +65,7 @@ test("mgrad leaves the regression, probit and Poisson posteriors invariant", (t)
 
 test("negative controls: mgrad without the proposal densities, or drawing with the u-conditional's variance A, fails", (t) => {
   const p = probitProblem();
-  expectFail(t, "mgrad no-hastings", mgrad(p.target, { stepSize: 1, broken: "no-hastings" }), p, 20000);
+  expectFail(t, "mgrad no-hastings", mgrad(p.target, { stepSize: 1, broken: "mgrad-no-hastings" }), p, 20000);
   expectFail(t, "mgrad draw-variance-a", mgrad(p.target, { stepSize: 1, broken: "draw-variance-a" }), p, 20000);
 });
 

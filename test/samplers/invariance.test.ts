@@ -48,7 +48,7 @@ test("HMC (identity mass) leaves a correlated Gaussian invariant", (t) => {
 });
 
 test("negative control: HMC accepting on the potential energy alone fails the same check", (t) => {
-  expectFail(t, zScores(hmc(gaussianTarget(GAUSS_MEAN, GAUSS_COV), { ...hmcBase, brokenAcceptance: "potential-only" }), GAUSS_MEAN, gaussCov, 10000), "HMC potential-only");
+  expectFail(t, zScores(hmc(gaussianTarget(GAUSS_MEAN, GAUSS_COV), { ...hmcBase, broken: "potential-only" }), GAUSS_MEAN, gaussCov, 10000), "HMC potential-only");
 });
 
 function precisionCholesky(): Cholesky {
@@ -126,5 +126,5 @@ test("negative controls on GP classification: RMHMC without 1/2 log|G|, HMC with
   const truth = gpTruth();
   expectFail(t, zScores(rmhmc(gpLogisticTarget(GP_K_WIDE, [1, -1], { dropLogDet: true }).target, { stepSize: 0.3, leapfrogSteps: 5 }), truth.mean, truth.cov, 5000), "RMHMC GP without log|G|");
   const { target } = gpLogisticTarget(GP_K_WIDE, [1, -1]);
-  expectFail(t, zScores(hmc(target, { stepSize: 0.5, leapfrogSteps: 10, randomiseSteps: true, brokenAcceptance: "potential-only" }), truth.mean, truth.cov, 10000), "HMC GP potential-only");
+  expectFail(t, zScores(hmc(target, { stepSize: 0.5, leapfrogSteps: 10, randomiseSteps: true, broken: "potential-only" }), truth.mean, truth.cov, 10000), "HMC GP potential-only");
 });

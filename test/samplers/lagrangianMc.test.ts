@@ -70,7 +70,7 @@ for (const [label, make, eps] of problems) {
 
 test("negative control: Lagrangian Monte Carlo without the Jacobian in the accept step fails the same check", (t) => {
   const p = poissonProblem();
-  const result = sample(lagrangianMc(p.target, { stepSize: 0.5, leapfrogSteps: 5, randomiseSteps: true, broken: "no-jacobian" }), { draws: 5000, burnIn: 300, chains: 2, seed: 21, init: p.mean });
+  const result = sample(lagrangianMc(p.target, { stepSize: 0.5, leapfrogSteps: 5, randomiseSteps: true, broken: "lagrangian-no-jacobian" }), { draws: 5000, burnIn: 300, chains: 2, seed: 21, init: p.mean });
   const z = momentZScores(result, p.mean, p.cov);
   t.diagnostic(`max |z| ${maxAbsZ(z).toFixed(2)}`);
   assert.ok(maxAbsZ(z) > FAIL_Z, `the missing Jacobian was not detected\n${describe(z)}`);

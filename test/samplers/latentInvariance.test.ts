@@ -153,7 +153,7 @@ test("SMMALA with the metric K^-1 + R(f) leaves both posteriors invariant", (t) 
 });
 
 test("negative control: SMMALA without the proposal densities in the ratio fails (regression)", (t) => {
-  expectFail(t, "smmala no-hastings, regression", smmala(regression.target, { stepSize: 1.2, broken: "no-hastings" }), regression, 10000);
+  expectFail(t, "smmala no-hastings, regression", smmala(regression.target, { stepSize: 1.2, broken: "smmala-no-hastings" }), regression, 10000);
 });
 
 test("negative control: SMMALA evaluating g(f | f') with G(f) instead of G(f') fails where the metric varies (probit)", (t) => {

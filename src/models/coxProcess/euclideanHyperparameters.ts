@@ -44,6 +44,7 @@ import type { Target } from "../../targets/types.js";
 import { CirculantGrid, evenTorusSpectrum, minRatio } from "./circulantGrid.js";
 import { checkedCounts, fieldLogLikelihood } from "./coxField.js";
 import { PRIOR, type CoxHyperparameterModel } from "./hyperparameters.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** theta is inside the support where every l_k(beta) exceeds this fraction of the largest. */
 export const SUPPORT_TOLERANCE = 1e-10;
@@ -208,10 +209,11 @@ export function euclideanHyperparameterModel(side: number, torus: number, w: Arr
  * The non-centred counterpart (the whitened nu on the torus fixed, theta moving the field with it):
  * phi | nu, y has the density p(phi) p(y | x), x = mu + R C_theta^1/2 nu, since nu ~ N(0, I) does not
  * depend on theta. Each evaluation costs the embedding's eigenvalues and one filter (three real
- * 2-D FFTs of M^2 points). Outside the support, -Infinity. `withoutPrior` drops p(phi): a test's
- * negative control.
+ * 2-D FFTs of M^2 points). Outside the support, -Infinity. `broken: "non-centred-without-prior"` drops p(phi): a
+ * test's negative control.
  */
-export function euclideanNonCentredTarget(side: number, torus: number, counts: ArrayLike<number>, cellArea: number, mu: number, nu: Float64Array, prior: PhiPrior = PRIOR, withoutPrior = false): Target {
+export function euclideanNonCentredTarget(side: number, torus: number, counts: ArrayLike<number>, cellArea: number, mu: number, nu: Float64Array, prior: PhiPrior = PRIOR, broken?: FaultOf<"cox-non-centred">): Target {
+  const withoutPrior = broken === "non-centred-without-prior";
   const y = checkedCounts(side, counts, cellArea, mu);
   const x = new Float64Array(side * side);
   if (nu.length !== torus * torus) throw new RangeError(`nu has ${nu.length} values, the ${torus} x ${torus} torus ${torus * torus}`);

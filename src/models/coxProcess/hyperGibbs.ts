@@ -30,6 +30,7 @@ import { randomWalkMetropolis } from "../../samplers/kernels/metropolisRw.js";
 import { rmhmc } from "../../samplers/kernels/rmhmc.js";
 import { denseMetricTarget, type DenseMetricModel } from "../../targets/denseMetric.js";
 import { coxProcessSampler } from "./samplers.js";
+import { faultOf, type FaultOf } from "../../math/negativeControl.js";
 
 export interface EuclideanHyperGibbsOptions {
   side: number;
@@ -55,10 +56,9 @@ export interface EuclideanHyperGibbsOptions {
    */
   nonCentredSteps?: number;
   nonCentredScale?: number;
-  /** Test-only negative controls: keep nu across the theta update; replace phi's model; drop the prior from the non-centred step. @internal */
-  brokenRewhitening?: boolean;
-  /** @internal */
-  brokenNonCentred?: boolean;
+  /** Test-only negative controls: "keep-nu" keeps nu across the theta update; "non-centred-without-prior" drops the prior from the non-centred step. @internal */
+  broken?: FaultOf<"cox-hyper-gibbs" | "cox-non-centred">;
+  /** Test-only: replace phi's model. @internal */
   /** @internal */
   thetaModel?: (model: TorusHyperparameterModel) => DenseMetricModel;
 }
@@ -122,7 +122,7 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
   function fieldSteps(phi: Float64Array, state: EuclideanHyperGibbsState, rng: RandomSource, transitions: number): { state: EuclideanHyperGibbsState; accepted: number } {
     const field = euclideanCoxProcessModel(side, counts, { sigma2: Math.exp(2 * phi[0]), beta: Math.exp(phi[1]), mu }, cellArea, { torus: m });
     let nu: Float64Array;
-    if (options.brokenRewhitening) nu = Float64Array.from(state.nu);
+    if (options.broken === "keep-nu") nu = Float64Array.from(state.nu);
     else {
       nu = new Float64Array(m * m);
       applyRoot(field.grid, -0.5, state.w.map((v) => v - mu), nu);
@@ -142,7 +142,7 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
   function nonCentred(state: EuclideanHyperGibbsState, rng: RandomSource): { state: EuclideanHyperGibbsState; accepted: number } {
     const steps = options.nonCentredSteps ?? 0;
     if (steps === 0) return { state, accepted: 0 };
-    const target = euclideanNonCentredTarget(side, m, counts, cellArea, mu, state.nu, prior, options.brokenNonCentred);
+    const target = euclideanNonCentredTarget(side, m, counts, cellArea, mu, state.nu, prior, faultOf("cox-non-centred", options.broken));
     const kernel = randomWalkMetropolis(target, { scale: options.nonCentredScale ?? 0.3 });
     let s = kernel.init(state.phi);
     let accepted = 0;

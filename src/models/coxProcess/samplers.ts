@@ -37,6 +37,7 @@ import { mala } from "../../samplers/kernels/mala.js";
 import { smmala } from "../../samplers/kernels/smmala.js";
 import { completeSpec, type SamplerEntry } from "../../samplers/samplerEntry.js";
 import type { Kernel } from "../../samplers/types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export const COX_PROCESS_SAMPLERS = ["rmhmc", "mmala", "mala-transient", "mala-stationary"] as const;
 export type CoxProcessSamplerName = (typeof COX_PROCESS_SAMPLERS)[number];
@@ -48,7 +49,7 @@ export const MALA_SCALE = 1.65;
 export interface CoxProcessSamplerOptions extends Partial<Omit<CoxProcessSamplerSpec, "sampler">> {
   adapt?: boolean;
   /** Test-only negative control for rmhmc (samplers/kernels/hmc.ts). @internal */
-  brokenAcceptance?: "potential-only";
+  broken?: FaultOf<"hmc">;
 }
 
 export interface CoxProcessSampler {
@@ -82,7 +83,7 @@ export interface CoxFieldKernel extends Kernel {
 
 /** The negative-control switch building may carry (test only). */
 export interface CoxBuildContext {
-  brokenAcceptance?: "potential-only";
+  broken?: FaultOf<"hmc">;
 }
 
 export type CoxProcessSamplerInfo = SamplerEntry<CoxModel, CoxProcessSamplerSpec, CoxBuildContext, CoxFieldKernel>;
@@ -110,7 +111,7 @@ export const coxProcessSamplerInfo: { readonly [N in CoxProcessSamplerName]: Cox
     tunable: "stepSize",
     fields: ["stepSize", "leapfrogSteps", "targetAcceptance"],
     build: (model, s, c) => fieldKernel(model, hmc(model, {
-      stepSize: s.stepSize!, leapfrogSteps: s.leapfrogSteps!, randomiseSteps: true, targetAcceptance: s.targetAcceptance, mass: constantMetricMass(model), brokenAcceptance: c.brokenAcceptance,
+      stepSize: s.stepSize!, leapfrogSteps: s.leapfrogSteps!, randomiseSteps: true, targetAcceptance: s.targetAcceptance, mass: constantMetricMass(model), broken: c.broken,
     }), "rmhmc"),
   },
   "mmala": {
@@ -148,7 +149,7 @@ export function coxProcessSampler(model: CoxModel, name: CoxProcessSamplerName, 
   const given: { sampler: string } & Record<string, unknown> = { sampler: name };
   for (const field of info.fields) given[field] = (options as Record<string, unknown>)[field];
   const spec = completeSpec<CoxProcessSamplerSpec>(coxProcessSamplerInfo, given);
-  const kernel = info.build(model, spec, { brokenAcceptance: options.brokenAcceptance });
+  const kernel = info.build(model, spec, { broken: options.broken });
   const adapt: AdaptOptions | undefined = options.adapt === false || info.tunable === undefined ? undefined : { method: "dual-averaging" };
   const { start, toField, ...rest } = kernel;
   return { kernel: rest, adapt, init: start, toField, setupSeconds: (performance.now() - t0) / 1000 };

@@ -29,6 +29,7 @@ import type { RandomSource } from "../../random/types.js";
 import { metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "../../samplers/kernels/metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../../samplers/types.js";
 import { inSupport, SV_PRIOR, svLogPrior } from "./svModel.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** The acceptance rate the random walk's scale is adapted to (a 2-D random walk). */
 export const SV_INTERWEAVE_TARGET_ACCEPTANCE = 0.35;
@@ -48,11 +49,11 @@ export interface SvNonCentredOptions {
   /** log p(beta) = betaPriorRate * beta (only the parameters' priors enter here; default 1). */
   betaPriorRate?: number;
   /**
-   * Test-only negative control: "no-jacobian" leaves out log sigma + log(1 - phi^2), the
+   * Test-only negative control: "interweave-no-jacobian" leaves out log sigma + log(1 - phi^2), the
    * Jacobian of the random walk's coordinates (a wrong target).
    * @internal
    */
-  broken?: "no-jacobian";
+  broken?: FaultOf<"sv-interweave">;
 }
 
 /** The non-centred kernel on (sigma, phi, x_1..x_T) given beta and y (module comment). */
@@ -62,7 +63,7 @@ export function svNonCentredKernel(y: Float64Array, beta: number, options: SvNon
   const half = 1 / (2 * beta * beta);
   const y2 = new Float64Array(T);
   for (let t = 0; t < T; t++) y2[t] = y[t] * y[t] * half;
-  const jacobian = options.broken !== "no-jacobian";
+  const jacobian = options.broken !== "interweave-no-jacobian";
   const steps = options.steps ?? SV_INTERWEAVE_STEPS;
   if (!(Number.isInteger(steps) && steps >= 1)) throw new RangeError(`volatility interweaving: steps must be a whole number >= 1, got ${steps}`);
   const tunable: Tunable = { name: "scale", value: options.scale, targetAcceptance: SV_INTERWEAVE_TARGET_ACCEPTANCE };

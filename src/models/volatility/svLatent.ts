@@ -18,9 +18,10 @@ import { TridiagonalCholesky, tridiagonalMatvec } from "../../linalg/tridiagonal
 import type { RandomSource } from "../../random/types.js";
 import type { LocalGeometry, Target } from "../../targets/types.js";
 import type { SvPriorOptions } from "./svModel.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** The AR(1) precision C^-1 (diagonal, off-diagonal) for T points. */
-export function ar1Precision(T: number, sigma: number, phi: number, broken?: SvPriorOptions["broken"]): { diag: Float64Array; off: Float64Array } {
+export function ar1Precision(T: number, sigma: number, phi: number, broken?: FaultOf<"sv-prior">): { diag: Float64Array; off: Float64Array } {
   const inv = 1 / (sigma * sigma);
   const diag = new Float64Array(T).fill((1 + phi * phi) * inv);
   const off = new Float64Array(Math.max(T - 1, 0)).fill(-phi * inv);

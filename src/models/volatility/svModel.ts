@@ -26,6 +26,7 @@
  *   log p(y, x, beta, sigma, phi) = -T log beta - sum x_t / 2 - S / (2 beta^2)
  *                                   - T log sigma + 1/2 log(1 - phi^2) - Q / (2 sigma^2) + log priors.
  */
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** The prior's constants (the paper's). */
 export const SV_PRIOR = {
@@ -57,7 +58,7 @@ export interface SvPriorOptions {
    * stationary sigma^2 / (1 - phi^2) in the latent block's density (a wrong target).
    * @internal
    */
-  broken?: "x1-variance";
+  broken?: FaultOf<"sv-prior">;
 }
 
 /** The statistics of x (and y) that the parameters' conditional depends on (O(T) to form, O(1) to use). */

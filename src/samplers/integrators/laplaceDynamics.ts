@@ -44,6 +44,7 @@ import type { LatentGpTarget } from "../latentTarget.js";
 import { dot, type NutsDynamics, type PhasePoint } from "../kernels/nuts.js";
 import type { SamplerState } from "../types.js";
 import { packNumbers } from "../../math/packNumbers.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** A chain state in f, with what a transition from it reuses. */
 export interface LaplaceState extends SamplerState {
@@ -89,7 +90,7 @@ export interface LaplaceDynamicsOptions {
    * whole step before the rotation and none after, which is not reversible.
    * @internal
    */
-  broken?: "center-precision" | "kick-before";
+  broken?: FaultOf<"laplace-dynamics">;
 }
 
 /** The dynamics of the module comment on `whitening` of `target`, for nuts.ts's `nutsOn`. */

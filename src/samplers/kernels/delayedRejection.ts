@@ -30,6 +30,7 @@ import type { RandomSource } from "../../random/types.js";
 import { addCost, type GeneralisedLeapfrog, type GeometryState } from "../integrators/generalisedLeapfrog.js";
 import { checkPositiveInteger, metropolisDecision, rejectInto, type MetropolisOutcome } from "./metropolis.js";
 import type { TrajectoryCost } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface DelayedRejectionSettings {
   /** The second stage runs k L steps of e / k (an integer >= 2). */
@@ -43,7 +44,7 @@ export interface DelayedRejectionSettings {
    * first stage diverges from its end as well.
    * @internal
    */
-  readonly broken?: "no-ghost";
+  readonly broken?: FaultOf<"delayed-rejection">;
 }
 
 /**

@@ -29,6 +29,7 @@ import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.
 import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "../latentTarget.js";
 import { lowerTimesInPlace } from "../integrators/massMatrix.js";
 import type { Kernel, SamplerState, StepInfo } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /**
  * Shrinks after which a transition stays put. Each shrink keeps a uniform fraction of the
@@ -44,7 +45,7 @@ export interface EllipticalSliceOptions {
    * the extracted Algorithm 3 lines 7-8 read; "prior-scale" draws z ~ N(0, 2K) instead of N(0, K).
    * @internal
    */
-  broken?: "full-density-threshold" | "bracket-to-zero" | "prior-scale";
+  broken?: FaultOf<"elliptical-slice">;
 }
 
 export interface EllipticalSliceState extends SamplerState {

@@ -40,6 +40,7 @@ import { priorPlusDiagonalInverseCholesky } from "./hmcGp.js";
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import { requirePriorSplit, type LatentGpTarget } from "../latentTarget.js";
 import type { Kernel, SamplerState, StepInfo } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** Wall hits after which a trajectory is abandoned as a numerical failure (the chain stays put). */
 const MAX_WALL_HITS = 100000;
@@ -53,7 +54,7 @@ export interface ExactHmcOptions {
    * "f-mean-only" sets f to its conditional mean Sigma z without its noise.
    * @internal
    */
-  broken?: "euclidean-reflection" | "f-mean-only";
+  broken?: FaultOf<"exact-hmc">;
 }
 
 /** Throws unless the target is a GP probit posterior whose truncated-Gaussian form exact-hmc samples. */

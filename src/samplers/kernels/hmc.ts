@@ -19,6 +19,7 @@ import { identityMass, type MassMatrix } from "../integrators/massMatrix.js";
 import { checkPositive, hamiltonianStepInfo, isNumericalFailure, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "../integrators/trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface HmcOptions extends TrajectoryOptions {
   /** The mass matrix (default: identity). */
@@ -28,7 +29,7 @@ export interface HmcOptions extends TrajectoryOptions {
    * (a wrong Metropolis correction), so the chain no longer leaves the target invariant.
    * @internal
    */
-  brokenAcceptance?: "potential-only";
+  broken?: FaultOf<"hmc">;
 }
 
 export interface HmcState extends SamplerState {
@@ -68,7 +69,7 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
   const { targetAcceptance, divergenceThreshold: threshold } = trajectory;
   const mass = options.mass ?? identityMass(n);
   if (mass.dim !== n) throw new RangeError(`hmc: the mass matrix has dimension ${mass.dim}, the target ${n}`);
-  const potentialOnly = options.brokenAcceptance === "potential-only";
+  const potentialOnly = options.broken === "potential-only";
 
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
   // Preallocated per kernel: the leapfrog loop allocates nothing.

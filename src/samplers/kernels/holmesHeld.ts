@@ -30,6 +30,7 @@ import { logisticMixingVariance, truncatedNormalByInversion } from "./holmesHeld
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import type { Kernel, SamplerState, StepInfo } from "../types.js";
 import { packNumbers } from "../../math/packNumbers.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** What the sampler needs of a logistic-regression model (models/logisticRegression.ts has it). */
 export interface BinaryRegressionData {
@@ -61,7 +62,7 @@ export interface HolmesHeldOptions {
    * contribution, with variance lambda_i (w_i = 0); "stale-mean" leaves B as it was before the
    * sweep, so each z_i is drawn given the others' old values. @internal
    */
-  broken?: "no-squeeze" | "no-leave-one-out" | "stale-mean";
+  broken?: FaultOf<"holmes-held">;
 }
 
 export function holmesHeld(target: Target, data: BinaryRegressionData, options: HolmesHeldOptions = {}): Kernel<HolmesHeldState> {

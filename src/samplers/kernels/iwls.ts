@@ -10,11 +10,12 @@
  * runs as that kernel. Nothing to tune: the kernel offers no tunable.
  */
 import type { Target } from "../../targets/types.js";
-import { smmala, type SmmalaOptions } from "./smmala.js";
+import { smmala } from "./smmala.js";
 import type { Kernel } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** `broken`: the negative controls of smmala.ts, for tests. */
-export function iwls(target: Target, broken?: SmmalaOptions["broken"]): Kernel {
+export function iwls(target: Target, broken?: FaultOf<"smmala">): Kernel {
   const k = smmala(target, { stepSize: 1, newtonDrift: true, broken });
   return { name: "iwls", init: k.init, step: k.step };
 }

@@ -39,14 +39,15 @@ import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.
 import { checkPositive, isNumericalFailure, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "../integrators/trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface LagrangianOptions extends TrajectoryOptions {
   /**
-   * Test-only negative control: "no-jacobian" drops the log-determinants from the accept step (as
+   * Test-only negative control: "lagrangian-no-jacobian" drops the log-determinants from the accept step (as
    * if the map preserved volume).
    * @internal
    */
-  broken?: "no-jacobian";
+  broken?: FaultOf<"lagrangian">;
 }
 
 /** A trajectory that cannot go on (a matrix that is not positive definite, a non-finite point). */
@@ -93,7 +94,7 @@ export function lagrangianKernel<G extends LocalGeometry>(family: LagrangianFami
   const n = family.dim;
   const stepOptions = checkTrajectoryOptions(options);
   const { targetAcceptance, divergenceThreshold: threshold } = stepOptions;
-  const noJacobian = options.broken === "no-jacobian";
+  const noJacobian = options.broken === "lagrangian-no-jacobian";
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
   const vector = () => new Float64Array(n);
   // zero: the momentum 0, so that dH/dx(x, 0) = grad phi (never written)

@@ -16,6 +16,7 @@ import { laplaceWhitening } from "./laplaceWhitening.js";
 import type { LatentGpTarget } from "../latentTarget.js";
 import { identityMass } from "../integrators/massMatrix.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import { faultOf, type FaultOf } from "../../math/negativeControl.js";
 
 export interface LaplaceHmcOptions {
   stepSize: number;
@@ -31,7 +32,7 @@ export interface LaplaceHmcOptions {
    * samples another density); "potential-only" accepts on the potential alone.
    * @internal
    */
-  broken?: "drop-w" | "potential-only";
+  broken?: FaultOf<"laplace-whitening" | "hmc">;
 }
 
 export interface LaplaceHmcState extends SamplerState {
@@ -46,7 +47,7 @@ export interface LaplaceHmcKernel extends Kernel<LaplaceHmcState> {
 }
 
 export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): LaplaceHmcKernel {
-  const whitening = laplaceWhitening(target, "laplace-hmc", options.diagonal, options.broken === "drop-w");
+  const whitening = laplaceWhitening(target, "laplace-hmc", options.diagonal, faultOf("laplace-whitening", options.broken));
   const n = target.dim;
   const inner: HmcKernel = hmc(whitening.target, {
     stepSize: options.stepSize,
@@ -55,7 +56,7 @@ export function laplaceHmc(target: LatentGpTarget, options: LaplaceHmcOptions): 
     targetAcceptance: options.targetAcceptance,
     divergenceThreshold: options.divergenceThreshold,
     mass: identityMass(n),
-    brokenAcceptance: options.broken === "potential-only" ? "potential-only" : undefined,
+    broken: faultOf("hmc", options.broken),
   });
   function wrap(whitened: HmcState): LaplaceHmcState {
     return { ...whitening.latentState(whitened.position, whitened.logDensity), whitened };

@@ -15,6 +15,7 @@ import { laplaceWhitening } from "./laplaceWhitening.js";
 import type { LatentGpTarget } from "../latentTarget.js";
 import { nutsOn } from "./nuts.js";
 import type { Kernel, Tunable } from "../types.js";
+import { faultOf, type FaultOf } from "../../math/negativeControl.js";
 
 export interface LaplaceNutsOptions {
   stepSize: number;
@@ -34,7 +35,7 @@ export interface LaplaceNutsOptions {
    * "center-precision" breaks the split integrator (laplaceDynamics.ts).
    * @internal
    */
-  broken?: "drop-w" | "last-state" | "weights-potential" | "center-precision" | "kick-before";
+  broken?: FaultOf<"laplace-whitening" | "nuts" | "laplace-dynamics">;
 }
 
 /** A state: f, with what the next transition reuses (laplaceDynamics.ts). */
@@ -47,18 +48,18 @@ export interface LaplaceNutsKernel extends Kernel<LaplaceNutsState> {
 }
 
 export function laplaceNuts(target: LatentGpTarget, options: LaplaceNutsOptions): LaplaceNutsKernel {
-  const whitening = laplaceWhitening(target, "laplace-nuts", options.diagonal, options.broken === "drop-w");
+  const whitening = laplaceWhitening(target, "laplace-nuts", options.diagonal, faultOf("laplace-whitening", options.broken));
   const dynamics = laplaceDynamics(target, whitening, {
     integrator: options.integrator,
     center: options.center,
-    broken: options.broken === "center-precision" || options.broken === "kick-before" ? options.broken : undefined,
+    broken: faultOf("laplace-dynamics", options.broken),
   });
   const kernel = nutsOn(dynamics, {
     stepSize: options.stepSize,
     maxTreeDepth: options.maxTreeDepth,
     targetAcceptance: options.targetAcceptance,
     divergenceThreshold: options.divergenceThreshold,
-    broken: options.broken === "last-state" || options.broken === "weights-potential" ? options.broken : undefined,
+    broken: faultOf("nuts", options.broken),
   });
   return { ...kernel, name: "laplace-nuts", factor: whitening.factor, saveState: dynamics.saveState, restoreState: dynamics.restoreState };
 }

@@ -26,6 +26,7 @@ import { priorFisherDiagonal, priorPlusDiagonalInverseCholesky } from "./hmcGp.j
 import { type LatentGpTarget, requirePriorSplit } from "../latentTarget.js";
 import type { SamplerState } from "../types.js";
 import { packNumbers } from "../../math/packNumbers.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface LaplaceWhitening {
   /** log p(u) up to a constant, with its gradient (and the gradient alone, where the likelihood has a `score`). */
@@ -54,7 +55,8 @@ export interface LaplaceWhitening {
   restoreState(saved: Float64Array): Float64Array;
 }
 
-export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal: ArrayLike<number> | undefined, dropW = false): LaplaceWhitening {
+export function laplaceWhitening(target: LatentGpTarget, name: string, diagonal: ArrayLike<number> | undefined, broken?: FaultOf<"laplace-whitening">): LaplaceWhitening {
+  const dropW = broken === "drop-w";
   requirePriorSplit(target, name);
   const n = target.dim;
   const w = diagonal ? Float64Array.from(diagonal) : priorFisherDiagonal(target);

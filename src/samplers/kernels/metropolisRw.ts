@@ -17,6 +17,7 @@ import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.
 import { lowerTimesInPlace } from "../integrators/massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** The MH family's default target acceptance rate (comparison paper, Section 4.1: "around 25% for MH"). */
 export const MH_TARGET_ACCEPTANCE = 0.25;
@@ -33,7 +34,7 @@ export interface RandomWalkOptions {
    * after a rejection (a cache bug), so later ratios compare against the wrong value.
    * @internal
    */
-  broken?: "stale-log-density";
+  broken?: FaultOf<"metropolis-rw">;
 }
 
 export interface RandomWalkKernel extends Kernel<SamplerState> {

@@ -29,6 +29,7 @@ import type { RandomSource } from "../../random/types.js";
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import { requirePriorSplit, type LatentGpTarget } from "../latentTarget.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** The acceptance rate burn-in adaptation aims for (Titsias & Papaspiliopoulos: about 0.5-0.6). */
 export const MGRAD_TARGET_ACCEPTANCE = 0.55;
@@ -38,12 +39,12 @@ export interface MgradOptions {
   stepSize: number;
   targetAcceptance?: number;
   /**
-   * Test-only negative controls: "no-hastings" leaves q(x | y) / q(y | x) out of the ratio;
+   * Test-only negative controls: "mgrad-no-hastings" leaves q(x | y) / q(y | x) out of the ratio;
    * "draw-variance-a" draws the proposal with variance A alone (the u-conditional's) while its
    * density in the ratio keeps A + (2/delta) A^2.
    * @internal
    */
-  broken?: "no-hastings" | "draw-variance-a";
+  broken?: FaultOf<"mgrad">;
 }
 
 export interface MgradState extends SamplerState {
@@ -152,7 +153,7 @@ export function mgrad(target: LatentGpTarget, options: MgradOptions): MgradKerne
     rotate("N", rotated, position);
     const next = stateAt(position, rotated);
     let logRatio = next.logDensity - state.logDensity;
-    if (broken !== "no-hastings") {
+    if (broken !== "mgrad-no-hastings") {
       proposalMoments(next, s);
       logRatio += logProposal(state.rotated) - forward;
     }

@@ -16,6 +16,7 @@ import { AcceptanceWindow } from "../chain/adaptation.js";
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import { checkPositive, metropolisStepInfo } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface ComponentwiseMhOptions {
   /** Transitions (sweeps) during which the scales adapt (the burn-in; default 0: fixed scales). */
@@ -28,7 +29,7 @@ export interface ComponentwiseMhOptions {
    * Test-only negative control: "skip-ratio" accepts every other proposal without the density
    * ratio. @internal
    */
-  broken?: "skip-ratio";
+  broken?: FaultOf<"mh-componentwise">;
 }
 
 export interface ComponentwiseMhKernel extends Kernel {

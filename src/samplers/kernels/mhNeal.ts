@@ -25,6 +25,7 @@ import { lowerTimesInPlace } from "../integrators/massMatrix.js";
 import { checkPositive, checkProbability, metropolisHastingsDecision, metropolisStepInfo, newMetropolisOutcome } from "./metropolis.js";
 import { MH_TARGET_ACCEPTANCE } from "./metropolisRw.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface NealMhOptions {
   /** alpha of eqs. (11)-(12) (adapted during burn-in through `tunable`). */
@@ -37,7 +38,7 @@ export interface NealMhOptions {
    * on the full posterior ratio (counting the prior twice).
    * @internal
    */
-  broken?: "likelihood-only" | "full-posterior";
+  broken?: FaultOf<"mh-neal">;
 }
 
 export interface NealMhState extends SamplerState {

@@ -23,6 +23,7 @@ import type { Target } from "../../targets/types.js";
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import { checkPositive, isNumericalFailure } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface NutsOptions {
   stepSize: number;
@@ -38,7 +39,7 @@ export interface NutsOptions {
    * energy out.
    * @internal
    */
-  broken?: "last-state" | "weights-potential";
+  broken?: FaultOf<"nuts">;
 }
 
 export interface NutsState extends SamplerState {

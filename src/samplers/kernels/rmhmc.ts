@@ -65,6 +65,7 @@ import type { KineticEnergy } from "../integrators/kineticEnergy.js";
 import { checkPositive, checkPositiveInteger, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "../integrators/trajectoryOptions.js";
 import type { DivergenceReason, Kernel, SamplerState, StepInfo, TrajectoryCost, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 export type RmhmcVariant = "fast" | "reference";
 
@@ -109,8 +110,8 @@ export interface RmhmcOptions extends TrajectoryOptions {
    * that keeps the target invariant. k, an integer >= 2; undefined or false: off (default).
    */
   delayedRejection?: number | false;
-  /** @internal Test-only: a broken second stage (delayedRejection.ts). */
-  brokenDelayedRejection?: "no-ghost";
+  /** @internal Test-only negative control of the second stage (delayedRejection.ts). */
+  broken?: FaultOf<"delayed-rejection">;
 }
 
 export interface RmhmcState extends SamplerState {
@@ -192,7 +193,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   const kinetic = options.kineticEnergy;
   const p = leapfrog.p;
   const delayed = options.delayedRejection === undefined || options.delayedRejection === false ? undefined
-    : new DelayedRejection(leapfrog, { factor: options.delayedRejection, threshold, reversibility, broken: options.brokenDelayedRejection }, n);
+    : new DelayedRejection(leapfrog, { factor: options.delayedRejection, threshold, reversibility, broken: options.broken }, n);
   const drawn = new Float64Array(n);
   const pEnd = new Float64Array(n); // the proposal's momentum, while the check integrates back
   const decision = newMetropolisOutcome();

@@ -28,6 +28,7 @@ import { initialPosition } from "../chain/initialPoint.js";
 import { requirePriorSplit, type LatentGpTarget } from "../latentTarget.js";
 import { checkPositive, checkProbability, isNumericalFailure, metropolisHastingsDecision, newMetropolisOutcome } from "./metropolis.js";
 import type { Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { FaultOf } from "../../math/negativeControl.js";
 
 /** Optimal MALA acceptance rate (Roberts & Rosenthal 1998). */
 export const MALA_TARGET_ACCEPTANCE = 0.574;
@@ -39,11 +40,11 @@ export interface SmmalaOptions {
   targetAcceptance?: number;
   /**
    * Test-only negative controls: "forward-metric" evaluates the reverse density g(f | f') with
-   * the metric G(f) of the current point instead of G(f'); "no-hastings" drops the proposal
+   * the metric G(f) of the current point instead of G(f'); "smmala-no-hastings" drops the proposal
    * densities from the ratio altogether.
    * @internal
    */
-  broken?: "forward-metric" | "no-hastings" | "reverse-without-christoffel";
+  broken?: FaultOf<"smmala">;
   /**
    * Full manifold MALA (G&C Section 5, after eq. 13): the drift adds eps^2 c(f), c the Christoffel part of the
    * geometry's `christoffelDrift` (targets/denseMetric.ts). Needs Target.geometry with metric derivatives.
@@ -189,7 +190,7 @@ export function smmala(target: Target, options: SmmalaOptions): SmmalaKernel {
     let logRatio = prop.logDensity - cur.logDensity;
     if (failure) {
       logRatio = NaN;
-    } else if (prop.ok && broken !== "no-hastings") {
+    } else if (prop.ok && broken !== "smmala-no-hastings") {
       const gp = prop.metric!;
       // log g(f' | f) = 1/2 log|G(f)| - 1/2 p' xi (log|G| up to the target's constant, which cancels)
       let pxi = 0;

@@ -148,7 +148,7 @@ test("the Gibbs sweep leaves (phi, x) | y invariant (importance sampling with th
   const ref = reference();
   const good = gibbsChain(2500, 202);
   const zs = good.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
-  const bad = gibbsChain(2500, 202, { brokenRewhitening: true });
+  const bad = gibbsChain(2500, 202, { broken: "keep-nu" });
   const zb = bad.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
   assert.ok(zs.every((z) => Math.abs(z) < PASS_Z), `z ${zs}`);
   assert.ok(zb.some((z) => Math.abs(z) > FAIL_Z), `negative control z ${zb}`);
@@ -159,7 +159,7 @@ test("with the interweaved non-centred step (phi | nu, y) the sweep still leaves
   const good = gibbsChain(2000, 303, { nonCentredSteps: 8 });
   const zs = good.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
   assert.ok(zs.every((z) => Math.abs(z) < PASS_Z), `z ${zs}`);
-  const bad = gibbsChain(2000, 303, { nonCentredSteps: 8, brokenNonCentred: true });
+  const bad = gibbsChain(2000, 303, { nonCentredSteps: 8, broken: "non-centred-without-prior" });
   const zb = bad.map((s, i) => zOf(s, ref.mean[i], ref.se[i]));
   assert.ok(zb.some((z) => Math.abs(z) > FAIL_Z), `negative control z ${zb}`);
 });

@@ -159,13 +159,13 @@ test("negative control: RMHMC on the separable covariance is rejected against th
 });
 
 test("negative control: RMHMC accepting on the potential energy alone is rejected", (t) => {
-  const s = coxProcessSampler(coxFieldModel(SIDE, COUNTS, HYPER, "euclidean"), "rmhmc", { brokenAcceptance: "potential-only" });
+  const s = coxProcessSampler(coxFieldModel(SIDE, COUNTS, HYPER, "euclidean"), "rmhmc", { broken: "potential-only" });
   assert.ok(maxZ(t, "rmhmc potential-only (euclidean)", "euclidean", s.kernel, s.init, s.adapt, s.toField, 201) > FAIL_Z);
 });
 
 test("negative control: mMALA without the proposal densities is rejected", (t) => {
   const model = coxProcessModel(SIDE, COUNTS, HYPER);
-  const kernel = smmala(coxProcessMetricTarget(model), { stepSize: 1.2, broken: "no-hastings" });
+  const kernel = smmala(coxProcessMetricTarget(model), { stepSize: 1.2, broken: "smmala-no-hastings" });
   const init = new Float64Array(N).fill(HYPER.mu);
   assert.ok(maxZ(t, "mmala no-hastings (separable)", "separable", kernel, init, undefined, (d, out) => out.set(d), 202) > FAIL_Z);
 });

@@ -62,7 +62,7 @@ for (const name of ["simplified-mmala", "mmala", "mh-componentwise"] as Parametr
 }
 
 test("negative control: simplified mMALA without the proposal densities is caught", (t) => {
-  const kernel = smmala(target, { stepSize: 0.8, targetAcceptance: 0.7, broken: "no-hastings" });
+  const kernel = smmala(target, { stepSize: 0.8, targetAcceptance: 0.7, broken: "smmala-no-hastings" });
   const cs = check(kernel, { method: "dual-averaging" }, 31);
   t.diagnostic(`no-hastings: max |z| = ${maxZ(cs).toFixed(2)}`);
   assert.ok(maxZ(cs) > FAIL_Z, `the broken variant was not detected\n${describe(cs)}`);

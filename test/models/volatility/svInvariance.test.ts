@@ -119,7 +119,7 @@ function zScores(parameters: SvSamplerName, volatilities: SvSamplerName, seed: n
 }
 
 /** The interweaving block alone (beta fixed at each chain's start), `steps` steps per chain. */
-function interweaveZScores(seed: number, steps: number, broken?: "no-jacobian"): ReturnType<typeof zScores> {
+function interweaveZScores(seed: number, steps: number, broken?: "interweave-no-jacobian"): ReturnType<typeof zScores> {
   const rng = new Rng(seed, 0);
   return compare(exactStarts(CHAINS).map((start) => {
     const kernel = svNonCentredKernel(y, start[0], { scale: INTERWEAVE_SCALE, betaPriorRate: RATE, broken });
@@ -173,7 +173,7 @@ test("the interweaving block alone leaves the T = 8 posterior invariant, and wit
 });
 
 test("negative control: the interweaving block without the Jacobian of (log sigma, atanh phi) is caught", (t) => {
-  const { z } = interweaveZScores(952, 10, "no-jacobian");
+  const { z } = interweaveZScores(952, 10, "interweave-no-jacobian");
   const worst = Math.max(...z.map((c) => Math.abs(c.z)));
   t.diagnostic(`max |z| = ${worst.toFixed(2)}`);
   assert.ok(worst > 6, z.map((c) => c.text).join("\n"));
