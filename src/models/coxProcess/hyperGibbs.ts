@@ -59,7 +59,6 @@ export interface EuclideanHyperGibbsOptions {
   /** Test-only negative controls: "keep-nu" keeps nu across the theta update; "non-centred-without-prior" drops the prior from the non-centred step. @internal */
   broken?: FaultOf<"cox-hyper-gibbs" | "cox-non-centred">;
   /** Test-only: replace phi's model. @internal */
-  /** @internal */
   thetaModel?: (model: TorusHyperparameterModel) => DenseMetricModel;
 }
 
