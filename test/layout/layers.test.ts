@@ -8,26 +8,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix, relative } from "node:path";
 import { REPO_ROOT } from "../fixtures.js";
 
-/**
- * The layers, bottom up; folders in one layer do not import each other. `src/x.ts` files sit in
- * the folder "src/x.ts" (version.ts at the bottom, index.ts, the library's entry, at the top).
- * bench/ and experiments/ stand on all of src/; test/ is never imported by them or by src/.
- */
-export const LAYERS: readonly (readonly string[])[] = [
-  ["src/linalg", "src/random", "src/math", "src/version.ts"],
-  ["src/parallel", "src/diagnostics", "src/gp", "src/likelihoods"],
-  ["src/targets"],
-  ["src/samplers"],
-  ["src/models"],
-  ["src/io"],
-  ["src/approx", "src/annealing"],
-  ["src/hyper", "src/predict"],
-  ["src/run", "src/report"],
-  ["src/grid"],
-  ["src/cli"],
-  ["src/index.ts"],
-  ["bench", "experiments"],
-];
+/** The layers, bottom up (scripts/layers.json, which says what they mean; bench/samplePath.ts reads it too). */
+export const LAYERS: readonly (readonly string[])[] = (JSON.parse(readFileSync(join(REPO_ROOT, "scripts", "layers.json"), "utf8")) as { layers: string[][] }).layers;
 
 /** An import of one repository file by another (paths relative to the root, with /). */
 export interface ImportEdge {
