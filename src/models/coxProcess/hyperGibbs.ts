@@ -24,11 +24,11 @@ import { isPowerOfTwo, nextPowerOfTwo } from "../../math/fft.js";
 import type { RandomSource } from "../../random/types.js";
 import { CirculantGrid } from "./circulantGrid.js";
 import { euclideanCoxProcessModel } from "./euclideanCoxProcess.js";
-import { euclideanHyperparameterModel, euclideanNonCentredTarget, type PhiPrior, type TorusHyperparameterModel } from "./euclideanHyperparameters.js";
+import { euclideanHyperparameterModel, euclideanNonCentredTarget, type PhiPrior } from "./euclideanHyperparameters.js";
 import { PRIOR } from "./hyperparameters.js";
 import { randomWalkMetropolis } from "../../samplers/kernels/metropolisRw.js";
 import { rmhmc } from "../../samplers/kernels/rmhmc.js";
-import { denseMetricTarget, type DenseMetricModel } from "../../targets/denseMetric.js";
+import { denseMetricTarget } from "../../targets/denseMetric.js";
 import { coxProcessSampler } from "./samplers.js";
 import { faultOf, type FaultOf } from "../../math/negativeControl.js";
 
@@ -58,8 +58,6 @@ export interface EuclideanHyperGibbsOptions {
   nonCentredScale?: number;
   /** Test-only negative controls: "keep-nu" keeps nu across the theta update; "non-centred-without-prior" drops the prior from the non-centred step. @internal */
   broken?: FaultOf<"cox-hyper-gibbs" | "cox-non-centred">;
-  /** Test-only: replace phi's model. @internal */
-  thetaModel?: (model: TorusHyperparameterModel) => DenseMetricModel;
 }
 
 export interface EuclideanHyperGibbsState {
@@ -96,7 +94,6 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
   // distances on the grid must be the torus's own (|d|_M = |d| for |d| <= n - 1): M >= 2n - 1
   if (!isPowerOfTwo(m) || m < 2 * side - 1) throw new RangeError(`the torus side ${m} must be a power of two >= 2n - 1 = ${2 * side - 1}`);
   const prior = options.prior ?? PRIOR;
-  const wrapTheta = options.thetaModel ?? ((model: TorusHyperparameterModel) => model);
 
   const gridAt = (phi: Float64Array) => new CirculantGrid(side, Math.exp(2 * phi[0]), Math.exp(phi[1]), { torus: m });
 
@@ -164,7 +161,7 @@ export function euclideanHyperGibbs(options: EuclideanHyperGibbsOptions): Euclid
     },
     sweep(state, rng) {
       // 1. phi | w
-      const thetaKernel = rmhmc(denseMetricTarget(wrapTheta(euclideanHyperparameterModel(side, m, state.w, mu, prior))), { stepSize: options.thetaStep, leapfrogSteps: options.thetaLeapfrogSteps });
+      const thetaKernel = rmhmc(denseMetricTarget(euclideanHyperparameterModel(side, m, state.w, mu, prior)), { stepSize: options.thetaStep, leapfrogSteps: options.thetaLeapfrogSteps });
       const t = thetaKernel.step(thetaKernel.init(state.phi), rng);
       // 2. w | phi, y
       const { state: next, accepted } = fieldSteps(Float64Array.from(t.state.position), state, rng, options.fieldTransitions);
