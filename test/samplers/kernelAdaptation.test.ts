@@ -6,7 +6,9 @@
  * and the adapted values change only when the chain driver runs the adaptation (a chain without
  * burn-in leaves them as built). Negative controls: a kernel that runs its adaptation inside its
  * own step (a hidden count of transitions, as a kernel adapting on its own would) fails the first
- * check, and a chain with burn-in changes the values the second check says stay.
+ * check, and a chain with burn-in changes the values the second check says stay. A kernel whose
+ * step a grid job wraps (grid/jobChain.ts withStep) keeps its adaptation (a wrapper without it
+ * draws otherwise).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -15,6 +17,7 @@ import { Rng } from "../../src/random/rng.js";
 import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, jointKernel } from "../../src/hyper/jointKernel.js";
 import { svGibbsKernel, svInitialPoint } from "../../src/models/volatility/gibbs.js";
 import { simulateVolatility } from "../../src/models/volatility/svSimulate.js";
+import { withStep } from "../../src/grid/jobChain.js";
 import { runChain } from "../../src/samplers/chain/driver.js";
 import { componentwiseMetropolis } from "../../src/samplers/kernels/mhComponentwise.js";
 import { latentSamplerSpec } from "../../src/samplers/registry.js";
@@ -118,4 +121,15 @@ test("joint (theta, f) kernel: the tunables change only in the driver's burn-in"
   const adapted = make();
   runChain(adapted, new Rng(5), { draws: 5, burnIn: 5, init: start });
   assert.notDeepEqual(adapted.tunables(), initial, "negative control: burn-in adapts them");
+});
+
+test("mh-componentwise wrapped by the grid's withStep adapts as it does unwrapped; a wrapper without its adaptation draws otherwise", () => {
+  const options = { draws: 20, burnIn: 20, init: x0 };
+  const plain = runChain(componentwise(), new Rng(7), options);
+  const inner = componentwise();
+  const wrapped = runChain(withStep(inner, (s, rng) => inner.step(s, rng)), new Rng(7), options);
+  assert.deepEqual(wrapped.samples, plain.samples);
+  const bare = componentwise();
+  const { adaptation: _dropped, ...withoutAdaptation } = withStep(bare, (s, rng) => bare.step(s, rng));
+  assert.notDeepEqual(runChain(withoutAdaptation, new Rng(7), options).samples, plain.samples, "negative control");
 });
