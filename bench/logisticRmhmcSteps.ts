@@ -27,7 +27,7 @@ import { Rng } from "../src/random/rng.js";
 import { parametricSampler } from "../src/samplers/parametricRegistry.js";
 import { lagrangianDense } from "../src/samplers/kernels/lagrangianDense.js";
 import { rmhmc } from "../src/samplers/kernels/rmhmc.js";
-import type { DivergenceReason, SamplerState } from "../src/samplers/types.js";
+import type { DelayedRejectionStepInfo, DivergenceReason, SamplerState } from "../src/samplers/types.js";
 import { denseMetricTarget, fisherScoringMode } from "../src/targets/denseMetric.js";
 
 const args = process.argv.slice(2);
@@ -88,7 +88,8 @@ for (const { eps, steps } of pairs) {
   const reasons = new Map<DivergenceReason, number>();
   const t0 = process.cpuUsage();
   for (let i = 0; i < transitions; i++) {
-    const { state: next, info } = kernel.step(state, rng);
+    const { state: next, info: reported } = kernel.step(state, rng);
+    const info: DelayedRejectionStepInfo = reported;
     state = next;
     acceptance += info.acceptanceProbability;
     iterations += info.fixedPointIterations;

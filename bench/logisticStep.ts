@@ -26,7 +26,7 @@ import { logisticRegression } from "../src/models/logisticRegression.js";
 import { Rng } from "../src/random/rng.js";
 import { mmala } from "../src/samplers/kernels/mmala.js";
 import { rmhmc } from "../src/samplers/kernels/rmhmc.js";
-import type { Kernel, SamplerState, StepInfo } from "../src/samplers/types.js";
+import type { CountedStepInfo, Kernel, SamplerState } from "../src/samplers/types.js";
 import { denseMetricTarget, fisherScoringMode, withDerivativeMatricesOnly } from "../src/targets/denseMetric.js";
 
 const args = process.argv.slice(2);
@@ -75,7 +75,7 @@ function transitionsFrom(kernel: Kernel, start: Float64Array, count: number, see
   const sums = { metricCalls: 0, inverseMetricCalls: 0, gradientCalls: 0 };
   const t0 = process.cpuUsage();
   for (let i = 0; i < count; i++) {
-    const out: { state: SamplerState; info: StepInfo } = kernel.step(state, rng);
+    const out: { state: SamplerState; info: CountedStepInfo } = kernel.step(state, rng);
     state = out.state;
     sums.metricCalls += out.info.metricCalls;
     sums.inverseMetricCalls += out.info.inverseMetricCalls ?? 0;

@@ -38,7 +38,7 @@ import { runChain } from "../src/samplers/chain/driver.js";
 import { latentSamplerSpec } from "../src/samplers/registry.js";
 import { lagrangianMc } from "../src/samplers/kernels/lagrangianMc.js";
 import { rmhmc } from "../src/samplers/kernels/rmhmc.js";
-import type { Kernel, StepInfo } from "../src/samplers/types.js";
+import type { DelayedRejectionStepInfo, Kernel } from "../src/samplers/types.js";
 import { latentGpTarget } from "../src/targets/latentGpModel.js";
 import { arg, hash } from "./benchArgs.js";
 
@@ -90,7 +90,7 @@ for (const n of sizes) {
           const r = inner.step(state as never, rng);
           const phase = t < burnIn ? "burn-in" : "sampling";
           if (phase === "sampling") samplingCpu += cpuSeconds() - c0;
-          const info: StepInfo = r.info;
+          const info: DelayedRejectionStepInfo = r.info;
           fixedPoint += info.fixedPointIterations;
           if (info.firstStageDivergence !== undefined && phase === "sampling") {
             firstStages++;

@@ -91,7 +91,7 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
   const y = readReturns(o.data);
   const adapt = raw.adapt !== false;
   const block = (sampler: SvSamplerName, i: 0 | 1): SvBlockChoice => ({ sampler, stepSize: steps[i], leapfrogSteps: leapfrog[i], adapt });
-  const kernel = svGibbsKernel(y, { parameters: block(pSampler, 0), volatilities: block(vSampler, 1), ...(interweave ? { interweave: { adapt } } : {}), adaptIterations: adapt ? o.burnIn : 0 });
+  const kernel = svGibbsKernel(y, { parameters: block(pSampler, 0), volatilities: block(vSampler, 1), ...(interweave ? { interweave: { adapt } } : {}), adapt: adapt && o.burnIn > 0 });
   const samplerName: `${string},${string}` = `${pSampler},${vSampler}`;
   const spec: ModelRunSpec = {
     model: { name: "volatility", interweave }, sampler: { sampler: samplerName, stepSize: steps, leapfrogSteps: leapfrog },

@@ -83,9 +83,9 @@ export function cpuClock(): { seconds: () => number; keeper: (key: string) => Ta
   return { seconds, restore, keeper: (key) => ({ save: () => ({ [key]: seconds() }), restore: (t) => restore(t[key] as number) }) };
 }
 
-/** The kernel with its step replaced by `step` (its init, tunable and own saved state passed through). */
+/** The kernel with its step replaced by `step` (its init, tunable, own adaptation and own saved state passed through). */
 export function withStep<S extends SamplerState>(kernel: Kernel<S>, step: Kernel<S>["step"]): Kernel<S> {
-  const k: Kernel<S> = { name: kernel.name, init: (x) => kernel.init(x), step, tunable: kernel.tunable };
+  const k: Kernel<S> = { name: kernel.name, init: (x) => kernel.init(x), step, tunable: kernel.tunable, adaptation: kernel.adaptation };
   if (kernel.saveState && kernel.restoreState) {
     k.saveState = (state) => kernel.saveState!(state);
     k.restoreState = (saved) => kernel.restoreState!(saved);

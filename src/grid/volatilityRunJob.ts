@@ -106,7 +106,7 @@ export function volatilityRun(y: Float64Array, config: SvConfig, run: number, bu
     parameters: { sampler: config.parameters, leapfrogSteps: config.parameterSteps, stepSize: config.stepSizes?.[0], adapt: !config.stepSizes },
     volatilities: { sampler: config.volatilities, leapfrogSteps: config.volatilitySteps, stepSize: config.stepSizes?.[1], adapt: !config.stepSizes },
     ...(config.interweave ? { interweave: {} } : {}),
-    adaptIterations: burnIn,
+    adapt: burnIn > 0,
   });
   const init = svInitialPoint(y);
   const cpu = cpuClock();

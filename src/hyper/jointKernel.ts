@@ -5,11 +5,13 @@
  *
  *   (log_lengthscale.1 .. log_lengthscale.d, log_signal_sd, f.1 .. f.n),
  *
- * with log_signal_sd = log(sigma) / 2. The kernel adapts its own tunables during the first
- * `burnIn` transitions and freezes them after (the driver's adaptation is not used: a scheme has
- * two tunables, the latent sampler's and the theta sampler's). A transition reports the theta
- * update's acceptance and the theta tunable as its step size; it accumulates the O(n^3)
- * operations (src/linalg/counters.ts) of its transitions in `ops`.
+ * with log_signal_sd = log(sigma) / 2. A scheme has two tunables, the latent sampler's and the
+ * theta sampler's, and adapts them inside its iteration (a later update of the iteration uses the
+ * value an earlier one adapted), from the chain's start until the driver ends burn-in
+ * (Kernel.adaptation's `end`, which freezes them; at once for a chain without burn-in); the
+ * driver's single-tunable adaptation is not used. A transition reports the theta update's
+ * acceptance and the theta tunable as its step size; it accumulates the O(n^3) operations
+ * (src/linalg/counters.ts) of its transitions in `ops`.
  */
 import { positivePrior, type PositivePriorSpec } from "../gp/hyperpriors.js";
 import type { OpCounts } from "../linalg/counters.js";
@@ -17,7 +19,7 @@ import type { Matrix } from "../linalg/matrix.js";
 import { likelihoodByName } from "../likelihoods/registry.js";
 import type { LatentGpLikelihoodOptions } from "../targets/latentGpModel.js";
 import type { LatentSamplerSpec } from "../samplers/registry.js";
-import type { Kernel, SamplerState, StepInfo } from "../samplers/types.js";
+import type { CountedStepInfo, Kernel, SamplerState } from "../samplers/types.js";
 import { DEFAULT_RELATIVE_JITTER, lengthscaleCount, type HyperSpace } from "./covariance.js";
 import { jointChain, type JointChain, type SchemeName } from "./schemes.js";
 import type { ThetaSamplerName } from "./thetaSamplers.js";
@@ -68,24 +70,21 @@ export function hyperVariableNames(d: number, n: number): string[] {
   return [...Array.from({ length: d }, (_, r) => `log_lengthscale.${r + 1}`), "log_signal_sd", ...Array.from({ length: n }, (_, i) => `f.${i + 1}`)];
 }
 
-export interface JointKernel extends Kernel {
+export interface JointKernel extends Kernel<SamplerState, CountedStepInfo> {
   /** O(n^3) operations of all transitions so far. */
   readonly ops: OpCounts;
-  /** Transitions so far. */
-  readonly transitions: number;
   /** The tunables now (after burn-in: as frozen). */
   tunables(): { latent: number | undefined; theta: number };
 }
 
-/** The kernel of `sampler` on the model; its first `burnIn` transitions adapt. */
-export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, sampler: HyperSamplerSpec, burnIn: number): JointKernel {
+/** The kernel of `sampler` on the model; its tunables adapt until the chain's burn-in ends. */
+export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, sampler: HyperSamplerSpec): JointKernel {
   const space = hyperSpace(X, model);
   const likelihood = likelihoodByName(model.likelihood, model.likelihoodOptions ?? {});
   const problem = { space, likelihood, y };
   const d = lengthscaleCount(space);
   const n = X.rows;
   let chain: JointChain | undefined;
-  let transitions = 0;
   const ops: OpCounts = { cholesky: 0, triangularSolveMatrix: 0, symmetricProduct: 0, matrixProduct: 0, flops: 0 };
   const stateOf = (c: JointChain): SamplerState => {
     const position = new Float64Array(d + 1 + n);
@@ -99,35 +98,31 @@ export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, s
   return {
     name: sampler.scheme,
     get ops() { return ops; },
-    get transitions() { return transitions; },
     tunables: () => chain?.tunables() ?? { latent: undefined, theta: NaN },
     init(x0) {
       if (x0.length !== d + 1 + n) throw new RangeError(`the starting point has ${x0.length} entries, expected ${d + 1 + n}`);
       const t = Float64Array.from({ length: d + 1 }, (_, k) => (k < d ? x0[k]! : 2 * x0[d]!));
       chain = makeChain(t, x0.slice(d + 1));
-      transitions = 0;
-      if (burnIn === 0) chain.freeze();
       return stateOf(chain);
     },
-    // A checkpoint's record: the transitions and operations so far, then the chain's own state.
-    saveState: () => packNumbers([[transitions], OPS.map((k) => ops[k]!), chain!.saveState()]),
+    // the scheme adapts within its iterations (see above): nothing to do after one
+    adaptation: { update() {}, end: () => chain!.freeze() },
+    // A checkpoint's record: the operations so far, then the chain's own state (with its tunables' adaptation).
+    saveState: () => packNumbers([OPS.map((k) => ops[k]!), chain!.saveState()]),
     restoreState(saved) {
       chain = makeChain(new Float64Array(d + 1), new Float64Array(n));
-      chain.restoreState(saved.subarray(1 + OPS.length));
-      transitions = saved[0]!;
-      OPS.forEach((k, i) => (ops[k] = saved[1 + i]!));
+      chain.restoreState(saved.subarray(OPS.length));
+      OPS.forEach((k, i) => (ops[k] = saved[i]!));
       return stateOf(chain);
     },
     step(_state, rng) {
       const c = chain!;
       const it = c.step(rng);
-      transitions++;
-      if (transitions === burnIn) c.freeze();
       for (const k of Object.keys(ops) as (keyof OpCounts)[]) ops[k] += it.ops[k];
       const last = it.theta[it.theta.length - 1]!;
       const all = [it.latent, ...it.theta];
-      const sum = (f: (s: StepInfo) => number) => all.reduce((a, s) => a + (Number.isFinite(f(s)) ? f(s) : 0), 0);
-      const info: StepInfo = {
+      const sum = (f: (s: CountedStepInfo) => number) => all.reduce((a, s) => a + (Number.isFinite(f(s)) ? f(s) : 0), 0);
+      const info: CountedStepInfo = {
         accepted: last.accepted,
         acceptanceProbability: last.acceptanceProbability,
         divergent: all.some((s) => s.divergent),

@@ -17,7 +17,7 @@ import { NotPositiveDefiniteError, NonFiniteError } from "../linalg/errors.js";
 import { Matrix } from "../linalg/matrix.js";
 import type { Likelihood } from "../likelihoods/types.js";
 import type { RandomSource } from "../random/types.js";
-import type { StepInfo } from "../samplers/types.js";
+import type { CountedStepInfo } from "../samplers/types.js";
 import { hyperLogPrior, type HyperSpace, type KernelAt } from "./covariance.js";
 import { thetaGivenF } from "./thetaGivenF.js";
 import type { FaultOf } from "../math/negativeControl.js";
@@ -31,7 +31,7 @@ export interface JointProblem {
 }
 
 /** A move's outcome as a StepInfo (MH-style fields; NaN where a field has no meaning). */
-export function moveInfo(accepted: boolean, acceptanceProbability: number, stepSize: number, densityEvaluations = 1): StepInfo {
+export function moveInfo(accepted: boolean, acceptanceProbability: number, stepSize: number, densityEvaluations = 1): CountedStepInfo {
   return { accepted, acceptanceProbability, divergent: false, energy: NaN, energyError: NaN, stepSize, leapfrogSteps: 0, gradientCalls: 0, metricCalls: 0, fixedPointIterations: 0, densityEvaluations };
 }
 
@@ -72,7 +72,7 @@ export function logJoint(problem: JointProblem, kernel: (t: ArrayLike<number>) =
  * One KHR move from (t, f). `broken: "no-proposal-density"` drops the q terms from the ratio
  * (a negative control: the pair is then not left invariant).
  */
-export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, scale: number, rng: RandomSource, broken?: FaultOf<"khr">, cache: LaplaceCache = {}): { t: Float64Array; f: Float64Array; info: StepInfo } {
+export function khrMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, scale: number, rng: RandomSource, broken?: FaultOf<"khr">, cache: LaplaceCache = {}): { t: Float64Array; f: Float64Array; info: CountedStepInfo } {
   const reject = (p = 0) => ({ t, f, info: moveInfo(false, p, scale) });
   const z = new Float64Array(t.length);
   rng.fillNormal(z);
@@ -143,7 +143,7 @@ export function surrogateNoise(likelihood: Likelihood, n: number): Float64Array 
 }
 
 /** One surrogate-data slice-sampling move of theta (and f with it) from (t, f). */
-export function surrogateMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, s: Float64Array, width: number, rng: RandomSource): { t: Float64Array; f: Float64Array; info: StepInfo } {
+export function surrogateMove(problem: JointProblem, kernel: (t: ArrayLike<number>) => KernelAt, t: Float64Array, f: Float64Array, s: Float64Array, width: number, rng: RandomSource): { t: Float64Array; f: Float64Array; info: CountedStepInfo } {
   const n = f.length;
   const g = Float64Array.from(f, (v, i) => v + Math.sqrt(s[i]!) * rng.normal());
   const here = surrogateAt(problem, kernel(t), s, g);

@@ -19,7 +19,7 @@ import { positivePrior } from "../gp/hyperpriors.js";
 import { snapshotOpCounts, type OpCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerInfo, latentSamplerSpec, tunableValue, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
-import type { StepInfo } from "../samplers/types.js";
+import type { CountedStepInfo, StepInfo } from "../samplers/types.js";
 import { hyperDimension, kernelAt, lengthscaleCount, rescaledKernelAt, storedKernelAt, type HyperSpace, type KernelAt } from "./covariance.js";
 import { laplaceFromState, packJointState, unpackJointState } from "./jointChainState.js";
 import { khrMove, logJoint, surrogateMove, surrogateNoise, type JointProblem, type LaplaceCache } from "./jointMoves.js";
@@ -61,7 +61,7 @@ export interface SchemeOptions {
 /** What one iteration did: the latent transition, the theta transition(s), and its O(n^3) work. */
 export interface IterationInfo {
   latent: StepInfo;
-  theta: StepInfo[];
+  theta: CountedStepInfo[];
   ops: OpCounts;
 }
 
@@ -192,7 +192,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
     return info;
   }
 
-  function jointUpdate(rng: RandomSource): StepInfo {
+  function jointUpdate(rng: RandomSource): CountedStepInfo {
     const move = options.scheme === "khr"
       ? khrMove(prob, kernel, t, f, thetaTuned.value, rng, faultOf("khr", broken), laplaceCache)
       : surrogateMove(prob, kernel, t, f, noise, thetaTuned.value, rng);
@@ -210,7 +210,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
       const before = snapshotOpCounts();
       let latent = latentUpdate(rng);
       for (let u = 1; u < (options.latentUpdates ?? 1); u++) latent = latentUpdate(rng);
-      const theta: StepInfo[] = [];
+      const theta: CountedStepInfo[] = [];
       switch (options.scheme) {
         case "sa": theta.push(saUpdate(rng)); break;
         case "aa": theta.push(aaUpdate(rng)); break;

@@ -62,7 +62,7 @@ export interface HyperChainInput {
 /** Chain `chain` of the run (any thread). */
 export function hyperChain(X: PlainMatrix, y: Float64Array, spec: HyperRunSpec, chain: number, hooks: Pick<ChainOptions, "onProgress" | "shouldStop" | "progressInterval" | "checkpoint" | "resume"> = {}): HyperChainResult {
   const Xm = fromPlainMatrix(X);
-  const kernel = jointKernel(Xm, y, spec.model, spec.sampler, spec.burnIn);
+  const kernel = jointKernel(Xm, y, spec.model, spec.sampler);
   const x0 = new Float64Array(lengthscalesOf(spec.model, Xm.cols) + 1 + Xm.rows);
   const result = runChain(kernel, new Rng(spec.seed, chain), {
     draws: spec.draws,
@@ -73,7 +73,7 @@ export function hyperChain(X: PlainMatrix, y: Float64Array, spec: HyperRunSpec, 
     ...hooks,
   });
   const tuned = kernel.tunables();
-  return { ...result, tunedValue: tuned.theta, latentTunedValue: tuned.latent, linalg: { ...kernel.ops }, transitions: kernel.transitions };
+  return { ...result, tunedValue: tuned.theta, latentTunedValue: tuned.latent, linalg: { ...kernel.ops }, transitions: result.summary.transitions };
 }
 
 export function hyperChainTask(input: HyperChainInput, context: TaskContext): HyperChainResult {
@@ -112,7 +112,7 @@ export interface HyperRunOptions {
 
 /** Runs the chains of `spec` (on worker threads unless `inProcess`). */
 export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options: HyperRunOptions = {}): Promise<HyperRun> {
-  jointKernel(data.X, data.y, spec.model, spec.sampler, spec.burnIn); // checks the spec before any thread starts
+  jointKernel(data.X, data.y, spec.model, spec.sampler); // checks the spec before any thread starts
   const X = toPlainMatrix(data.X);
   const inputs: HyperChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({
     X, y: data.y, spec, chain, progressInterval: options.progressInterval, checkpointEvery: options.checkpoint?.every, resume: options.resume?.[chain],

@@ -1,4 +1,4 @@
-export type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "./types.js";
+export type { CountedStepInfo, DelayedRejectionStepInfo, DivergenceReason, Kernel, KernelAdaptation, NutsStepInfo, SamplerState, SecondStageOutcome, StepInfo, Tunable } from "./types.js";
 export { identityMass, massFromCholesky, massFromInverseCholesky } from "./integrators/massMatrix.js";
 export type { MassMatrix } from "./integrators/massMatrix.js";
 export { DEFAULT_DIVERGENCE_THRESHOLD, metropolisDecision, isNumericalFailure } from "./kernels/metropolis.js";
@@ -47,7 +47,7 @@ export type { MalaOptions } from "./kernels/mala.js";
 export { mmala, MMALA_TARGET_ACCEPTANCE } from "./kernels/mmala.js";
 export { iwls } from "./kernels/iwls.js";
 export { componentwiseMetropolis } from "./kernels/mhComponentwise.js";
-export type { ComponentwiseMhKernel, ComponentwiseMhOptions } from "./kernels/mhComponentwise.js";
+export type { ComponentwiseMhKernel, ComponentwiseMhOptions, ComponentwiseStepInfo } from "./kernels/mhComponentwise.js";
 export { isParametricSamplerName, PARAMETRIC_SAMPLER_DESCRIPTIONS, PARAMETRIC_SAMPLER_NAMES, parametricSampler, parametricSamplerApplies } from "./parametricRegistry.js";
 export { holmesHeld, isBinaryRegression } from "./kernels/holmesHeld.js";
 export type { BinaryRegressionData, HolmesHeldOptions, HolmesHeldState } from "./kernels/holmesHeld.js";

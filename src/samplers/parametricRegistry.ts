@@ -93,7 +93,7 @@ export const parametricSamplerInfo: { readonly [N in ParametricSamplerName]: Par
   },
   "mh-componentwise": entry({ sampler: "mh-componentwise" }, undefined,
     "component-wise random-walk Metropolis, scales adapted per coordinate to 20-40% (Section 7.1.1)",
-    (target, _s, c) => componentwiseMetropolis(target, { adaptIterations: c.burnIn })),
+    (target, _s, c) => componentwiseMetropolis(target, { adapt: c.burnIn > 0 })),
   "iwls": entry({ sampler: "iwls" }, undefined, "iterated weighted least squares proposal, nothing to tune (Gamerman 1997; Section 7.1.5)", (target) => iwls(target)),
   "rmhmc-t": {
     ...entry({ sampler: "rmhmc-t", ...RMHMC_DEFAULTS }, "stepSize",

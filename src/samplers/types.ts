@@ -1,11 +1,16 @@
 import type { RandomSource } from "../random/types.js";
 
-/** What every transition reports (Stan's sampler diagnostics plus operation counts). */
+/**
+ * What every transition reports (Stan's sampler diagnostics plus operation counts). A kernel that
+ * reports more declares it in its info's type (the extensions below), `Kernel<S, I>`.
+ */
 export interface StepInfo {
   accepted: boolean;
   /** min(1, exp(-dH)) or the sampler's equivalent (1 for always-accepting samplers). */
   acceptanceProbability: number;
   divergent: boolean;
+  /** Why a divergent transition was rejected (undefined when it was not, or the kernel does not say). */
+  divergence?: DivergenceReason;
   /** Hamiltonian at the accepted state (NaN for samplers without one). */
   energy: number;
   /** H(proposal) - H(start) (NaN for samplers without one). */
@@ -15,6 +20,10 @@ export interface StepInfo {
   gradientCalls: number;
   metricCalls: number;
   fixedPointIterations: number;
+}
+
+/** The counts a kernel reports beyond the core's, where its cost is counted in them (absent: none). */
+export interface CountedStepInfo extends StepInfo {
   /** Evaluations of the cheap G(x)^-1 (Target.inverseMetricAt) made in the transition, where counted apart from metricCalls. */
   inverseMetricCalls?: number;
   /**
@@ -22,19 +31,32 @@ export interface StepInfo {
    * cost is counted in them (elliptical slice sampling: 1 + the number of bracket shrinks).
    */
   densityEvaluations?: number;
-  /** Why a divergent transition was rejected (undefined when it was not). */
-  divergence?: DivergenceReason;
+}
+
+/**
+ * How the second stage of delayed rejection ended (samplers/kernels/delayedRejection.ts): it moved;
+ * its trajectory diverged; the Metropolis test rejected it; the first stage did not diverge from
+ * its end (the ghost trajectory's test); or the way back did not return (the reversibility check).
+ */
+export type SecondStageOutcome = "moved" | "diverged" | "metropolis" | "ghost" | "irreversible";
+
+/** RMHMC's transition, with delayed rejection's stages where a second one was run. */
+export interface DelayedRejectionStepInfo extends CountedStepInfo {
   /**
-   * RMHMC with delayed rejection: why the first trajectory diverged, when a second stage was run
-   * (then `divergent` says whether the second diverged too, `accepted` whether it moved).
+   * Why the first trajectory diverged, when a second stage was run (then `divergent` says whether
+   * the second diverged too, `accepted` whether it moved).
    */
   firstStageDivergence?: DivergenceReason;
-  /** How that second stage ended (samplers/kernels/delayedRejection.ts). */
-  secondStage?: "moved" | "diverged" | "metropolis" | "ghost" | "irreversible";
-  /** NUTS: the depth of the trajectory's tree (Stan's treedepth__). */
-  treeDepth?: number;
-  /** NUTS: the tree stopped at its largest depth before the no-U-turn criterion stopped it. */
-  treeDepthSaturated?: boolean;
+  /** How that second stage ended. */
+  secondStage?: SecondStageOutcome;
+}
+
+/** NUTS's transition: the tree it built. */
+export interface NutsStepInfo extends StepInfo {
+  /** The depth of the trajectory's tree (Stan's treedepth__). */
+  treeDepth: number;
+  /** The tree stopped at its largest depth before the no-U-turn criterion stopped it. */
+  treeDepthSaturated: boolean;
 }
 
 /**
@@ -63,19 +85,36 @@ export interface Tunable {
 }
 
 /**
+ * A kernel's own burn-in adaptation (per-block step sizes, per-coordinate scales, several
+ * tunables), run by the chain driver as it runs the single tunable's: `update` after each burn-in
+ * transition, with what the transition reported, and `end` once when burn-in ends (at the chain's
+ * start when it has none; not again on a resume after it). The kernel keeps no count of
+ * transitions: the driver says which phase the chain is in.
+ */
+export interface KernelAdaptation<I extends StepInfo = StepInfo> {
+  update(info: I): void;
+  /** The adapted values are kept from here on. */
+  end(): void;
+}
+
+/**
  * The outer shape every sampler has (BlackJAX-style functional kernels):
  *   const k = rmhmc(target, opts); let s = k.init(x0); ({ state: s, info } = k.step(s, rng));
+ * `I` is what a transition reports: the core StepInfo or an extension of it.
  */
-export interface Kernel<S extends SamplerState = SamplerState> {
+export interface Kernel<S extends SamplerState = SamplerState, I extends StepInfo = StepInfo> {
   readonly name: string;
   init(x0: Float64Array): S;
-  step(state: S, rng: RandomSource): { state: S; info: StepInfo };
+  step(state: S, rng: RandomSource): { state: S; info: I };
   /** The parameter burn-in adaptation tunes, if any. */
   readonly tunable?: Tunable;
+  /** The kernel's own burn-in adaptation, if it has one (the driver runs it whatever ChainOptions.adapt says). */
+  readonly adaptation?: KernelAdaptation<I>;
   /**
    * For a kernel whose state `init(state.position)` does not rebuild bit for bit (it moves in
-   * other coordinates, or fixes a constant at init): the state as numbers, and the state those
-   * numbers describe, so that a chain checkpointed and resumed draws exactly what it would have.
+   * other coordinates, or fixes a constant at init, or adapts its own parameters): the state as
+   * numbers, and the state those numbers describe, so that a chain checkpointed and resumed draws
+   * exactly what it would have.
    */
   saveState?(state: S): Float64Array;
   restoreState?(saved: Float64Array): S;

@@ -8,7 +8,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { cpuTimed } from "../../src/grid/parametricChainJob.js";
 import { Rng } from "../../src/random/rng.js";
-import type { Kernel, SamplerState } from "../../src/samplers/types.js";
+import type { CountedStepInfo, Kernel, SamplerState } from "../../src/samplers/types.js";
 
 /** Spins for `ms` milliseconds of CPU. */
 function spin(ms: number): void {
@@ -25,7 +25,7 @@ function spinningKernel(ms: number): Kernel {
     init: (x) => ({ position: x, logDensity: 0 }),
     step: (state: SamplerState) => {
       spin(ms);
-      return { state, info: { accepted: true, acceptanceProbability: 1, divergence: undefined, densityEvaluations: 1 } } as ReturnType<Kernel["step"]>;
+      return { state, info: { accepted: true, acceptanceProbability: 1, divergence: undefined, densityEvaluations: 1 } } as ReturnType<Kernel<SamplerState, CountedStepInfo>["step"]>;
     },
   };
 }

@@ -68,10 +68,13 @@ for (const [scheme, thetaSampler] of CASES) {
   });
 }
 
-/** The checkpoint with its joint state changed by `edit` (the kernel's record: transitions, 5 operation counts, then the chain's state). */
+/** The kernel's record: 5 operation counts, then the chain's state. */
+const OPERATION_COUNTS = 5;
+
+/** The checkpoint with its joint state changed by `edit`. */
 function edited(cp: ChainCheckpoint, edit: (words: number[], m: number) => number[]): ChainCheckpoint {
-  const head = Array.from(cp.kernelState!.subarray(0, 6));
-  return { ...cp, kernelState: Float64Array.from([...head, ...edit(Array.from(cp.kernelState!.subarray(6)), d + 1)]) };
+  const head = Array.from(cp.kernelState!.subarray(0, OPERATION_COUNTS));
+  return { ...cp, kernelState: Float64Array.from([...head, ...edit(Array.from(cp.kernelState!.subarray(OPERATION_COUNTS)), d + 1)]) };
 }
 
 test("negative controls: a checkpoint without the K cache, or without the theta tunable's adaptation, resumes into other draws", () => {
@@ -80,7 +83,7 @@ test("negative controls: a checkpoint without the K cache, or without the theta 
   let mid: ChainCheckpoint | undefined;
   hyperChain(plainX, y, s, 0, { checkpoint: { every: 6, save: (cp) => { if (cp.done === 6) mid = decodeExact<ChainCheckpoint>(encodeExact(cp)); } } });
   assert.ok(mid);
-  const state = unpackJointState(mid.kernelState!.subarray(6), d + 1, n);
+  const state = unpackJointState(mid.kernelState!.subarray(OPERATION_COUNTS), d + 1, n);
   assert.ok(state.cache.length > 0 && state.theta.length > 1, "the checkpoint is in burn-in with a cache");
   const withoutCache = edited(mid, (w, m) => {
     // [m, n, t, f, latent (count, values), theta (count, values), cache size, entries..., laplace flag...]

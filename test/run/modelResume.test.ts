@@ -28,7 +28,7 @@ const SV_CHAIN = { draws: 5, burnIn: 6, thin: 2 };
 
 /** The Gibbs kernel with `p` for the parameters and `v` for the volatilities, short trajectories. */
 function svKernel(p: SvSamplerName, v: SvSamplerName) {
-  return () => svGibbsKernel(y, { parameters: { sampler: p, leapfrogSteps: 3 }, volatilities: { sampler: v, leapfrogSteps: 5 }, adaptIterations: SV_CHAIN.burnIn });
+  return () => svGibbsKernel(y, { parameters: { sampler: p, leapfrogSteps: 3 }, volatilities: { sampler: v, leapfrogSteps: 5 }, adapt: SV_CHAIN.burnIn > 0 });
 }
 const svInit = svInitialPoint(y);
 const svOptions: ChainOptions = { ...SV_CHAIN, init: svInit };

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { sample } from "../../src/samplers/chain/driver.js";
 import { rmhmc, type RmhmcOptions } from "../../src/samplers/kernels/rmhmc.js";
-import type { Kernel, StepInfo } from "../../src/samplers/types.js";
+import type { DelayedRejectionStepInfo, Kernel } from "../../src/samplers/types.js";
 import { GAUSS_COV, GAUSS_MEAN, gpLogisticTarget, quadratureMoments2d, varyingMetricProblem, type GeometryTarget } from "./fixtures.js";
 import { describe, maxAbsZ, momentZScores } from "./mcse.js";
 
@@ -23,7 +23,7 @@ function run(target: GeometryTarget, options: RmhmcOptions, init: number[], draw
     name: inner.name, tunable: inner.tunable, init: (x) => inner.init(x),
     step(state, rng) {
       const r = inner.step(state as never, rng);
-      const info: StepInfo = r.info;
+      const info: DelayedRejectionStepInfo = r.info;
       tally.transitions++;
       if (info.firstStageDivergence !== undefined) {
         tally.firstStage++;

@@ -90,8 +90,8 @@ function withCountingBackend<T>(body: (calls: Record<string, number>) => T): T {
   }
 }
 
-function steps<S extends SamplerState>(kernel: Kernel<S>, state: S, rng: RandomSource, count: number): { state: S; infos: StepInfo[] } {
-  const infos: StepInfo[] = [];
+function steps<S extends SamplerState, I extends StepInfo>(kernel: Kernel<S, I>, state: S, rng: RandomSource, count: number): { state: S; infos: I[] } {
+  const infos: I[] = [];
   for (let i = 0; i < count; i++) {
     const r = kernel.step(state, rng);
     state = r.state;

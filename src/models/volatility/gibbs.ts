@@ -107,8 +107,8 @@ export interface SvGibbsOptions extends SvPriorOptions {
   volatilities: SvBlockChoice;
   /** A third block per sweep: the interweaving step of interweave.ts (its scale adapted unless adapt is false). */
   interweave?: { scale?: number; adapt?: boolean };
-  /** Sweeps of step-size adaptation (the burn-in). */
-  adaptIterations: number;
+  /** Adapt the blocks' step sizes in the chain's burn-in (blockGibbs's `adapt`). */
+  adapt: boolean;
 }
 
 /** log p(beta, sigma, phi, x | y) up to a constant, at the position (beta, sigma, phi, x). */
@@ -170,5 +170,5 @@ export function svGibbsKernel(y: Float64Array, options: SvGibbsOptions): BlockGi
     const scale = w.scale ?? SV_INTERWEAVE_SCALE;
     blocks.push({ name: "interweave", start: 1, length: 2 + T, stepSize: scale, adapt: w.adapt, kernelFor: (p) => svNonCentredKernel(y, p[0], { scale, betaPriorRate: rate }) });
   }
-  return blockGibbs(3 + T, blocks, { logDensity: (p) => svJointLogDensity(y, p, rate), adaptIterations: options.adaptIterations });
+  return blockGibbs(3 + T, blocks, { logDensity: (p) => svJointLogDensity(y, p, rate), adapt: options.adapt });
 }

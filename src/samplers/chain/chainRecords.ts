@@ -4,6 +4,7 @@
  * statistics columns.
  */
 import type { OperationCounts } from "../../diagnostics/operationCounts.js";
+import type { CountedStepInfo, DelayedRejectionStepInfo, NutsStepInfo, StepInfo } from "../types.js";
 
 /** Per-draw statistics of one chain (or of all chains, chain after chain). */
 export interface DrawStatColumns {
@@ -64,4 +65,29 @@ export function statsSlice(all: DrawStatColumns, to: number): DrawStatColumns {
     lp: v.lp.slice(), acceptStat: v.acceptStat.slice(), stepSize: v.stepSize.slice(), nLeapfrog: v.nLeapfrog.slice(),
     divergent: v.divergent.slice(), energy: v.energy.slice(),
   };
+}
+
+/** Adds one transition's operation counts to the chain's (the core's, and the counts a kernel reports beyond them). */
+export function countOperations(summary: ChainSummary, info: CountedStepInfo): void {
+  summary.gradientCalls += info.gradientCalls;
+  summary.metricCalls += info.metricCalls;
+  summary.inverseMetricCalls += info.inverseMetricCalls ?? 0;
+  summary.fixedPointIterations += info.fixedPointIterations;
+  summary.leapfrogSteps += info.leapfrogSteps;
+  summary.densityEvaluations += info.densityEvaluations ?? 0;
+}
+
+/** Whether a transition reports a NUTS tree. */
+export function reportsTree(info: StepInfo): info is NutsStepInfo {
+  return (info as Partial<NutsStepInfo>).treeDepth !== undefined;
+}
+
+/** Counts a sampling transition whose tree stopped at its largest depth (ChainSummary.treeDepthSaturations; kernels without a tree: nothing). */
+export function countTreeDepth(summary: ChainSummary, info: StepInfo): void {
+  if (reportsTree(info)) summary.treeDepthSaturations = (summary.treeDepthSaturations ?? 0) + (info.treeDepthSaturated ? 1 : 0);
+}
+
+/** Whether delayed rejection's first stage diverged (then a second stage ran, whatever it did). */
+export function firstStageDiverged(info: DelayedRejectionStepInfo): boolean {
+  return info.firstStageDivergence !== undefined;
 }

@@ -1,5 +1,6 @@
 /**
- * The chain driver: burn-in (with step-size adaptation on kernel.tunable, burn-in only), thinning,
+ * The chain driver: burn-in (with step-size adaptation on kernel.tunable, and the kernel's own
+ * adaptation, kernel.adaptation: burn-in only, the driver counting its transitions), thinning,
  * per-draw statistics named as CmdStan names them (lp__, accept_stat__, stepsize__,
  * n_leapfrog__, divergent__, energy__), several chains from one seed, and timings.
  *
@@ -13,7 +14,7 @@ import { Rng } from "../../random/rng.js";
 import type { RandomSource } from "../../random/types.js";
 import { makeAdapter, type Adapter, type AdaptOptions } from "./adaptation.js";
 import { checkResume, type ChainCheckpoint, type CheckpointOptions } from "./chainCheckpoint.js";
-import { allocateStats, statsSlice, statsView, type ChainSummary, type DrawStatColumns } from "./chainRecords.js";
+import { allocateStats, countOperations, countTreeDepth, firstStageDiverged, statsSlice, statsView, type ChainSummary, type DrawStatColumns } from "./chainRecords.js";
 import type { Kernel, SamplerState, StepInfo } from "../types.js";
 
 export type { ChainSummary, DrawStatColumns } from "./chainRecords.js";
@@ -43,7 +44,7 @@ export interface ChainOptions {
   thin?: number;
   /** Starting position. */
   init: ArrayLike<number>;
-  /** Burn-in adaptation of kernel.tunable (default: none, the tunable keeps its value). */
+  /** Burn-in adaptation of kernel.tunable (default: none, the tunable keeps its value); a kernel's own, kernel.adaptation, runs whatever this says. */
   adapt?: AdaptOptions;
   /** Value of kernel.tunable at the start of the chain (default: its current value). */
   initialTunableValue?: number;
@@ -93,7 +94,7 @@ function checkCount(name: string, v: number, min: number): void {
 }
 
 /** Runs one chain: burn-in with optional adaptation, then draws * thin transitions keeping every thin-th. */
-export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomSource, options: ChainOptions, storage?: ChainStorage): ChainResult {
+export function runChain<S extends SamplerState, I extends StepInfo>(kernel: Kernel<S, I>, rng: RandomSource, options: ChainOptions, storage?: ChainStorage): ChainResult {
   const draws = options.draws;
   const burnIn = options.burnIn ?? 0;
   const thin = options.thin ?? 1;
@@ -107,6 +108,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
   if (out.samples.length !== draws * dim || out.stats.lp.length !== draws) throw new RangeError("runChain: storage does not fit draws x dim");
 
   const tunable = kernel.tunable;
+  const kernelAdaptation = kernel.adaptation;
   const savedValue = tunable?.value;
   const iterations = burnIn + draws * thin;
   const interval = options.progressInterval ?? Math.max(1, Math.ceil(iterations / 20));
@@ -179,7 +181,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
     const shouldStop = options.shouldStop;
     let stopped = false;
     /** One transition and its tallies, or undefined (and `stopped`) when asked to stop first. */
-    const transition = (): StepInfo | undefined => {
+    const transition = (): I | undefined => {
       if (shouldStop?.()) {
         stopped = true;
         return undefined;
@@ -189,7 +191,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       const info = r.info;
       if (info.accepted) accepted++;
       if (info.divergent) divergences++;
-      count(summary, info);
+      countOperations(summary, info);
       return info;
     };
     let burnInDone = startBurnIn;
@@ -199,9 +201,10 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       burnInDone = t + 1;
       // a divergent first stage counts as a divergence for adaptation, whatever a second stage did
       if (adapter) {
-        const firstDiverged = info.firstStageDivergence !== undefined;
+        const firstDiverged = firstStageDiverged(info);
         tunable!.value = adapter.update(info.acceptanceProbability, info.accepted && !firstDiverged, info.divergent || firstDiverged);
       }
+      kernelAdaptation?.update(info);
       if (onProgress && ((t + 1) % interval === 0 || t + 1 === burnIn)) report(t + 1, "burn-in", t + 1);
       if (every > 0 && (t + 1) % every === 0) save(t + 1, "burn-in");
     }
@@ -209,6 +212,8 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
     tBurnInEnd = performance.now();
     if (!resumedInSampling) {
       if (adapter) tunable!.value = adapter.final();
+      // (a chain stopped in its burn-in has not ended it: its checkpoint resumes there)
+      if (!stopped) kernelAdaptation?.end();
       summary.burnInAcceptanceRate = burnInDone > 0 ? accepted / burnInDone : NaN;
       summary.burnInDivergences = divergences;
       accepted = 0;
@@ -227,7 +232,7 @@ export function runChain<S extends SamplerState>(kernel: Kernel<S>, rng: RandomS
       }
       samplingDone = t + 1;
       acceptSum += info.acceptanceProbability;
-      if (info.treeDepth !== undefined) summary.treeDepthSaturations = (summary.treeDepthSaturations ?? 0) + (info.treeDepthSaturated ? 1 : 0);
+      countTreeDepth(summary, info);
       if ((t + 1) % thin === 0) {
         samples.set(state.position, kept * dim);
         stats.lp[kept] = state.logDensity;
@@ -276,15 +281,6 @@ function sameView(a: ArrayBufferView, b: ArrayBufferView): boolean {
   return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
 }
 
-function count(summary: ChainSummary, info: StepInfo): void {
-  summary.gradientCalls += info.gradientCalls;
-  summary.metricCalls += info.metricCalls;
-  summary.inverseMetricCalls += info.inverseMetricCalls ?? 0;
-  summary.fixedPointIterations += info.fixedPointIterations;
-  summary.leapfrogSteps += info.leapfrogSteps;
-  summary.densityEvaluations += info.densityEvaluations ?? 0;
-}
-
 export interface SampleOptions {
   draws: number;
   burnIn?: number;
@@ -316,7 +312,7 @@ export interface SampleResult {
 }
 
 /** Runs `chains` chains one after another from `seed`, chain c on new Rng(seed, c). */
-export function sample<S extends SamplerState>(kernel: Kernel<S>, options: SampleOptions): SampleResult {
+export function sample<S extends SamplerState, I extends StepInfo>(kernel: Kernel<S, I>, options: SampleOptions): SampleResult {
   const chains = options.chains ?? 1;
   checkCount("chains", chains, 1);
   checkCount("draws", options.draws, 0);

@@ -29,7 +29,7 @@
 import type { RandomSource } from "../../random/types.js";
 import { addCost, type GeneralisedLeapfrog, type GeometryState } from "../integrators/generalisedLeapfrog.js";
 import { checkPositiveInteger, metropolisDecision, rejectInto, type MetropolisOutcome } from "./metropolis.js";
-import type { TrajectoryCost } from "../types.js";
+import type { SecondStageOutcome, TrajectoryCost } from "../types.js";
 import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface DelayedRejectionSettings {
@@ -46,13 +46,6 @@ export interface DelayedRejectionSettings {
    */
   readonly broken?: FaultOf<"delayed-rejection">;
 }
-
-/**
- * How a second stage ended: it moved; its trajectory diverged; the Metropolis test rejected it;
- * the first stage did not diverge from its end (the ghost trajectory's test); or the way back did
- * not return (the reversibility check).
- */
-export type SecondStageOutcome = "moved" | "diverged" | "metropolis" | "ghost" | "irreversible";
 
 /** What the second stage did: the proposal (when accepted), H at its end, its leapfrog steps, how it ended. */
 export interface SecondStageResult {

@@ -28,7 +28,7 @@ import type { RandomSource } from "../../random/types.js";
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import { requirePriorSplit, temperedLogLikelihood, type LatentGpTarget } from "../latentTarget.js";
 import { lowerTimesInPlace } from "../integrators/massMatrix.js";
-import type { Kernel, SamplerState, StepInfo } from "../types.js";
+import type { CountedStepInfo, Kernel, SamplerState } from "../types.js";
 import type { FaultOf } from "../../math/negativeControl.js";
 
 /**
@@ -53,7 +53,7 @@ export interface EllipticalSliceState extends SamplerState {
   readonly logLikelihood: number;
 }
 
-export function ellipticalSlice(target: LatentGpTarget, options: EllipticalSliceOptions = {}): Kernel<EllipticalSliceState> {
+export function ellipticalSlice(target: LatentGpTarget, options: EllipticalSliceOptions = {}): Kernel<EllipticalSliceState, CountedStepInfo> {
   requirePriorSplit(target, "ellipticalSlice");
   const n = target.dim;
   const l = target.kernelCholesky.factor.data;
@@ -70,7 +70,7 @@ export function ellipticalSlice(target: LatentGpTarget, options: EllipticalSlice
     return { position, logDensity, logLikelihood: temperedLogLikelihood(target, position) };
   }
 
-  function step(state: EllipticalSliceState, rng: RandomSource): { state: EllipticalSliceState; info: StepInfo } {
+  function step(state: EllipticalSliceState, rng: RandomSource): { state: EllipticalSliceState; info: CountedStepInfo } {
     const f = state.position;
     // line 1: z = L_K e ~ N(0, K)
     rng.fillNormal(z);
@@ -111,7 +111,7 @@ export function ellipticalSlice(target: LatentGpTarget, options: EllipticalSlice
       else aMax = a;
       a = aMin + (aMax - aMin) * rng.uniform();
     }
-    const info: StepInfo = {
+    const info: CountedStepInfo = {
       accepted: true,
       acceptanceProbability: 1,
       divergent: false,

@@ -28,7 +28,7 @@ import type { RandomSource } from "../../random/types.js";
 import type { Target } from "../../targets/types.js";
 import { logisticMixingVariance, truncatedNormalByInversion } from "./holmesHeldDraws.js";
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
-import type { Kernel, SamplerState, StepInfo } from "../types.js";
+import type { CountedStepInfo, Kernel, SamplerState } from "../types.js";
 import { packNumbers } from "../../math/packNumbers.js";
 import type { FaultOf } from "../../math/negativeControl.js";
 
@@ -65,7 +65,7 @@ export interface HolmesHeldOptions {
   broken?: FaultOf<"holmes-held">;
 }
 
-export function holmesHeld(target: Target, data: BinaryRegressionData, options: HolmesHeldOptions = {}): Kernel<HolmesHeldState> {
+export function holmesHeld(target: Target, data: BinaryRegressionData, options: HolmesHeldOptions = {}): Kernel<HolmesHeldState, CountedStepInfo> {
   const x = data.design;
   const n = x.rows;
   const d = x.cols;
@@ -89,7 +89,7 @@ export function holmesHeld(target: Target, data: BinaryRegressionData, options: 
     return { position: beta, logDensity, z, lambda };
   }
 
-  function step(state: HolmesHeldState, rng: RandomSource): { state: HolmesHeldState; info: StepInfo } {
+  function step(state: HolmesHeldState, rng: RandomSource): { state: HolmesHeldState; info: CountedStepInfo } {
     const z = Float64Array.from(state.z);
     const lambda = Float64Array.from(state.lambda);
     // V^-1 = X' Lambda^-1 X + I / alpha
@@ -124,7 +124,7 @@ export function holmesHeld(target: Target, data: BinaryRegressionData, options: 
     const eta = matvec(x, beta);
     for (let i = 0; i < n; i++) lambda[i] = logisticMixingVariance(rng, z[i] - eta[i], broken === "no-squeeze");
     const logDensity = target.logDensity(beta);
-    const info: StepInfo = {
+    const info: CountedStepInfo = {
       accepted: true, acceptanceProbability: 1, divergent: false, energy: NaN, energyError: NaN, stepSize: NaN,
       leapfrogSteps: 0, gradientCalls: 0, metricCalls: 0, fixedPointIterations: 0, densityEvaluations: 1,
     };

@@ -14,7 +14,7 @@ import { laplaceDynamics, type LaplaceIntegrator, type LaplaceState } from "../i
 import { laplaceWhitening } from "./laplaceWhitening.js";
 import type { LatentGpTarget } from "../latentTarget.js";
 import { nutsOn } from "./nuts.js";
-import type { Kernel, Tunable } from "../types.js";
+import type { Kernel, NutsStepInfo, Tunable } from "../types.js";
 import { faultOf, type FaultOf } from "../../math/negativeControl.js";
 
 export interface LaplaceNutsOptions {
@@ -41,7 +41,7 @@ export interface LaplaceNutsOptions {
 /** A state: f, with what the next transition reuses (laplaceDynamics.ts). */
 export type LaplaceNutsState = LaplaceState;
 
-export interface LaplaceNutsKernel extends Kernel<LaplaceNutsState> {
+export interface LaplaceNutsKernel extends Kernel<LaplaceNutsState, NutsStepInfo> {
   readonly tunable: Tunable;
   /** R with R R' = (K^-1 + W)^-1, the whitening factor. */
   readonly factor: Cholesky;

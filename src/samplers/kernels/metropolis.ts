@@ -4,7 +4,7 @@
  * numerically broken trajectory into a rejection instead of an exception.
  */
 import { NonFiniteError, NotPositiveDefiniteError } from "../../linalg/errors.js";
-import type { DivergenceReason, StepInfo, TrajectoryCost } from "../types.js";
+import type { CountedStepInfo, DivergenceReason, TrajectoryCost } from "../types.js";
 
 /**
  * A trajectory whose energy rose by more than this is rejected and counted as divergent (Stan's
@@ -29,7 +29,7 @@ export function newMetropolisOutcome(): MetropolisOutcome {
  * What a Metropolis-Hastings transition without a trajectory reports (random walk, MH v1 and v2):
  * the decision, the scale it proposed with, and one density evaluation.
  */
-export function metropolisStepInfo(decision: MetropolisOutcome, scale: number): StepInfo {
+export function metropolisStepInfo(decision: MetropolisOutcome, scale: number): CountedStepInfo {
   return {
     accepted: decision.accepted,
     acceptanceProbability: decision.acceptanceProbability,
@@ -62,7 +62,7 @@ export function rejectInto(out: MetropolisOutcome, divergence: DivergenceReason 
 export function hamiltonianStepInfo(
   decision: MetropolisOutcome, h0: number, h1: number, stepSize: number, leapfrogSteps: number,
   cost: Omit<TrajectoryCost, "inverseMetricCalls"> & { inverseMetricCalls?: number },
-): StepInfo {
+): CountedStepInfo {
   return {
     accepted: decision.accepted,
     acceptanceProbability: decision.acceptanceProbability,

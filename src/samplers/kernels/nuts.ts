@@ -22,7 +22,7 @@ import type { RandomSource } from "../../random/types.js";
 import type { Target } from "../../targets/types.js";
 import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import { checkPositive, isNumericalFailure } from "./metropolis.js";
-import type { Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { Kernel, NutsStepInfo, SamplerState, StepInfo, Tunable } from "../types.js";
 import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface NutsOptions {
@@ -46,7 +46,7 @@ export interface NutsState extends SamplerState {
   readonly gradient: Float64Array;
 }
 
-export interface NutsKernel extends Kernel<NutsState> {
+export interface NutsKernel extends Kernel<NutsState, NutsStepInfo> {
   readonly tunable: Tunable;
 }
 
@@ -179,7 +179,7 @@ interface End {
 }
 
 /** NUTS over any dynamics (the module comment). */
-export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDynamics<P, S>, options: NutsOptions): Kernel<S> & { readonly tunable: Tunable } {
+export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDynamics<P, S>, options: NutsOptions): Kernel<S, NutsStepInfo> & { readonly tunable: Tunable } {
   const n = dyn.dim;
   checkPositive("stepSize", options.stepSize);
   const maxDepth = options.maxTreeDepth ?? NUTS_DEFAULT_MAX_TREE_DEPTH;
@@ -266,7 +266,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     return noUTurn(beg, end, initEnd, finalBeg, rhoInit, rhoFinal) ? lswSubtree : NaN;
   }
 
-  function step(state: S, rng: RandomSource): { state: S; info: StepInfo } {
+  function step(state: S, rng: RandomSource): { state: S; info: NutsStepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
     dyn.start(state, rng, zFwd);
@@ -323,7 +323,7 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
     }
     const acceptStat = run.leapfrogs > 0 ? run.sumMetropolis / run.leapfrogs : 0;
     const h = moved ? energy(zSample) : run.h0;
-    const info: StepInfo = {
+    const info: NutsStepInfo = {
       accepted: moved,
       acceptanceProbability: acceptStat,
       divergent: run.divergent,

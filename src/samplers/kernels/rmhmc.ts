@@ -64,7 +64,7 @@ import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.
 import type { KineticEnergy } from "../integrators/kineticEnergy.js";
 import { checkPositive, checkPositiveInteger, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "../integrators/trajectoryOptions.js";
-import type { DivergenceReason, Kernel, SamplerState, StepInfo, TrajectoryCost, Tunable } from "../types.js";
+import type { DelayedRejectionStepInfo, DivergenceReason, Kernel, SamplerState, TrajectoryCost, Tunable } from "../types.js";
 import type { FaultOf } from "../../math/negativeControl.js";
 
 export type RmhmcVariant = "fast" | "reference";
@@ -139,7 +139,7 @@ export interface Trajectory {
   readonly inverseMetricCalls: number;
 }
 
-export interface RmhmcKernel extends Kernel<RmhmcState> {
+export interface RmhmcKernel extends Kernel<RmhmcState, DelayedRejectionStepInfo> {
   readonly tunable: Tunable;
   readonly variant: RmhmcVariant;
   /** out <- a momentum draw from N(0, G(x)) the way this variant draws it. */
@@ -153,7 +153,7 @@ export interface RmhmcKernel extends Kernel<RmhmcState> {
    * steps: what `step` does after drawing them (Algorithm 1 lines 8-35). With delayed rejection,
    * `secondLogUniform` gives log u of the second stage, asked for only when the first diverges.
    */
-  transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number, secondLogUniform?: () => number): { state: RmhmcState; info: StepInfo };
+  transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number, secondLogUniform?: () => number): { state: RmhmcState; info: DelayedRejectionStepInfo };
 }
 
 export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
@@ -252,7 +252,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
    * Lines 8-35: H at the start (line 8), the trajectory (lines 10-29), H at its end (line 28) and
    * the accept step (lines 30-35), then the reversibility check of an accepted proposal.
    */
-  function transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number, secondLogUniform?: () => number): { state: RmhmcState; info: StepInfo } {
+  function transition(state: RmhmcState, momentum: Float64Array, logUniform: number, steps: number, secondLogUniform?: () => number): { state: RmhmcState; info: DelayedRejectionStepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
     p.set(momentum);
@@ -287,7 +287,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
     if (delayed && secondLogUniform && first !== undefined && first !== "irreversible") {
       const second = delayed.run(state, momentum, h0, secondLogUniform(), steps, eps, cost, decision);
       // The accept statistic (for adaptation and accept_stat__) is the first stage's, 0.
-      const info: StepInfo = {
+      const info: DelayedRejectionStepInfo = {
         ...hamiltonianStepInfo(decision, h0, second.energy, eps, forwardSteps + second.steps, cost),
         acceptanceProbability: 0,
         firstStageDivergence: first,
@@ -302,7 +302,7 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   }
 
   /** One iteration of Algorithm 1's loop (lines 5-35). */
-  function step(state: RmhmcState, rng: RandomSource): { state: RmhmcState; info: StepInfo } {
+  function step(state: RmhmcState, rng: RandomSource): { state: RmhmcState; info: DelayedRejectionStepInfo } {
     sampleMomentum(state, rng, drawn);
     const steps = leapfrogStepCount(trajectory, rng, tunable.value);
     const logUniform = Math.log(rng.uniform());

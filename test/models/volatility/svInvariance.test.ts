@@ -108,7 +108,7 @@ function zScores(parameters: SvSamplerName, volatilities: SvSamplerName, seed: n
     parameters: { sampler: parameters, stepSize: STEP_SIZES[parameters][0], adapt: false },
     volatilities: { sampler: volatilities, stepSize: STEP_SIZES[volatilities][1], adapt: false },
     ...(interweave ? { interweave: { scale: INTERWEAVE_SCALE, adapt: false } } : {}),
-    adaptIterations: 0, betaPriorRate: RATE, broken,
+    adapt: false, betaPriorRate: RATE, broken,
   });
   const rng = new Rng(seed, 0);
   return compare(exactStarts(CHAINS).map((start) => {
