@@ -26,6 +26,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { arg, hash } from "./benchArgs.js";
+import { FORMER_SAMPLER_NAMES } from "../src/samplers/renamedSamplers.js";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(ROOT, "dist", "src", "cli", "main.js");
@@ -87,10 +88,10 @@ const LOGISTIC_REGRESSION_SAMPLERS: string[][] = [
   ["mh-componentwise"], ["iwls"], ["rmhmc-t"], ["holmes-held"],
 ];
 /**
- * Case names kept from before a sampler was renamed (src/samplers/renamedSamplers.ts): a case's
+ * Case names keep a renamed sampler's former name (src/samplers/renamedSamplers.ts): a case's
  * name is its key in the saved tables and its seed (hash(name)), so it stays as it was.
  */
-const CASE_NAME_OF_SAMPLER: Record<string, string> = { smmala: "simplified-mmala" };
+const CASE_NAME_OF_SAMPLER = FORMER_SAMPLER_NAMES;
 const LGCP_SAMPLERS = ["rmhmc", "mmala", "mala-transient", "mala-stationary"];
 
 function cases(): Case[] {
