@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { FORMER_SAMPLER_NAMES } from "../src/samplers/renamedSamplers.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => {
@@ -21,7 +22,7 @@ const opt = (name: string, fallback: string) => {
   return i >= 0 && i + 1 < args.length ? args[i + 1] : fallback;
 };
 const sets = opt("--data", "synth_tr,pima532,heart_statlog,australian,german_numeric").split(",");
-const samplers = opt("--samplers", "mmala,simplified-mmala,mala,iwls,mh-componentwise,holmes-held,hmc,hmc-diagonal,rmhmc,rmhmc-t").split(",");
+const samplers = opt("--samplers", "mmala,smmala,mala,iwls,mh-componentwise,holmes-held,hmc,hmc-diagonal,rmhmc,rmhmc-t").split(",");
 const reps = Number(opt("--reps", "3"));
 const transitions = Number(opt("--transitions", "200"));
 const baseDir = args.includes("--base") ? resolve(opt("--base", "")) : undefined;
@@ -47,7 +48,9 @@ function perTransition(b: Build, name: string, sampler: string): number {
   const model = b.model.logisticRegression(design.matrix, data.y);
   const target = b.dense.denseMetricTarget(model);
   const mode = b.dense.fisherScoringMode(model);
-  const { kernel } = b.registry.parametricSampler(target, sampler, mode, 0, { adapt: false });
+  // a build from before a sampler was renamed knows it by its former name (src/samplers/renamedSamplers.ts)
+  const known = b.registry.isParametricSamplerName(sampler) ? sampler : FORMER_SAMPLER_NAMES[sampler] ?? sampler;
+  const { kernel } = b.registry.parametricSampler(target, known, mode, 0, { adapt: false });
   const rng = new b.rng.Rng(7);
   let state = kernel.init(mode);
   for (let i = 0; i < Math.min(20, transitions); i++) state = kernel.step(state, rng).state;

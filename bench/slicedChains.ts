@@ -39,7 +39,7 @@ function problems(): Problem[] {
   const init = new Float64Array(target.dim);
   return [
     { name: "lgcp 32x32 rmhmc", kernel: () => coxProcessSampler(lgcp, "rmhmc").kernel, init: s.init, adapt: s.adapt },
-    { name: "logistic synth_tr cubic simplified-mmala", kernel: () => parametricSampler(target, "simplified-mmala", init, draws).kernel, init, adapt: { method: "dual-averaging" } },
+    { name: "logistic synth_tr cubic smmala", kernel: () => parametricSampler(target, "smmala", init, draws).kernel, init, adapt: { method: "dual-averaging" } },
   ];
 }
 

@@ -5,12 +5,13 @@
  * scripts of Girolami & Calderhead's experiments (logisticRegression.ts, volatility.ts), their
  * grid options and the comparison of recomputed cells with a file's.
  */
-import { realpathSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseRedisUrl } from "../src/grid/queue.js";
 import type { GridPlace } from "../src/grid/runGrid.js";
 import { writeJsonAtomic } from "../src/io/atomic.js";
 import { getBackend } from "../src/linalg/backend.js";
+import { currentSamplerName, renamedSampler } from "../src/samplers/renamedSamplers.js";
 
 /**
  * How far a recomputed figure may be from a file's when the two were not computed bit for bit
@@ -193,4 +194,28 @@ export function scriptStart(args: string[], known: readonly string[]): { arithme
   const file = args[at + 1];
   if (!file) throw new Error("--check needs a file");
   return { arithmetic, check: { file, rest: args.filter((_, i) => i !== at && i !== at + 1) } };
+}
+
+/**
+ * A result file of Girolami & Calderhead's experiments as the scripts read it: its cells and its
+ * command's --samplers with each sampler under its present name. Files made before a sampler was
+ * renamed record its former name (src/samplers/renamedSamplers.ts: "simplified-mmala", now
+ * "smmala"); their runs' seeds hash that name still, so their cells are recomputed as they were.
+ */
+export function readResultFile<R extends { cells: { sampler: string }[]; command?: string }>(file: string): R {
+  const result = JSON.parse(readFileSync(file, "utf8")) as R;
+  const words = result.command?.split(" ");
+  const at = words?.indexOf("--samplers") ?? -1;
+  if (words && at >= 0 && at + 1 < words.length) words[at + 1] = words[at + 1]!.split(",").map(currentSamplerName).join(",");
+  return {
+    ...result,
+    ...(words ? { command: words.join(" ") } : {}),
+    cells: result.cells.map((c) => ({ ...c, sampler: currentSamplerName(c.sampler) })),
+  };
+}
+
+/** Refuses a sampler's former name in a script's --samplers, naming the present one. */
+export function refuseRenamedSampler(name: string): void {
+  const renamed = renamedSampler(name);
+  if (renamed !== undefined) throw new Error(`--samplers: ${renamed}`);
 }

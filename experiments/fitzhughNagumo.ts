@@ -7,7 +7,7 @@
  * sequence), s / min-ESS, and the ODE solves each run needed, by order of sensitivities.
  *
  *   node dist/experiments/fitzhughNagumo.js [--runs 3] [--first-run 0] [--burn-in 500] [--draws 1000]
- *     [--samplers mh-componentwise,mala,hmc,mmala,simplified-mmala,rmhmc] [--json FILE]
+ *     [--samplers mh-componentwise,mala,hmc,mmala,smmala,rmhmc] [--json FILE]
  *     [--grid-dir DIR] [--parallel P] [--queue redis://HOST:PORT]
  *   node dist/experiments/fitzhughNagumo.js --check RESULT.json [--samplers a,b] [--runs k] [--grid-dir DIR] [--parallel P] [--queue URL]
  *
@@ -23,18 +23,18 @@
  * --check recomputes the runs of a committed result file (those of --samplers, runs below --runs,
  * when given) and compares every figure but the timings.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DATA_IDENTITY, FITZHUGH_NAGUMO_GRID, FITZHUGH_NAGUMO_RUN, fitzhughNagumoProblem, type FitzhughNagumoCell, type FitzhughNagumoRunJobResult } from "../src/grid/fitzhughNagumoRunJob.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { compareCells, experimentGridPlace, type ArithmeticRecord, optionValue, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, type ArithmeticRecord, optionValue, readResultFile, refuseRenamedSampler, reportCheck, runAsCommand, scriptStart, wholeNumberOption } from "./experimentScript.js";
 
 export { DATA_IDENTITY, fitzhughNagumoRun, type FitzhughNagumoCell } from "../src/grid/fitzhughNagumoRunJob.js";
 
-export const TABLE14_SAMPLERS: ParametricSamplerName[] = ["mh-componentwise", "mala", "hmc", "mmala", "simplified-mmala", "rmhmc"];
+export const TABLE14_SAMPLERS: ParametricSamplerName[] = ["mh-componentwise", "mala", "hmc", "mmala", "smmala", "rmhmc"];
 
 /** Runs first .. first + runs - 1 of each sampler (first: 0 when absent). */
 export interface FitzhughNagumoExperiment {
@@ -73,10 +73,11 @@ const KNOWN = ["--samplers", "--runs", "--first-run", "--burn-in", "--draws", "-
 async function main(args: string[]): Promise<number> {
   const { arithmetic, check } = scriptStart(args, KNOWN);
   const samplers = optionValue(args, "--samplers", TABLE14_SAMPLERS.join(",")).split(",");
+  for (const s of samplers) refuseRenamedSampler(s);
   for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)}`);
   if (check) {
     const { file, rest } = check;
-    const committed = JSON.parse(readFileSync(file, "utf8")) as ArithmeticRecord & { burnIn: number; draws: number; runs: number; cells: FitzhughNagumoCell[] };
+    const committed = readResultFile<ArithmeticRecord & { burnIn: number; draws: number; runs: number; cells: FitzhughNagumoCell[] }>(file);
     const first = Math.min(...committed.cells.map((c) => c.run));
     const runs = args.includes("--runs") ? Math.min(wholeNumberOption(args, "--runs", "", 1), committed.runs) : committed.runs;
     const chosen = committed.cells.filter((c) => c.run < first + runs && (!args.includes("--samplers") || samplers.includes(c.sampler)));

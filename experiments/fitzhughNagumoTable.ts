@@ -11,7 +11,7 @@
  * (one or more result files; a sampler's row takes the burn-in and draws of the first file with its
  * runs, and its runs from every file at that burn-in and draws).
  */
-import { readFileSync } from "node:fs";
+import { readResultFile } from "./experimentScript.js";
 
 /** The paper's Table 14: time (s), mean ESS (a, b, c), s / min mean-ESS, relative speed. */
 const PAPER: Record<string, { name: string; time: number; ess: [number, number, number]; perMinEss: number; speed: number }> = {
@@ -19,7 +19,7 @@ const PAPER: Record<string, { name: string; time: number; ess: [number, number, 
   mala: { name: "MALA", time: 14.4, ess: [125, 21, 46], perMinEss: 0.67, speed: 1 },
   hmc: { name: "HMC", time: 815, ess: [4668, 3483, 3811], perMinEss: 0.23, speed: 2.9 },
   mmala: { name: "mMALA", time: 34.9, ess: [1057, 925, 956], perMinEss: 0.037, speed: 18.1 },
-  "simplified-mmala": { name: "mMALA Simp.", time: 14.9, ess: [1007, 479, 762], perMinEss: 0.031, speed: 21.6 },
+  smmala: { name: "mMALA Simp.", time: 14.9, ess: [1007, 479, 762], perMinEss: 0.031, speed: 21.6 },
   rmhmc: { name: "RM-HMC", time: 266, ess: [4302, 4202, 3199], perMinEss: 0.083, speed: 8 },
 };
 const PAPER_DRAWS = 5000;
@@ -28,7 +28,8 @@ interface Cell { sampler: string; run: number; seconds: number; ess: number[]; a
 
 const f = (x: number) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
 interface Result { cells: Cell[]; draws: number; burnIn: number; runs: number }
-const results = process.argv.slice(2).map((file) => JSON.parse(readFileSync(file, "utf8")) as Result);
+// (samplers under their present names: readResultFile)
+const results = process.argv.slice(2).map((file) => readResultFile<Result>(file));
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 const order = Object.keys(PAPER);
 const samplers = [...new Set(results.flatMap((r) => r.cells.map((c) => c.sampler)))].sort((a, b) => order.indexOf(a) - order.indexOf(b));

@@ -31,14 +31,14 @@
  * runs only what is missing. --check recomputes the runs of a committed result file (its command)
  * and compares every figure but the timings.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { logisticTarget, parametricGridName, parametricRun, PARAMETRIC_CHAIN, type ParametricCell, type ParametricChainJobResult, type ParametricSettings } from "../src/grid/parametricChainJob.js";
 import { runGridJobs, withGridRoot, type GridPlace } from "../src/grid/runGrid.js";
 import { gridJobs, type GridSpec, type LoadedGrid } from "../src/grid/spec.js";
 import { readJobResults } from "../src/grid/store.js";
 import { isParametricSamplerName, PARAMETRIC_SAMPLER_NAMES, parametricSamplerApplies, type ParametricSamplerName } from "../src/samplers/parametricRegistry.js";
-import { compareCells, experimentGridPlace, type ArithmeticRecord, optionValue, reportCheck, runAsCommand, scriptStart } from "./experimentScript.js";
+import { compareCells, experimentGridPlace, type ArithmeticRecord, optionValue, readResultFile, refuseRenamedSampler, reportCheck, runAsCommand, scriptStart } from "./experimentScript.js";
 
 export { cellSeed } from "./cellSeed.js";
 
@@ -64,6 +64,7 @@ function num(args: string[], name: string, fallback: string, integer = true): nu
 export function parseLogisticArgs(args: string[]): LogisticConfig {
   for (const a of args) if (a.startsWith("--") && !KNOWN.includes(a)) throw new Error(`unknown option ${a} (known: ${KNOWN.join(" ")})`);
   const samplers = optionValue(args, "--samplers", PARAMETRIC_SAMPLER_NAMES.join(",")).split(",");
+  for (const s of samplers) refuseRenamedSampler(s);
   for (const s of samplers) if (!isParametricSamplerName(s)) throw new Error(`--samplers: unknown sampler ${JSON.stringify(s)} (known: ${PARAMETRIC_SAMPLER_NAMES.join(", ")})`);
   const start = optionValue(args, "--start", "zero");
   if (start !== "zero" && start !== "mode") throw new Error(`--start must be zero or mode, got ${JSON.stringify(start)}`);
@@ -177,7 +178,7 @@ async function main(args: string[]): Promise<number> {
   const { arithmetic, check } = scriptStart(args, KNOWN);
   if (check) {
     const { file, rest } = check;
-    const committed = JSON.parse(readFileSync(file, "utf8")) as ResultFile;
+    const committed = readResultFile<ResultFile>(file);
     const made = committed.command.split(" ").filter((w) => w !== "").slice(2);
     const jsonAt = made.indexOf("--json");
     const cfg = parseLogisticArgs(jsonAt >= 0 ? made.filter((_, i) => i !== jsonAt && i !== jsonAt + 1) : made);

@@ -16,27 +16,27 @@ export const PAPER_TABLE: Record<string, string> = {
 export const PAPER_TABLES_4_9: Record<string, Record<string, PaperRow>> = {
   australian: {
     "mh-componentwise": [9.1, 15, 0.61], "holmes-held": [757.2, 46, 16.5], iwls: [4.9, 3.7, 1.32], mmala: [11.8, 730, 0.0162],
-    "simplified-mmala": [2.6, 459, 0.0057], rmhmc: [115.3, 4940, 0.023], "rmhmc-t": [145.8, 1745, 0.084],
+    smmala: [2.6, 459, 0.0057], rmhmc: [115.3, 4940, 0.023], "rmhmc-t": [145.8, 1745, 0.084],
   },
   german_numeric: {
     "mh-componentwise": [20.9, 10, 2.09], "holmes-held": [1155.1, 1071, 1.08], mala: [2.7, 3, 0.9], hmc: [3161.6, 2707, 1.17], iwls: [9.37, 4, 2.34],
-    mmala: [36.2, 616, 0.059], "simplified-mmala": [4.1, 463, 0.009], rmhmc: [287.9, 4791, 0.06], "rmhmc-t": [360.5, 1665, 0.22],
+    mmala: [36.2, 616, 0.059], smmala: [4.1, 463, 0.009], rmhmc: [287.9, 4791, 0.06], "rmhmc-t": [360.5, 1665, 0.22],
   },
   pima532: {
     "mh-componentwise": [4.1, 14, 0.29], "holmes-held": [565.4, 1176, 0.48], mala: [1.63, 3, 0.54], hmc: [1499.1, 3149, 0.48], iwls: [3.2, 6, 0.53],
-    mmala: [4.4, 1124, 0.0039], "simplified-mmala": [1.9, 1022, 0.0019], rmhmc: [50.9, 5000, 0.01], "rmhmc-t": [56.0, 2090, 0.027],
+    mmala: [4.4, 1124, 0.0039], smmala: [1.9, 1022, 0.0019], rmhmc: [50.9, 5000, 0.01], "rmhmc-t": [56.0, 2090, 0.027],
   },
   heart_statlog: {
     "mh-componentwise": [5.2, 8, 0.65], "holmes-held": [281.5, 721, 0.39], hmc: [2018, 368, 5.48], iwls: [2.9, 3, 0.97],
-    mmala: [6.4, 649, 0.01], "simplified-mmala": [1.7, 373, 0.004], rmhmc: [59.2, 4925, 0.012], "rmhmc-t": [67.0, 936, 0.072],
+    mmala: [6.4, 649, 0.01], smmala: [1.7, 373, 0.004], rmhmc: [59.2, 4925, 0.012], "rmhmc-t": [67.0, 936, 0.072],
   },
   synth_tr: {
     "mh-componentwise": [2.5, 11, 0.23], "holmes-held": [258.6, 72, 3.59], mala: [1.1, 4, 0.28], hmc: [52.8, 1365, 0.039], iwls: [1.7, 8, 0.21],
-    mmala: [3.0, 857, 0.0035], "simplified-mmala": [1.4, 682, 0.0021], rmhmc: [25.3, 4999, 0.0051], "rmhmc-t": [27.9, 813, 0.034],
+    mmala: [3.0, 857, 0.0035], smmala: [1.4, 682, 0.0021], rmhmc: [25.3, 4999, 0.0051], "rmhmc-t": [27.9, 813, 0.034],
   },
   caravan_train: {
     "mh-componentwise": [388.7, 3.8, 101.9], "holmes-held": [4628, 6.7, 687], mala: [17.4, 2.8, 6.2], hmc: [12519, 33.8, 369.7],
-    mmala: [305.3, 7.5, 305.3], "simplified-mmala": [48.9, 7.5, 6.5], rmhmc: [45760, 877, 52.1], "rmhmc-t": [45877, 279, 164],
+    mmala: [305.3, 7.5, 305.3], smmala: [48.9, 7.5, 6.5], rmhmc: [45760, 877, 52.1], "rmhmc-t": [45877, 279, 164],
   },
 };
 

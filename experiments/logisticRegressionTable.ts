@@ -15,11 +15,11 @@
  *
  * A file made with --trajectory-length l (RMHMC) or --smmala-target-acceptance a (simplified
  * mMALA) holds another variant of those methods: their rows are named "rmhmc (eps L l)",
- * "simplified-mmala (target a)"; one made with --integrator lagrangian, "rmhmc (lagrangian, eps L l)".
+ * "smmala (target a)"; one made with --integrator lagrangian, "rmhmc (lagrangian, eps L l)".
  *
  *   node dist/experiments/logisticRegressionTable.js RESULT.json [RESULT.json ...]
  */
-import { readFileSync } from "node:fs";
+import { readResultFile } from "./experimentScript.js";
 import { PAPER_TABLE, PAPER_TABLE_10, PAPER_TABLE_2, PAPER_TABLE_3, PAPER_TABLES_4_9, TABLE_2_THINNING } from "./logisticRegressionPaper.js";
 
 interface Cell {
@@ -44,7 +44,8 @@ const speedOnly = process.argv.includes("--speed");
 /** Methods with a smaller min ESS are compared, but not part of the reference of the others. */
 const MIN_REFERENCE_ESS = 20;
 const files = process.argv.slice(2).filter((a) => a !== "--speed");
-const results = files.map((file) => ({ file, ...(JSON.parse(readFileSync(file, "utf8")) as Result) }));
+// (samplers under their present names: readResultFile)
+const results = files.map((file) => ({ file, ...readResultFile<Result>(file) }));
 // a result file under table2/ holds Table 2's cells; cells with a fixed leapfrog count, Table 3's
 // a cell run twice (same identity, seed and chain length, in two result files) counts once; the
 // seed does not depend on the chain length, so runs of another length are other cells
@@ -67,7 +68,7 @@ function variantOf(sampler: string, command: string | undefined): string {
   if (length !== undefined && (sampler === "rmhmc" || sampler === "rmhmc-t")) return `eps L ${length}`;
   // HMC draws its count of steps from 1..round(l / eps)
   if (length !== undefined && (sampler === "hmc" || sampler === "hmc-diagonal")) return `eps L up to ${length}`;
-  if (target !== undefined && sampler === "simplified-mmala") return `target ${target}`;
+  if (target !== undefined && sampler === "smmala") return `target ${target}`;
   return "";
 }
 // (a trajectory-length run records the count of steps it settled at, but is not a Table 3 cell)

@@ -3,7 +3,8 @@
  * several target acceptance rates of the burn-in adaptation (dual averaging): min ESS over the
  * coefficients (Geyer) of 5000 draws after 5000 burn-in, from beta = 0, the paper's protocol. The
  * paper tunes mMALA to about 70% and says nothing of simplified mMALA; the registry's default is
- * 0.7. Seeds: a hash of (data set, "simplified-mmala", target, run).
+ * 0.7. Seeds: a hash of (data set, sampler, target, run), the sampler under the name these runs
+ * were first made with ("simplified-mmala": src/samplers/renamedSamplers.ts).
  *
  *   node dist/experiments/smmalaAcceptance.js [--data australian,heart_statlog] [--targets 0.7,0.574,0.5] [--runs 3]
  */
@@ -13,6 +14,7 @@ import { regressionDesign } from "../src/models/design.js";
 import { logisticRegression } from "../src/models/logisticRegression.js";
 import { sample } from "../src/samplers/chain/driver.js";
 import { smmala } from "../src/samplers/kernels/smmala.js";
+import { parametricSeedName } from "../src/samplers/renamedSamplers.js";
 import { denseMetricTarget } from "../src/targets/denseMetric.js";
 import { cellSeed } from "./cellSeed.js";
 
@@ -39,7 +41,7 @@ for (const name of sets) {
     const accepted: number[] = [];
     for (let run = 0; run < runs; run++) {
       const kernel = smmala(target, { stepSize: 0.8, targetAcceptance: acceptance });
-      const r = sample(kernel, { draws: DRAWS, burnIn: BURN_IN, seed: cellSeed(name, "simplified-mmala", acceptance, run), init: new Float64Array(d), adapt: { method: "dual-averaging" } });
+      const r = sample(kernel, { draws: DRAWS, burnIn: BURN_IN, seed: cellSeed(name, parametricSeedName("smmala"), acceptance, run), init: new Float64Array(d), adapt: { method: "dual-averaging" } });
       let min = Infinity;
       const x = new Float64Array(DRAWS);
       for (let j = 0; j < d; j++) {

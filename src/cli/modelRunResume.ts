@@ -5,7 +5,8 @@
  * the directory's lock and refusal (./sampleResume.ts, as for the GP runs), and the chains run in
  * this thread in slices (run/slicedChains.ts) so that SIGINT and SIGTERM stop them with a
  * checkpoint. Each model's command builds its kernel and spec, and hands its draws writer and
- * report here.
+ * report here. A run recorded under a sampler's former name (samplers/renamedSamplers.ts) resumes
+ * under its present one.
  */
 import { randomInt } from "node:crypto";
 import { fileSha256 } from "../approx/approximationFile.js";
@@ -15,6 +16,7 @@ import { checkpointWriter } from "../run/checkpointWriter.js";
 import { runSlicedChains } from "../run/slicedChains.js";
 import type { AdaptOptions } from "../samplers/chain/adaptation.js";
 import type { ChainResult } from "../samplers/chain/driver.js";
+import { currentSamplerName } from "../samplers/renamedSamplers.js";
 import type { Kernel } from "../samplers/types.js";
 import { parseLastingRunOptions, type LastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
 import { checkDrawsFit } from "./memoryBudget.js";
@@ -66,6 +68,9 @@ export function startModelRun(model: string, raw: RawLastingRunOptions & { check
   if (o.out !== undefined) checkOutputDir(o.out, { force: o.force, existingRuns: "refuse", overwrite: lasting.overwrite });
   const resumed = lasting.resume !== undefined ? readResumableRun<ModelRunSpec>(lasting.resume) : undefined;
   if (resumed) {
+    // a run recorded before its sampler was renamed resumes under the present name (--sampler smmala for "simplified-mmala")
+    const recorded = resumed.record.spec.sampler;
+    if (typeof recorded?.sampler === "string") recorded.sampler = currentSamplerName(recorded.sampler);
     const was = (resumed.record.spec.model as { name?: unknown } | undefined)?.name;
     if (was !== model) {
       throw new OptionError("--model", `the run in ${resumed.dir} is ${typeof was === "string" ? `a --model ${was}` : "a GP (latent-gp)"} run; resume it with the options it was started with`);

@@ -5,7 +5,7 @@
  * naming the option and where it does apply.
  */
 import { modelInfo, optionOutsideModel, samplersOfModelWithField, type ModelName } from "../models/registry.js";
-import { OptionError, parsePositiveInteger, parsePositiveNumber } from "./options.js";
+import { OptionError, parsePositiveInteger, parsePositiveNumber, refuseRenamedSampler } from "./options.js";
 
 /** --option-name of a Commander key (camelCase). */
 export function optionName(key: string): string {
@@ -41,6 +41,7 @@ export function refuseOtherModelsSimulateOptions(model: ModelName, raw: object):
 /** The sampler `raw` names (or the model's default), refused where the model has no such sampler. */
 export function modelSampler(model: ModelName, raw: string | undefined): string {
   const m = modelInfo[model];
+  refuseRenamedSampler("--sampler", raw);
   const sampler = raw ?? m.defaultSampler;
   if (!m.samplers.includes(sampler)) throw new OptionError("--sampler", `${sampler} does not apply to --model ${model} (its samplers: ${m.samplers.join(", ")})`);
   return sampler;

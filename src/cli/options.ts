@@ -5,6 +5,7 @@
  */
 import type { Command } from "commander";
 import { readNumber } from "../io/numbers.js";
+import { renamedSampler } from "../samplers/renamedSamplers.js";
 
 /** A command-line option with a bad, missing or conflicting value. */
 export class OptionError extends Error {
@@ -79,6 +80,21 @@ export function parseChoice<T extends string>(option: string, raw: string, choic
   const near = choices.filter((c) => editDistance(c.toLowerCase(), s.toLowerCase()) <= 2);
   const hint = near.length > 0 ? `; did you mean ${near.map((c) => JSON.stringify(c)).join(" or ")}?` : "";
   throw new OptionError(option, `unknown ${what} ${shown(raw)} (known: ${choices.join(", ")})${hint}`);
+}
+
+/**
+ * A sampler's name, one of `choices`; a former name (samplers/renamedSamplers.ts) is refused with
+ * the present one, before the list of names.
+ */
+export function parseSamplerChoice<T extends string>(option: string, raw: string, choices: readonly T[], what = "sampler"): T {
+  refuseRenamedSampler(option, raw);
+  return parseChoice(option, raw, choices, what);
+}
+
+/** Refuses a sampler's former name, naming the present one ("--sampler: "simplified-mmala" is now named "smmala""). */
+export function refuseRenamedSampler(option: string, raw: string | undefined): void {
+  const renamed = raw === undefined ? undefined : renamedSampler(raw);
+  if (renamed !== undefined) throw new OptionError(option, renamed);
 }
 
 function editDistance(a: string, b: string): number {

@@ -54,7 +54,7 @@ import { runCoxProcessSample } from "./sampleCoxProcess.js";
 import { addParametricModelOptions, isParametricModel, runParametricSample, type RawParametricOptions } from "./sampleParametric.js";
 import { runVolatilitySample } from "./sampleVolatility.js";
 import { addFitzhughNagumoSampleOptions, runFitzhughNagumoSample } from "./sampleFitzhughNagumo.js";
-import { exclusive, OptionError, parseChoice, parsePositiveNumber, refuseFlagAndNegation } from "./options.js";
+import { exclusive, OptionError, parseChoice, parsePositiveNumber, parseSamplerChoice, refuseFlagAndNegation } from "./options.js";
 import {
   parseSamplerOptions,
   SAMPLE_DEFAULTS,
@@ -119,7 +119,7 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
   }
   const init = raw.init === undefined ? "zero" : parseChoice("--init", raw.init, INITS, "starting point");
   exclusive({ "--quiet": raw.quiet, "--progress": raw.progress });
-  const samplerOptions = parseSamplerOptions(raw, parseChoice("--sampler", sampler, SAMPLERS, "sampler"));
+  const samplerOptions = parseSamplerOptions(raw, parseSamplerChoice("--sampler", sampler, SAMPLERS));
   return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, init, sampler: samplerOptions };
 }
 

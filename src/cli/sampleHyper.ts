@@ -28,7 +28,7 @@ import { latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput 
 import { VERSION } from "../version.js";
 import { checkDrawsFit } from "./memoryBudget.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
-import { OptionError, parseChoice } from "./options.js";
+import { OptionError, parseChoice, parseSamplerChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
 import { dataRecord, fmt, publishReport } from "./sampleReport.js";
 import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
@@ -141,7 +141,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   if (scheme === "surr") {
     if (raw.thetaSampler !== undefined) throw new OptionError("--theta-sampler", "does not apply to --scheme surr (it slice-samples theta)");
   } else {
-    thetaSampler = parseChoice("--theta-sampler", raw.thetaSampler ?? "mh", THETA_SAMPLER_NAMES, "theta sampler");
+    thetaSampler = parseSamplerChoice("--theta-sampler", raw.thetaSampler ?? "mh", THETA_SAMPLER_NAMES, "theta sampler");
     if (scheme === "khr" && thetaSampler !== "mh") throw new OptionError("--theta-sampler", `--scheme khr proposes theta by random-walk MH; ${thetaSampler} does not apply`);
   }
   const lengthscalePrior = prior("--prior-lengthscale", raw.priorLengthscale, DEFAULT_LENGTHSCALE_PRIOR);

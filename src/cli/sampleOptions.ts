@@ -16,6 +16,7 @@ import {
   exclusive,
   OptionError,
   parseChoice,
+  parseSamplerChoice,
   parseNonNegativeInteger,
   parsePath,
   parsePositiveInteger,
@@ -143,7 +144,7 @@ export interface SampleChoices {
 /** Checks every option that does not need the data. No I/O. */
 export function parseSampleOptions(raw: RawSampleOptions, choices: SampleChoices = {}): SampleOptions {
   const model = parseModelOptions(raw, { likelihoods: choices.likelihoods ?? MODEL_LIKELIHOODS });
-  const sampler = parseChoice("--sampler", raw.sampler ?? SAMPLE_DEFAULTS.sampler, choices.samplers ?? SAMPLERS, "sampler");
+  const sampler = parseSamplerChoice("--sampler", raw.sampler ?? SAMPLE_DEFAULTS.sampler, choices.samplers ?? SAMPLERS);
   // A sampler that needs a likelihood's own form (exact HMC: probit's truncated Gaussian) says which in the registry.
   const only = samplerLikelihoods(sampler);
   if (only !== undefined && !only.includes(model.likelihood)) throw new OptionError("--sampler", `${sampler} applies only to --likelihood ${only.join(", ")}, not ${model.likelihood}`);

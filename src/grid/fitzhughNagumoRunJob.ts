@@ -8,7 +8,8 @@
  * of sensitivities. The cell names sampler and run; the fixed settings burnIn and draws. The grid
  * must be named "fitzhugh-nagumo": the run's seed is then the hash of the job's identity
  * (identity.ts), `fitzhugh-nagumo sampler=S run=R`, as experiments/fitzhughNagumo.ts always drew
- * it. With the spec's checkpointEvery the job checkpoints (jobChain.ts: the chain, and the counts
+ * it, with a renamed sampler S under the name its committed runs were made with
+ * (samplers/renamedSamplers.ts: smmala's seed hashes "sampler=simplified-mmala"). With the spec's checkpointEvery the job checkpoints (jobChain.ts: the chain, and the counts
  * of solves so far) and a retried job resumes where its checkpoint left it, drawing the same chain
  * and counting the same solves; its seconds are then the sum over its attempts of those of the
  * transitions it kept.
@@ -21,6 +22,7 @@ import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/chain/driver.js";
 import { isParametricSamplerName, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { parametricSeedName } from "../samplers/renamedSamplers.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
 import { seedOfIdentity } from "./identity.js";
@@ -80,10 +82,15 @@ export function fitzhughNagumoProblem(): { model: FitzhughNagumoModel; mode: Ret
   return problem;
 }
 
+/** The seed of run `run` of `sampler`: the hash of its identity, the sampler under the name its committed runs were made with. */
+export function fitzhughNagumoSeed(sampler: ParametricSamplerName, run: number): bigint {
+  return seedOfIdentity(`${FITZHUGH_NAGUMO_GRID} sampler=${parametricSeedName(sampler)} run=${run}`);
+}
+
 /** Run `run` of `sampler` and its draws (draws x 3, draw-major); given a job, checkpointed into its checkpoint directory and resumed from there. */
 export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }): { cell: FitzhughNagumoCell; samples: Float64Array; resumed: boolean } {
   const { model: base, mode } = fitzhughNagumoProblem();
-  const seed = seedOfIdentity(`${FITZHUGH_NAGUMO_GRID} sampler=${sampler} run=${run}`);
+  const seed = fitzhughNagumoSeed(sampler, run);
   const { model, solves } = counted(base);
   const target = denseMetricTarget(model);
   const init = Float64Array.from(mode.theta);

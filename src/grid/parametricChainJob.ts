@@ -10,7 +10,8 @@
  * settings draws, burnIn, thin, start and, when given, stepSize, leapfrogSteps,
  * trajectoryLength (RMHMC's eps L, its count of steps round(trajectoryLength / eps)) and
  * smmalaTargetAcceptance (simplified mMALA's, instead of 0.7). The seed is
- * experiments/logisticRegression.ts's: the FNV-1a hash of (data set, sampler, run) and the
+ * experiments/logisticRegression.ts's: the FNV-1a hash of (data set, sampler, run; a renamed sampler
+ * under the name its committed runs were made with, samplers/renamedSamplers.ts) and the
  * settings that differ from the defaults (`parametricSeedParts`), and the grid must be named
  * after those settings (`parametricGridName`), so the name and the seed say the same. With the
  * spec's checkpointEvery the job checkpoints (jobChain.ts) and a retried job resumes where its
@@ -35,6 +36,7 @@ import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/chain/driver.js";
 import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, trajectoryStepCap, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { stepsForLength } from "../samplers/integrators/trajectoryOptions.js";
+import { parametricSeedName } from "../samplers/renamedSamplers.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, fisherScoringMode, type DenseMetricTarget } from "../targets/denseMetric.js";
 import { fnvSeed } from "./identity.js";
@@ -126,9 +128,12 @@ export function parametricGridName(s: ParametricSettings): string {
   return ["logisticRegression", ...parametricSeedParts(s)].join(" ");
 }
 
-/** The seed of run `run` of `sampler` on data set `data` (a hash of what the run is, never of a loop position). */
+/**
+ * The seed of run `run` of `sampler` on data set `data` (a hash of what the run is, never of a loop
+ * position); a renamed sampler's word is the name its committed runs were made under (parametricSeedName).
+ */
 export function parametricSeed(data: string, sampler: string, run: number, s: ParametricSettings): number {
-  return fnvSeed(data, sampler, run, ...parametricSeedParts(s));
+  return fnvSeed(data, parametricSeedName(sampler), run, ...parametricSeedParts(s));
 }
 
 /** Where data set `name` is: data/ here, else the shared collection. */

@@ -115,7 +115,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     parameters: "a, b, c",
     samplers: PARAMETRIC_SAMPLER_NAMES.filter((n) => n !== "iwls"),
     // why: EXPERIMENTS.md, "Table 14: the Fitzhugh-Nagumo ODE"
-    defaultSampler: "simplified-mmala",
+    defaultSampler: "smmala",
     samplerFields: fieldsOf(parametricSamplerInfo),
     options: own("noiseSd", "priorSd", "initialState", "start"),
     samplerOptions: ["stepSize", "leapfrogSteps", "targetAcceptance"],

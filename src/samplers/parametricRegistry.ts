@@ -23,7 +23,7 @@ import { HMC_TARGET_ACCEPTANCE } from "./integrators/trajectoryOptions.js";
 import type { Kernel } from "./types.js";
 
 /** The names, in the order help texts list them. */
-export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "simplified-mmala", "mala", "hmc", "hmc-diagonal", "mh-componentwise", "iwls", "rmhmc-t", "holmes-held"] as const;
+export const PARAMETRIC_SAMPLER_NAMES = ["rmhmc", "mmala", "smmala", "mala", "hmc", "hmc-diagonal", "mh-componentwise", "iwls", "rmhmc-t", "holmes-held"] as const;
 export type ParametricSamplerName = (typeof PARAMETRIC_SAMPLER_NAMES)[number];
 
 /** A parametric sampler as plain data; which fields a sampler has is its entry's `fields`. */
@@ -73,7 +73,7 @@ export const parametricSamplerInfo: { readonly [N in ParametricSamplerName]: Par
   "mmala": entry({ sampler: "mmala", stepSize: 0.8, targetAcceptance: MMALA_TARGET_ACCEPTANCE }, "stepSize",
     "manifold MALA with the full drift, Christoffel terms included (Section 5: the Euler step of eqs. 12-13)",
     (target, s) => mmala(target, { stepSize: s.stepSize!, targetAcceptance: s.targetAcceptance })),
-  "simplified-mmala": entry({ sampler: "simplified-mmala", stepSize: 0.8, targetAcceptance: 0.7 }, "stepSize",
+  "smmala": entry({ sampler: "smmala", stepSize: 0.8, targetAcceptance: 0.7 }, "stepSize",
     "manifold MALA with the constant-curvature drift, step adapted to 70% acceptance (logistic regression: 50%) (Section 5; the 70% is Section 7.2's)",
     (target, s) => smmala(target, { stepSize: s.stepSize!, targetAcceptance: s.targetAcceptance })),
   "mala": entry({ sampler: "mala", stepSize: 0.1, targetAcceptance: MALA_TARGET_ACCEPTANCE }, "stepSize",
@@ -132,7 +132,7 @@ export const PARAMETRIC_PRESETS: { readonly [model: string]: { readonly [N in Pa
     rmhmc: { trajectoryLength: LOGISTIC_TRAJECTORY_LENGTH.rmhmc },
     "rmhmc-t": { trajectoryLength: LOGISTIC_TRAJECTORY_LENGTH["rmhmc-t"] },
     hmc: { trajectoryLength: LOGISTIC_TRAJECTORY_LENGTH.hmc },
-    "simplified-mmala": { targetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE },
+    smmala: { targetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE },
   },
   // The stochastic volatility model's parameter block (beta, sigma, phi): the paper's RMHMC 0.3 and 10 steps, HMC 0.015 and 200 (Section 8.3).
   "volatility-parameters": { rmhmc: { stepSize: 0.3, leapfrogSteps: 10 }, mmala: { stepSize: 0.5 }, mala: { stepSize: 0.002 }, hmc: { stepSize: 0.015, leapfrogSteps: 200 } },
@@ -199,12 +199,14 @@ export function parametricSampler(
 ): ParametricSampler {
   if (given.integrator !== undefined && name !== "rmhmc") throw new RangeError(`the lagrangian integrator applies to rmhmc only, not ${name}`);
   const info = parametricSamplerInfo[name];
+  // an unknown name is refused as every registry refuses it (completeSpec: a former name is told the present one)
+  if (!isParametricSamplerName(name)) completeSpec<ParametricSamplerSpec>(parametricSamplerInfo, { sampler: name });
   const spec = parametricSamplerSpec(name, {
     stepSize: info.tunable === undefined ? undefined : given.stepSize,
     leapfrogSteps: info.fields.includes("leapfrogSteps") ? given.leapfrogSteps : undefined,
     // a given count wins over a given trajectory length
     trajectoryLength: info.fields.includes("trajectoryLength") && given.leapfrogSteps === undefined ? given.trajectoryLength : undefined,
-    targetAcceptance: name === "simplified-mmala" ? given.smmalaTargetAcceptance : undefined,
+    targetAcceptance: name === "smmala" ? given.smmalaTargetAcceptance : undefined,
     integrator: given.integrator,
   });
   return buildParametricSampler(target, spec, { init, burnIn }, given.adapt !== false);

@@ -13,6 +13,7 @@
  */
 import { checkPositive, checkPositiveInteger, checkProbability } from "./kernels/metropolis.js";
 import type { Kernel } from "./types.js";
+import { renamedSampler } from "./renamedSamplers.js";
 
 /** The spec field holding the initial value of what burn-in adaptation tunes. */
 export type TunableField = "stepSize" | "alpha" | "proposalSd";
@@ -68,7 +69,10 @@ export function specFields(defaults: SamplerSpecBase, optional: readonly string[
 export function completeSpec<S extends SamplerSpecBase>(registry: { readonly [name: string]: { defaults: S; fields: readonly string[] } }, given: { sampler: string } & Record<string, unknown>, what = "sampler"): S {
   const name = given.sampler;
   const entry = typeof name === "string" && Object.hasOwn(registry, name) ? registry[name] : undefined;
-  if (entry === undefined) throw new RangeError(`unknown ${what} ${JSON.stringify(name)} (known: ${Object.keys(registry).join(", ")})`);
+  if (entry === undefined) {
+    const renamed = typeof name === "string" ? renamedSampler(name) : undefined;
+    throw new RangeError(renamed !== undefined ? `${what}: ${renamed}` : `unknown ${what} ${JSON.stringify(name)} (known: ${Object.keys(registry).join(", ")})`);
+  }
   for (const [field, value] of Object.entries(given)) {
     if (field !== "sampler" && value !== undefined && !entry.fields.includes(field)) {
       const known = entry.fields.length > 0 ? `its fields: ${entry.fields.join(", ")}` : "it has none";

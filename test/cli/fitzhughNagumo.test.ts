@@ -56,7 +56,7 @@ test("sample --model fitzhugh-nagumo writes a, b, c draws that diagnose reads", 
     const r = cli("sample", "--model", "fitzhugh-nagumo", "--data", data, "--draws", "60", "--burn-in", "40", "--chains", "2", "--seed", "3", "--out", out, "--json");
     assert.equal(r.status, 0, r.stderr);
     const report = JSON.parse(r.stdout);
-    assert.equal(report.sampler, "simplified-mmala");
+    assert.equal(report.sampler, "smmala");
     assert.equal(report.mode.length, 3);
     assert.ok(report.means[2] > 1 && report.means[2] < 6, `mean of c ${report.means[2]}`);
     const text = readFileSync(join(out, "draws_1.csv"), "utf8");

@@ -20,7 +20,7 @@ export const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
  */
 export const LOGISTIC_DATA = join(REPO_ROOT, "data", "synth_tr.csv");
 export const LOGISTIC_RUN = [
-  "sample", "--model", "logistic-regression", "--data", LOGISTIC_DATA, "--polynomial-degree", "3", "--sampler", "simplified-mmala",
+  "sample", "--model", "logistic-regression", "--data", LOGISTIC_DATA, "--polynomial-degree", "3", "--sampler", "smmala",
   "--draws", "6000", "--burn-in", "1000", "--chains", "2", "--seed", "7",
 ];
 

@@ -16,7 +16,7 @@ test("sample --model logistic-regression writes beta.k draws with the terms name
   const s = scratchDir();
   try {
     const out = join(s.dir, "run");
-    const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, "--polynomial-degree", "3", "--sampler", "simplified-mmala",
+    const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, "--polynomial-degree", "3", "--sampler", "smmala",
       "--draws", "200", "--burn-in", "200", "--chains", "2", "--seed", "3", "--out", out);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /7 coefficients: \(intercept\), xs, ys, xs\^2, ys\^2, xs\^3, ys\^3/);
@@ -54,14 +54,14 @@ test("bad input for --model logistic-regression: one line, exit 2, nothing writt
       [["--data", SYNTH, "--lengthscale", "1"], /^gpmcmc: --lengthscale: applies only to --model latent-gp/],
       [["--data", SYNTH, "--interweave", "on"], /^gpmcmc: --interweave: applies only to --model volatility/],
       [["--data", SYNTH, "--model", "linear"], /^gpmcmc: --model: unknown model "linear"/],
-      [["--data", SYNTH, "--sampler", "holmes-held", "--step-size", "0.1"], /^gpmcmc: --step-size: applies only to --sampler rmhmc, mmala, simplified-mmala, mala, hmc, hmc-diagonal, rmhmc-t, not holmes-held$/],
+      [["--data", SYNTH, "--sampler", "holmes-held", "--step-size", "0.1"], /^gpmcmc: --step-size: applies only to --sampler rmhmc, mmala, smmala, mala, hmc, hmc-diagonal, rmhmc-t, not holmes-held$/],
       [["--data", SYNTH, "--sampler", "holmes-held", "--leapfrog-steps", "3"], /^gpmcmc: --leapfrog-steps: applies only to --sampler rmhmc, hmc, hmc-diagonal, rmhmc-t, not holmes-held$/],
       [["--data", SYNTH, "--sampler", "mala", "--integrator", "lagrangian"], /^gpmcmc: --integrator: with a --model, only lagrangian with --model logistic-regression --sampler rmhmc \(got "lagrangian" with --model logistic-regression --sampler mala\)$/],
       [["--data", SYNTH, "--integrator", "reference"], /^gpmcmc: --integrator: with a --model, only lagrangian /],
       // the latent GP samplers' options are refused, not ignored
       [["--data", SYNTH, "--mass", "identity"], /^gpmcmc: --mass: applies only to --model latent-gp \(the GP models\)$/],
       [["--data", SYNTH, "--init", "laplace"], /^gpmcmc: --init: applies only to --model latent-gp/],
-      [["--data", SYNTH, "--sampler", "iwls", "--target-acceptance", "0.7"], /^gpmcmc: --target-acceptance: applies only to --sampler rmhmc, mmala, simplified-mmala, mala, hmc, hmc-diagonal, rmhmc-t, not iwls$/],
+      [["--data", SYNTH, "--sampler", "iwls", "--target-acceptance", "0.7"], /^gpmcmc: --target-acceptance: applies only to --sampler rmhmc, mmala, smmala, mala, hmc, hmc-diagonal, rmhmc-t, not iwls$/],
       [["--data", SYNTH, "--target-acceptance", "1"], /^gpmcmc: --target-acceptance: must be between 0 and 1 \(exclusive\), got "1"$/],
       [["--data", SYNTH, "--target-acceptance", "0.7", "--no-adapt"], /^gpmcmc: --target-acceptance: applies only with step-size adaptation/],
       [["--data", SYNTH, "--likelihood", "logistic"], /^gpmcmc: --likelihood: applies only to --model latent-gp/],
@@ -144,7 +144,7 @@ test("--target-acceptance with --model logistic-regression: recorded, and the ad
   try {
     const rate = (target: string) => {
       const out = join(s.dir, `run${target}`);
-      const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, "--sampler", "simplified-mmala", "--target-acceptance", target,
+      const r = cli("sample", "--model", "logistic-regression", "--data", SYNTH, "--sampler", "smmala", "--target-acceptance", target,
         "--draws", "300", "--burn-in", "300", "--chains", "1", "--seed", "5", "--out", out, "--json");
       assert.equal(r.status, 0, r.stderr);
       // the run as run (what --resume checks against): run.json

@@ -7,6 +7,7 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareFitzhughNagumoCells, fitzhughNagumoGridSpec, fitzhughNagumoRun, runFitzhughNagumo, type FitzhughNagumoExperiment } from "../../experiments/fitzhughNagumo.js";
@@ -15,8 +16,10 @@ import { seedOfIdentity } from "../../src/grid/identity.js";
 import { gridJobs } from "../../src/grid/spec.js";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
 
+const SCRIPT = join(REPO_ROOT, "dist", "experiments", "fitzhughNagumo.js");
+
 test("Fitzhugh-Nagumo runs through the grid = the runs computed directly, with the committed files' seeds; another chain's stored result is caught", async () => {
-  const e: FitzhughNagumoExperiment = { samplers: ["mala", "simplified-mmala"], runs: 2, burnIn: 5, draws: 10 };
+  const e: FitzhughNagumoExperiment = { samplers: ["mala", "smmala"], runs: 2, burnIn: 5, draws: 10 };
   const direct = e.samplers.flatMap((s) => [0, 1].map((run) => fitzhughNagumoRun(s, run, e.burnIn, e.draws).cell));
   const committed = JSON.parse(readFileSync(join(REPO_ROOT, "experiments", "results", "fitzhugh-nagumo", "table14-hmc-rmhmc.json"), "utf8"));
   const hmc1 = committed.cells.find((c: { sampler: string; run: number }) => c.sampler === "hmc" && c.run === 1);
@@ -40,6 +43,16 @@ test("Fitzhugh-Nagumo runs through the grid = the runs computed directly, with t
   } finally {
     s.cleanup();
   }
+});
+
+test("--check of the committed simplified-mmala runs: recomputed as smmala with their recorded seeds; the former name refused in --samplers", () => {
+  const committed = join(REPO_ROOT, "experiments", "results", "fitzhugh-nagumo", "table14-first-order.json");
+  const r = spawnSync(process.execPath, [SCRIPT, "--check", committed, "--samplers", "smmala", "--runs", "1"], { encoding: "utf8", cwd: REPO_ROOT });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /1 cell\(s\) recomputed: (identical to|agree to tolerance) /);
+  const old = spawnSync(process.execPath, [SCRIPT, "--check", committed, "--samplers", "simplified-mmala", "--runs", "1"], { encoding: "utf8", cwd: REPO_ROOT });
+  assert.notEqual(old.status, 0);
+  assert.match(old.stderr, /--samplers: "simplified-mmala" is now named "smmala"/);
 });
 
 test("fitzhugh-nagumo-run jobs: a grid named otherwise is the spec's fault", () => {

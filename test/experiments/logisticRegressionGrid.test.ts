@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CHECK_TOLERANCE_TEXT } from "../../experiments/experimentScript.js";
+import { CHECK_TOLERANCE_TEXT, readResultFile } from "../../experiments/experimentScript.js";
 import { compareLogisticCells, logisticGridSpec, parseLogisticArgs, runLogisticRegression, runLogisticRegressionDirect, type LogisticConfig } from "../../experiments/logisticRegression.js";
 import { parametricChainJob } from "../../src/grid/parametricChainJob.js";
 import { gridJobs } from "../../src/grid/spec.js";
@@ -84,10 +84,10 @@ test("--trajectory-length: in the grid's name and the seed, RMHMC's and HMC's re
 });
 
 test("--smmala-target-acceptance: in the grid's name and the seed, simplified mMALA's step adapted to it, and checked", () => {
-  const cfg = parseLogisticArgs(["--data", "synth_tr", "--samplers", "simplified-mmala", "--smmala-target-acceptance", "0.5", "--burn-in", "300", "--draws", "300"]);
+  const cfg = parseLogisticArgs(["--data", "synth_tr", "--samplers", "smmala", "--smmala-target-acceptance", "0.5", "--burn-in", "300", "--draws", "300"]);
   assert.equal(logisticGridSpec(cfg, "synth_tr", "x").grid, "logisticRegression acc=0.5");
   const low = runLogisticRegressionDirect(cfg)[0]!;
-  const plain = runLogisticRegressionDirect(parseLogisticArgs(["--data", "synth_tr", "--samplers", "simplified-mmala", "--burn-in", "300", "--draws", "300"]))[0]!;
+  const plain = runLogisticRegressionDirect(parseLogisticArgs(["--data", "synth_tr", "--samplers", "smmala", "--burn-in", "300", "--draws", "300"]))[0]!;
   assert.notEqual(low.seed, plain.seed);
   // adapted to 0.5 the step is longer and the acceptance lower than at the default 0.7
   assert.ok(low.stepSize! > plain.stepSize! && low.acceptanceRate < plain.acceptanceRate - 0.1, `${low.stepSize} ${low.acceptanceRate} against ${plain.stepSize} ${plain.acceptanceRate}`);
@@ -121,6 +121,28 @@ test("--check recomputes a committed result file through the grid: identical, or
   } finally {
     s.cleanup();
   }
+});
+
+test("--check of a committed file made under a sampler's former name: its --samplers and cells read as smmala, the cell recomputed with its recorded seed; refused in --samplers", () => {
+  // the simplified-mmala cell of a file whose command names the former name in --samplers
+  const committed = JSON.parse(readFileSync(join(REPO_ROOT, "experiments", "results", "logistic-regression", "tables4-8-australian-part1.json"), "utf8"));
+  assert.match(committed.command, /--samplers mmala,simplified-mmala,/);
+  committed.cells = committed.cells.filter((c: { sampler: string }) => c.sampler === "simplified-mmala");
+  assert.equal(committed.cells.length, 1);
+  const s = scratchDir();
+  try {
+    const file = join(s.dir, "smmala.json");
+    writeFileSync(file, JSON.stringify(committed));
+    const read = readResultFile<{ command: string; cells: { sampler: string }[] }>(file);
+    assert.match(read.command, /--samplers mmala,smmala,mala,/);
+    assert.deepEqual(read.cells.map((c) => c.sampler), ["smmala"]);
+    const r = spawnSync(process.execPath, [SCRIPT, "--check", file], { encoding: "utf8", cwd: REPO_ROOT });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /1 cell\(s\) recomputed: (identical to|agree to tolerance) /);
+  } finally {
+    s.cleanup();
+  }
+  assert.throws(() => parseLogisticArgs(["--samplers", "mala,simplified-mmala"]), /^Error: --samplers: "simplified-mmala" is now named "smmala"$/);
 });
 
 test("--integrator lagrangian: in the grid's name and the seed, RMHMC's explicit integrator (no fixed points), and checked", () => {

@@ -33,11 +33,11 @@ for (const name of ["rmhmc", "rmhmc-t", "hmc"] as const) {
   });
 }
 
-test(`simplified-mmala adapted to logistic regression's target acceptance ${LOGISTIC_SMMALA_TARGET_ACCEPTANCE} leaves the three targets invariant`, (t) => {
+test(`smmala adapted to logistic regression's target acceptance ${LOGISTIC_SMMALA_TARGET_ACCEPTANCE} leaves the three targets invariant`, (t) => {
   for (const c of cases) {
     const target = denseMetricTarget(c.model());
-    const { kernel, adapt } = parametricSampler(target, "simplified-mmala", Float64Array.from(c.init), BURN_IN, { smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE });
+    const { kernel, adapt } = parametricSampler(target, "smmala", Float64Array.from(c.init), BURN_IN, { smmalaTargetAcceptance: LOGISTIC_SMMALA_TARGET_ACCEPTANCE });
     assert.equal(kernel.tunable?.targetAcceptance, LOGISTIC_SMMALA_TARGET_ACCEPTANCE);
-    expectPass(t, run(kernel, c, adapt, 3000 + c.name.length), `simplified-mmala target ${LOGISTIC_SMMALA_TARGET_ACCEPTANCE} on ${c.name}`);
+    expectPass(t, run(kernel, c, adapt, 3000 + c.name.length), `smmala target ${LOGISTIC_SMMALA_TARGET_ACCEPTANCE} on ${c.name}`);
   }
 });

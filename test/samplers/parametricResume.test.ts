@@ -54,7 +54,7 @@ test("negative controls: a checkpoint without the kernel's state, the adaptation
     assert.ok(cp.kernelState, `${sampler}: the checkpoint holds the kernel's state`);
     assert.ok(resumeDiffers(kernel, options, SEED, { ...cp, kernelState: undefined }, reference), `${sampler}: kernel state dropped`);
   }
-  const { kernel, options } = setup(logistic, "simplified-mmala", new Float64Array(logistic.dim), LOGISTIC_CHAIN);
+  const { kernel, options } = setup(logistic, "smmala", new Float64Array(logistic.dim), LOGISTIC_CHAIN);
   const { reference, saved } = resumesExactly(kernel, options, SEED, 3, []);
   const inBurnIn = saved.find((c) => c.phase === "burn-in" && c.done === 6)!;
   assert.ok(resumeDiffers(kernel, options, SEED, { ...inBurnIn, adapter: undefined }, reference), "adapter reset");

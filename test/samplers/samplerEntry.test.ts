@@ -108,7 +108,7 @@ test("per-model presets override the defaults; a given leapfrog count drops a pr
   assert.deepEqual(parametricSamplerSpec("rmhmc", {}, "logistic-regression"), { sampler: "rmhmc", stepSize: 0.5, leapfrogSteps: 50, trajectoryLength: 2, targetAcceptance: 0.8 });
   assert.deepEqual(parametricSamplerSpec("rmhmc", { leapfrogSteps: 7 }, "logistic-regression"), { sampler: "rmhmc", stepSize: 0.5, leapfrogSteps: 7, targetAcceptance: 0.8 });
   assert.deepEqual(parametricSamplerSpec("hmc", {}, "volatility-parameters"), { sampler: "hmc", stepSize: 0.015, leapfrogSteps: 200, targetAcceptance: 0.65 });
-  assert.equal(parametricSamplerSpec("simplified-mmala", {}, "logistic-regression").targetAcceptance, 0.5);
+  assert.equal(parametricSamplerSpec("smmala", {}, "logistic-regression").targetAcceptance, 0.5);
   // every preset names samplers and fields the registry has
   for (const [model, presets] of Object.entries(PARAMETRIC_PRESETS)) {
     for (const [name, preset] of Object.entries(presets)) {

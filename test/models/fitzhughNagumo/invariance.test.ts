@@ -52,7 +52,7 @@ test("the importance-sampling reference is usable (ESS, skewness the Gaussian ap
   assert.ok(Math.abs(ref.mean[2] - ref.mode[2]) > 3 * ref.meanSe[2], `mean ${ref.mean[2]} vs mode ${ref.mode[2]}`);
 });
 
-for (const name of ["simplified-mmala", "mmala", "mh-componentwise"] as ParametricSamplerName[]) {
+for (const name of ["smmala", "mmala", "mh-componentwise"] as ParametricSamplerName[]) {
   test(`${name} leaves the Fitzhugh-Nagumo posterior invariant`, (t) => {
     const { kernel, adapt } = parametricSampler(target, name, ref.mode, BURN_IN);
     const cs = check(kernel, adapt, 31);
