@@ -26,7 +26,7 @@
  * no-U-turn criterion sums and dots.
  */
 import type { RandomSource } from "../../random/types.js";
-import type { DivergenceReason, SamplerState } from "../types.js";
+import type { DivergenceReason, SamplerState, TrajectoryCost } from "../types.js";
 
 /** A point in phase space: what the dynamics store (see the module comment), and its log density L. */
 export interface PhasePoint {
@@ -42,6 +42,8 @@ export interface Dynamics<P extends PhasePoint, S extends SamplerState> {
   copyState?(from: P, to: P): void;
   /** The state as a point of phase space, with a momentum drawn from the dynamics' distribution. */
   start(state: S, rng: RandomSource, to: P): void;
+  /** The state as a point of phase space with the momentum given (copied): a trajectory from a given start. */
+  place?(state: S, momentum: Float64Array, to: P): void;
   /**
    * One step of `eps` (negative: backwards in time), in place; a failure throws a numerical
    * failure or returns its reason.
@@ -55,6 +57,10 @@ export interface Dynamics<P extends PhasePoint, S extends SamplerState> {
   /** The chain state at a point (a new object). */
   state(point: P): S;
   init(x0: Float64Array): S;
+  /** Where the dynamics count their work: that of the steps since the last `start` or `place`. */
+  readonly cost?: TrajectoryCost;
+  /** A trajectory's end that is not kept: what the point holds beyond its start goes back to the target. */
+  release?(point: P): void;
 }
 
 /**

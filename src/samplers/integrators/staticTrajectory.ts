@@ -1,6 +1,12 @@
 /**
- * A static trajectory: L leapfrog steps of step size e from a point, over split dynamics
- * (dynamics.ts), as static HMC runs them (kernels/hmc.ts). The closing half-kick of one step and
+ * Static trajectories: L steps of step size e from a point over a `Dynamics` (dynamics.ts).
+ *
+ * `stepTrajectory` runs `step` L times, stopping at the first step that fails (returns its
+ * reason, or throws a numerical failure: "numerical-error"): the generalised leapfrog's
+ * trajectories (integrators/generalisedLeapfrog.ts: RMHMC's, its reversibility check's, and
+ * delayed rejection's second stage and ghost, kernels/delayedRejection.ts).
+ *
+ * `staticTrajectory` runs split dynamics, as static HMC does (kernels/hmc.ts). The closing half-kick of one step and
  * the opening half-kick of the next are merged into one kick of e, so L steps cost L force
  * evaluations:
  *
@@ -14,7 +20,7 @@
  */
 import { isNumericalFailure } from "../kernels/metropolis.js";
 import type { DivergenceReason, SamplerState } from "../types.js";
-import type { PhasePoint, SplitDynamics } from "./dynamics.js";
+import type { Dynamics, PhasePoint, SplitDynamics } from "./dynamics.js";
 
 /** How a trajectory ended: the steps completed (the last one's drift included) and why it stopped, if it did. */
 export interface TrajectoryEnd {
@@ -37,6 +43,25 @@ export function staticTrajectory<P extends PhasePoint, S extends SamplerState>(d
         end.failure = "non-finite";
         break;
       }
+    }
+  } catch (e) {
+    if (!isNumericalFailure(e)) throw e;
+    end.failure = "numerical-error";
+  }
+}
+
+/** `steps` steps of `eps` from `point`, in place, stopping at the first failure; `end` says how it ended (module comment). */
+export function stepTrajectory<P extends PhasePoint, S extends SamplerState>(dyn: Dynamics<P, S>, point: P, eps: number, steps: number, end: TrajectoryEnd): void {
+  end.steps = 0;
+  end.failure = undefined;
+  try {
+    for (let l = 1; l <= steps; l++) {
+      const failure = dyn.step(point, eps);
+      if (failure) {
+        end.failure = failure;
+        return;
+      }
+      end.steps = l;
     }
   } catch (e) {
     if (!isNumericalFailure(e)) throw e;
