@@ -89,7 +89,7 @@ for (const integrator of LAPLACE_INTEGRATORS) {
     const eps = 0.35;
     for (let step = 0; step < 8; step++) {
       const e = step < 4 ? eps : -eps;
-      dyn.leapfrog(pt, e);
+      dyn.step(pt, e);
       kick(0.5 * e);
       if (integrator === "split") {
         for (let i = 0; i < N; i++) {

@@ -9,10 +9,14 @@
  * are never written while a geometry computed at them is still in use, so a target's geometry
  * may keep a reference to its x.
  */
+import type { RandomSource } from "../../random/types.js";
+import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
 import type { InverseMetric, LocalGeometry } from "../../targets/types.js";
 import { AndersonAcceleration } from "./andersonAcceleration.js";
+import type { Dynamics } from "./dynamics.js";
+import { copyGeneralisedPoint, newGeneralisedPoint, takePosition, type GeneralisedPoint } from "./generalisedPoint.js";
 import { dot, kineticHamiltonianGradient, type KineticEnergy } from "./kineticEnergy.js";
-import { isNumericalFailure } from "../kernels/metropolis.js";
+import { stepTrajectory, type TrajectoryEnd } from "./staticTrajectory.js";
 import type { DivergenceReason, SamplerState, TrajectoryCost } from "../types.js";
 
 /** Where a trajectory starts: a position with its geometry. */
@@ -71,30 +75,101 @@ function allFinite(v: Float64Array): boolean {
   return true;
 }
 
-export class GeneralisedLeapfrog {
+/**
+ * The integrator as a `Dynamics` (dynamics.ts): `step` is one generalised leapfrog step, which
+ * returns "fixed-point" or "non-finite" when it cannot be completed; `run` is `stepTrajectory`
+ * over it on the integrator's own point, which delayed rejection and the reversibility check
+ * share with the first trajectory.
+ */
+export class GeneralisedLeapfrog implements Dynamics<GeneralisedPoint, GeometryState> {
   /** The momentum: a trajectory's start, then p_new after each step (eq. 15); the final momentum after `run`. */
   readonly p: Float64Array;
   private readonly w: ReturnType<typeof workspace>;
   private readonly acc: AndersonAcceleration;
-  // Positions of successive leapfrog steps alternate between two buffers, so the buffer written by
-  // step l + 1 is the one whose geometry (from step l - 1) is no longer used. The final one is
-  // handed to the caller and replaced.
-  private readonly pool: [Float64Array, Float64Array];
+  /** The point `run` integrates. */
+  private readonly point: GeneralisedPoint;
+  private readonly end: TrajectoryEnd = { steps: 0, failure: undefined };
 
-  // What the last `run` produced.
-  geometry: LocalGeometry | undefined = undefined;
-  position: Float64Array;
-  private poolIndex = -1;
+  // What the last `run` produced (the point's geometry and position).
+  get geometry(): LocalGeometry | undefined {
+    return this.point.geometry;
+  }
+  get position(): Float64Array {
+    return this.point.position;
+  }
   divergence: DivergenceReason | undefined = undefined;
   steps = 0;
+  /** The work since the last `place` (or `run`). */
   readonly cost: TrajectoryCost = { gradientCalls: 0, metricCalls: 0, inverseMetricCalls: 0, fixedPointIterations: 0 };
 
   constructor(private readonly n: number, private readonly settings: LeapfrogSettings) {
-    this.p = new Float64Array(n);
     this.w = workspace(n);
     this.acc = new AndersonAcceleration(n);
-    this.pool = [new Float64Array(n), new Float64Array(n)];
-    this.position = this.pool[0];
+    this.point = this.newPoint();
+    this.p = this.point.p;
+  }
+
+  get dim(): number {
+    return this.n;
+  }
+
+  newPoint(): GeneralisedPoint {
+    return newGeneralisedPoint(this.n);
+  }
+
+  copy(from: GeneralisedPoint, to: GeneralisedPoint): void {
+    copyGeneralisedPoint(from, to);
+  }
+
+  /** The state with the momentum given (copied), as a trajectory's start; resets the work counts. */
+  place(state: GeometryState, momentum: Float64Array, to: GeneralisedPoint): void {
+    if (momentum !== to.p) to.p.set(momentum);
+    to.position = state.position;
+    to.geometry = to.origin = state.geometry;
+    to.poolIndex = -1;
+    to.lp = state.logDensity;
+    this.cost.fixedPointIterations = 0;
+    this.cost.gradientCalls = 0;
+    this.cost.metricCalls = 0;
+    this.cost.inverseMetricCalls = 0;
+  }
+
+  /** p ~ N(0, G(x)) by the geometry's own sampler (scaled for a non-Gaussian kinetic energy). */
+  start(state: GeometryState, rng: RandomSource, to: GeneralisedPoint): void {
+    state.geometry.sampleMomentum(rng, this.w.work);
+    this.settings.kinetic?.scaleMomentum(rng, this.w.work);
+    this.place(state, this.w.work, to);
+  }
+
+  energy(point: GeneralisedPoint): number {
+    return this.hamiltonian(point.geometry!, point.p);
+  }
+
+  momentum(point: GeneralisedPoint): Float64Array {
+    return point.p;
+  }
+
+  sharp(point: GeneralisedPoint): Float64Array {
+    point.geometry!.applyInverse(point.p, point.v);
+    this.toVelocity(point.p, point.v);
+    return point.v;
+  }
+
+  /** The chain state at the point: its final position buffer handed out (and replaced) with its geometry. */
+  state(point: GeneralisedPoint): GeometryState {
+    const geometry = point.geometry!;
+    return { position: takePosition(point), logDensity: geometry.logDensity, geometry };
+  }
+
+  init(x0: Float64Array): GeometryState {
+    const position = initialPosition("generalised leapfrog", x0, this.n);
+    const geometry = this.settings.geometryAt(position);
+    return { position, logDensity: finiteInitialLogDensity("generalised leapfrog", geometry.logDensity), geometry };
+  }
+
+  /** The point's geometry goes back to the target, unless it is the start's. */
+  release(point: GeneralisedPoint): void {
+    if (point.geometry !== point.origin) point.geometry?.release?.();
   }
 
   /** H(x, p) = 1/2 p' G^-1 p + 1/2 log|G| - L (Algorithm 2; lines 8 and 28). */
@@ -163,8 +238,7 @@ export class GeneralisedLeapfrog {
    * transitions after burn-in of BENCHMARKS.md's "RMHMC's divergences" were such solves, on the
    * way out or on the reversibility check's way back).
    */
-  private momentumHalfStep(geo: LocalGeometry, h: number, accelerate: boolean): boolean {
-    const p = this.p;
+  private momentumHalfStep(p: Float64Array, geo: LocalGeometry, h: number, accelerate: boolean): boolean {
     const { pHalf, next, dHdx } = this.w;
     const acc = this.acc;
     acc.count = 0;
@@ -232,65 +306,56 @@ export class GeneralisedLeapfrog {
   }
 
   /**
-   * `steps` generalised leapfrog steps from (start, p) (Algorithm 1 lines 10-29); p holds the final
-   * momentum on return, and the fields above say where the trajectory ended. Numerical failures
-   * of the target end it as divergent.
+   * One generalised leapfrog step of `eps` from the point, in place (Algorithm 1 lines 10-29 for
+   * one step); why it could not be completed, if it could not (a numerical failure of the target
+   * throws).
+   */
+  step(point: GeneralisedPoint, eps: number): DivergenceReason | undefined {
+    const h = 0.5 * eps;
+    const geo = point.geometry!;
+    const slot = point.poolIndex === 0 ? 1 : 0;
+    const xNew = point.pool[slot];
+    this.divergence = undefined;
+    if (!this.momentumHalfStep(point.p, geo, h, this.settings.accelerateMomentum)) return this.divergence;
+    // a fixed count is the note's plain iteration
+    if (!this.positionStep(geo, point.position, xNew, h, this.settings.fixedCount === undefined)) return this.divergence;
+    // Line 22 at the converged x_new: the whole geometry, once per leapfrog step. The previous
+    // step's geometry is no longer used: its workspace goes back to the target (the start's
+    // belongs to the caller).
+    const next = this.settings.geometryAt(xNew);
+    this.cost.metricCalls++;
+    if (geo !== point.origin) geo.release?.();
+    if (!Number.isFinite(next.logDensity) || !Number.isFinite(next.logDetMetric)) return "non-finite";
+    // Eq. (15), lines 26-27: p_new = p' - e/2 dH/dx(x_new, p').
+    const { pHalf, dHdx } = this.w;
+    this.hamiltonianGradient(next, pHalf, dHdx);
+    this.cost.gradientCalls++;
+    const p = point.p;
+    for (let i = 0; i < this.n; i++) p[i] = pHalf[i] - h * dHdx[i];
+    point.geometry = next;
+    point.position = xNew;
+    point.poolIndex = slot;
+    point.lp = next.logDensity;
+    return undefined;
+  }
+
+  /**
+   * `steps` generalised leapfrog steps from (start, p) (Algorithm 1 lines 10-29): `stepTrajectory`
+   * over `step`; p holds the final momentum on return, and the fields above say where the
+   * trajectory ended. Numerical failures of the target end it as divergent.
    */
   run(start: GeometryState, steps: number, eps: number): void {
-    const h = 0.5 * eps;
-    this.geometry = start.geometry;
-    this.position = start.position;
-    this.poolIndex = -1;
-    this.divergence = undefined;
-    this.steps = 0;
-    this.cost.fixedPointIterations = 0;
-    this.cost.gradientCalls = 0;
-    this.cost.metricCalls = 0;
-    this.cost.inverseMetricCalls = 0;
-    let geo = start.geometry;
-    let x = start.position;
-    let slot = 0;
-    const accelerate = this.settings.fixedCount === undefined; // a fixed count is the note's plain iteration
-    try {
-      for (let l = 0; l < steps; l++) {
-        const xNew = this.pool[slot];
-        if (!this.momentumHalfStep(geo, h, this.settings.accelerateMomentum)) return;
-        if (!this.positionStep(geo, x, xNew, h, accelerate)) return;
-        // Line 22 at the converged x_new: the whole geometry, once per leapfrog step. The previous
-        // step's geometry is no longer used: its workspace goes back to the target (the start's
-        // belongs to the caller).
-        const previous = geo;
-        geo = this.settings.geometryAt(xNew);
-        this.cost.metricCalls++;
-        if (previous !== start.geometry) previous.release?.();
-        if (!Number.isFinite(geo.logDensity) || !Number.isFinite(geo.logDetMetric)) {
-          this.fail("non-finite");
-          return;
-        }
-        // Eq. (15), lines 26-27: p_new = p' - e/2 dH/dx(x_new, p').
-        const { pHalf, dHdx } = this.w;
-        this.hamiltonianGradient(geo, pHalf, dHdx);
-        this.cost.gradientCalls++;
-        for (let i = 0; i < this.n; i++) this.p[i] = pHalf[i] - h * dHdx[i];
-        x = xNew;
-        this.geometry = geo;
-        this.position = xNew;
-        this.poolIndex = slot;
-        this.steps = l + 1;
-        slot ^= 1;
-      }
-    } catch (e) {
-      if (!isNumericalFailure(e)) throw e;
-      this.geometry = undefined;
-      this.fail("numerical-error");
-    }
+    const point = this.point;
+    this.place(start, point.p, point);
+    stepTrajectory(this, point, eps, steps, this.end);
+    this.steps = this.end.steps;
+    this.divergence = this.end.failure;
+    if (this.divergence === "numerical-error") point.geometry = undefined;
   }
 
   /** Hands the final position buffer to the caller, replacing it in the pool. */
   takeFinalPosition(): Float64Array {
-    const x = this.position;
-    if (this.poolIndex >= 0) this.pool[this.poolIndex] = new Float64Array(this.n);
-    return x;
+    return takePosition(this.point);
   }
 
   /**

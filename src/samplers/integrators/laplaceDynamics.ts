@@ -41,7 +41,8 @@ import { invertLowerTriangularInPlace } from "../../linalg/triangular.js";
 import type { RandomSource } from "../../random/types.js";
 import type { LaplaceWhitening } from "../kernels/laplaceWhitening.js";
 import type { LatentGpTarget } from "../latentTarget.js";
-import { dot, type NutsDynamics, type PhasePoint } from "../kernels/nuts.js";
+import type { Dynamics, PhasePoint } from "./dynamics.js";
+import { dot } from "./kineticEnergy.js";
 import type { SamplerState } from "../types.js";
 import { packNumbers } from "../../math/packNumbers.js";
 import type { FaultOf } from "../../math/negativeControl.js";
@@ -94,7 +95,7 @@ export interface LaplaceDynamicsOptions {
 }
 
 /** The dynamics of the module comment on `whitening` of `target`, for nuts.ts's `nutsOn`. */
-export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhitening, options: LaplaceDynamicsOptions = {}): NutsDynamics<LaplacePoint, LaplaceState> & LaplaceStateSnapshot {
+export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhitening, options: LaplaceDynamicsOptions = {}): Dynamics<LaplacePoint, LaplaceState> & LaplaceStateSnapshot {
   const n = target.dim;
   const be = backendFor(n);
   const r = whitening.factor.factor.data;
@@ -235,7 +236,7 @@ export function laplaceDynamics(target: LatentGpTarget, whitening: LaplaceWhiten
     },
     // The loops are fused (one pass over the arrays per half step); every sum runs over i in
     // order, so the numbers are those of separate loops.
-    leapfrog(pt, eps) {
+    step(pt, eps) {
       if (split) return splitStep(pt, eps);
       const { f, q, v, s, a, gv } = pt;
       const h = 0.5 * eps;

@@ -25,20 +25,28 @@
  * ghost decides it exactly as the first stage did. (Triggering the second stage on every rejection
  * would need min(1, .) of the first stage in place of beta, and a ghost trajectory for every
  * rejected proposal; triggered by divergence alone it costs nothing where no trajectory diverges.)
+ *
+ * The second stage and the ghost run over the first stage's dynamics (integrators/dynamics.ts;
+ * the generalised leapfrog is one) on a point of their own, by `stepTrajectory`.
  */
 import type { RandomSource } from "../../random/types.js";
-import { addCost, type GeneralisedLeapfrog, type GeometryState } from "../integrators/generalisedLeapfrog.js";
+import type { Dynamics, PhasePoint } from "../integrators/dynamics.js";
+import { addCost, type GeometryState } from "../integrators/generalisedLeapfrog.js";
+import { stepTrajectory, type TrajectoryEnd } from "../integrators/staticTrajectory.js";
 import { checkPositiveInteger, metropolisDecision, rejectInto, type MetropolisOutcome } from "./metropolis.js";
 import type { SecondStageOutcome, TrajectoryCost } from "../types.js";
 import type { FaultOf } from "../../math/negativeControl.js";
+
+/** The kernel's reversibility check of a proposal (end, pEnd) reached from (start, p0) in `steps` of `eps`, its work added to `cost`. */
+export type ReversibilityCheck = (start: GeometryState, p0: Float64Array, end: GeometryState, pEnd: Float64Array, steps: number, eps: number, cost: TrajectoryCost) => boolean;
 
 export interface DelayedRejectionSettings {
   /** The second stage runs k L steps of e / k (an integer >= 2). */
   readonly factor: number;
   /** Energy rise above which a trajectory is divergent (the kernel's). */
   readonly threshold: number;
-  /** The reversibility check's tolerance, or false (the kernel's). */
-  readonly reversibility: number | false;
+  /** The kernel's reversibility check, or undefined: none. */
+  readonly returnsToStart: ReversibilityCheck | undefined;
   /**
    * Test-only negative control: "no-ghost" accepts the second stage without asking whether the
    * first stage diverges from its end as well.
@@ -46,6 +54,13 @@ export interface DelayedRejectionSettings {
    */
   readonly broken?: FaultOf<"delayed-rejection">;
 }
+
+/**
+ * The dynamics the second stage runs over (dynamics.ts): the first stage's, on positions with a
+ * geometry (the generalised leapfrog, generalisedLeapfrog.ts), started from a given momentum,
+ * counting their work and releasing the ends not kept.
+ */
+export type SecondStageDynamics<P extends PhasePoint> = Dynamics<P, GeometryState> & Required<Pick<Dynamics<P, GeometryState>, "place" | "cost" | "release">>;
 
 /** What the second stage did: the proposal (when accepted), H at its end, its leapfrog steps, how it ended. */
 export interface SecondStageResult {
@@ -60,14 +75,25 @@ function checkDelayedRejectionFactor(factor: number): void {
   if (factor < 2) throw new RangeError(`rmhmc: delayedRejection must be an integer of at least 2 (the second stage's step is e / k), got ${factor}`);
 }
 
-export class DelayedRejection {
+export class DelayedRejection<P extends PhasePoint> {
+  private readonly point: P;
+  private readonly end: TrajectoryEnd = { steps: 0, failure: undefined };
   private readonly pEnd: Float64Array;
   private readonly ghost: Float64Array;
 
-  constructor(private readonly leapfrog: GeneralisedLeapfrog, private readonly settings: DelayedRejectionSettings, n: number) {
+  constructor(private readonly dynamics: SecondStageDynamics<P>, private readonly settings: DelayedRejectionSettings) {
     checkDelayedRejectionFactor(settings.factor);
-    this.pEnd = new Float64Array(n);
-    this.ghost = new Float64Array(n);
+    this.point = dynamics.newPoint();
+    this.pEnd = new Float64Array(dynamics.dim);
+    this.ghost = new Float64Array(dynamics.dim);
+  }
+
+  /** `steps` steps of `eps` from (start, p) in the point, the work added to `cost`; whether none failed. */
+  private integrate(start: GeometryState, p: Float64Array, steps: number, eps: number, cost: TrajectoryCost): boolean {
+    this.dynamics.place(start, p, this.point);
+    stepTrajectory(this.dynamics, this.point, eps, steps, this.end);
+    addCost(cost, this.dynamics.cost);
+    return this.end.failure === undefined;
   }
 
   /**
@@ -76,14 +102,9 @@ export class DelayedRejection {
    * the target failing, a non-finite energy, an energy rise above the threshold.
    */
   private diverges(start: GeometryState, p: Float64Array, energy: number, steps: number, eps: number, cost: TrajectoryCost): boolean {
-    const lf = this.leapfrog;
-    lf.p.set(p);
-    lf.run(start, steps, eps);
-    addCost(cost, lf.cost);
-    const end = lf.geometry;
-    if (lf.divergence || !end) return true;
-    const rise = lf.hamiltonian(end, lf.p) - energy;
-    if (end !== start.geometry) end.release?.();
+    if (!this.integrate(start, p, steps, eps, cost)) return true;
+    const rise = this.dynamics.energy(this.point) - energy;
+    this.dynamics.release(this.point);
     return !Number.isFinite(rise) || rise > this.settings.threshold;
   }
 
@@ -92,36 +113,32 @@ export class DelayedRejection {
    * `eps`) diverged; decides into `decision` with log u2 = `logUniform` and adds its work to `cost`.
    */
   run(state: GeometryState, momentum: Float64Array, h0: number, logUniform: number, steps: number, eps: number, cost: TrajectoryCost, decision: MetropolisOutcome): SecondStageResult {
-    const { factor, threshold, reversibility } = this.settings;
-    const lf = this.leapfrog;
+    const { factor, threshold, returnsToStart } = this.settings;
+    const dyn = this.dynamics;
     const eps2 = eps / factor;
     const steps2 = steps * factor;
-    lf.p.set(momentum);
-    lf.run(state, steps2, eps2);
-    addCost(cost, lf.cost);
-    const geometry = lf.geometry;
-    if (lf.divergence || !geometry) {
-      rejectInto(decision, lf.divergence ?? "numerical-error");
+    if (!this.integrate(state, momentum, steps2, eps2, cost)) {
+      rejectInto(decision, this.end.failure!);
       return { proposal: undefined, energy: NaN, steps: steps2, outcome: "diverged" };
     }
-    const energy = lf.hamiltonian(geometry, lf.p);
+    const energy = dyn.energy(this.point);
     metropolisDecision(energy - h0, logUniform, threshold, decision);
     if (!decision.accepted) {
-      if (geometry !== state.geometry) geometry.release?.();
+      dyn.release(this.point);
       return { proposal: undefined, energy, steps: steps2, outcome: decision.divergence ? "diverged" : "metropolis" };
     }
-    const proposal: GeometryState = { position: lf.takeFinalPosition(), logDensity: geometry.logDensity, geometry };
-    this.pEnd.set(lf.p);
+    this.pEnd.set(dyn.momentum(this.point));
+    const proposal = dyn.state(this.point);
     // the ghost: the first stage from z2 = (x2, -p2) must diverge too
     for (let i = 0; i < this.ghost.length; i++) this.ghost[i] = -this.pEnd[i];
     const reject = (why: "irreversible" | undefined, outcome: SecondStageOutcome): SecondStageResult => {
       decision.accepted = false;
       decision.divergence = why;
-      geometry.release?.();
+      proposal.geometry.release?.();
       return { proposal: undefined, energy, steps: steps2, outcome };
     };
     if (this.settings.broken !== "no-ghost" && !this.diverges(proposal, this.ghost, energy, steps, eps, cost)) return reject(undefined, "ghost");
-    if (reversibility !== false && !lf.returnsToStart(state, momentum, proposal, this.pEnd, steps2, eps2, reversibility, cost)) return reject("irreversible", "irreversible");
+    if (returnsToStart && !returnsToStart(state, momentum, proposal, this.pEnd, steps2, eps2, cost)) return reject("irreversible", "irreversible");
     return { proposal, energy, steps: steps2, outcome: "moved" };
   }
 }

@@ -7,18 +7,20 @@
  *   x(t + e)   = x(t) + e M^-1 p(t + e/2)
  *   p(t + e)   = p(t + e/2) + e/2 dL/dx(x(t + e))
  *
- * followed by the accept step of eq. (8). The closing half-step of one leapfrog step and the
- * opening half-step of the next are merged into one full step, so a trajectory of l steps costs
- * l gradient evaluations. A trajectory that meets a non-finite density, gradient or energy, or
- * whose energy error exceeds the divergence threshold, is rejected and reported as divergent.
+ * followed by the accept step of eq. (8). The dynamics are euclideanDynamics.ts's, the trajectory
+ * staticTrajectory.ts's: the closing half-step of one leapfrog step and the opening half-step of
+ * the next are merged into one full step, so a trajectory of l steps costs l gradient
+ * evaluations. A trajectory that meets a non-finite density, gradient or energy, or whose energy
+ * error exceeds the divergence threshold, is rejected and reported as divergent.
  */
 import type { RandomSource } from "../../random/types.js";
 import type { Target } from "../../targets/types.js";
-import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
+import { euclideanDynamics, type EuclideanState } from "../integrators/euclideanDynamics.js";
 import { identityMass, type MassMatrix } from "../integrators/massMatrix.js";
-import { checkPositive, hamiltonianStepInfo, isNumericalFailure, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
+import { staticTrajectory, type TrajectoryEnd } from "../integrators/staticTrajectory.js";
+import { checkPositive, hamiltonianStepInfo, metropolisDecision, newMetropolisOutcome, rejectInto } from "./metropolis.js";
 import { checkTrajectoryOptions, leapfrogStepCount, type TrajectoryOptions } from "../integrators/trajectoryOptions.js";
-import type { DivergenceReason, Kernel, SamplerState, StepInfo, Tunable } from "../types.js";
+import type { DivergenceReason, Kernel, StepInfo, Tunable } from "../types.js";
 import type { FaultOf } from "../../math/negativeControl.js";
 
 export interface HmcOptions extends TrajectoryOptions {
@@ -32,10 +34,8 @@ export interface HmcOptions extends TrajectoryOptions {
   broken?: FaultOf<"hmc">;
 }
 
-export interface HmcState extends SamplerState {
-  /** dL/dx at the position. */
-  readonly gradient: Float64Array;
-}
+/** The position with L and dL/dx there (euclideanDynamics.ts). */
+export type HmcState = EuclideanState;
 
 /** A leapfrog trajectory from a given position and momentum (copies, owned by the caller). */
 export interface HmcTrajectory {
@@ -62,102 +62,53 @@ export interface HmcKernel extends Kernel<HmcState> {
 
 export function hmc(target: Target, options: HmcOptions): HmcKernel {
   const n = target.dim;
-  const gradientOf = target.logDensityAndGradient?.bind(target);
-  if (!gradientOf) throw new Error("hmc: the target has no logDensityAndGradient");
-  const gradientAlone = target.gradient?.bind(target);
   const trajectory = checkTrajectoryOptions(options);
   const { targetAcceptance, divergenceThreshold: threshold } = trajectory;
   const mass = options.mass ?? identityMass(n);
-  if (mass.dim !== n) throw new RangeError(`hmc: the mass matrix has dimension ${mass.dim}, the target ${n}`);
+  const dynamics = euclideanDynamics(target, mass, "hmc");
   const potentialOnly = options.broken === "potential-only";
 
   const tunable: Tunable = { name: "stepSize", value: options.stepSize, targetAcceptance };
   // Preallocated per kernel: the leapfrog loop allocates nothing.
-  // x, dL/dx, the momentum, M^-1 p and the drawn momentum.
-  const [x, g, p, v, drawn] = Array.from({ length: 5 }, () => new Float64Array(n));
+  // The trajectory's point, the drawn momentum and how the last trajectory ended.
+  const point = dynamics.newPoint();
+  const drawn = new Float64Array(n);
+  const last: TrajectoryEnd = { steps: 0, failure: undefined };
   const decision = newMetropolisOutcome();
 
-  function init(x0: Float64Array): HmcState {
-    const position = initialPosition("hmc", x0, n);
-    const gradient = new Float64Array(n);
-    const logDensity = finiteInitialLogDensity("hmc", gradientOf!(position, gradient));
-    for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(gradient[i])) throw new RangeError(`hmc: the gradient at the initial point has ${gradient[i]} at ${i}`);
-    }
-    return { position, logDensity, gradient };
-  }
-
-  // What the last `run` produced.
-  const last = { logDensity: NaN, steps: 0, failure: undefined as DivergenceReason | undefined };
-
-  /** `steps` leapfrog steps (eq. 9) from (state, p) in x, g, p; `last` says how it ended. */
-  function run(state: HmcState, steps: number, eps: number): void {
-    x.set(state.position);
-    g.set(state.gradient);
-    let lp = state.logDensity;
-    last.steps = 0;
-    last.failure = undefined;
-    try {
-      // eq. (9), first line: half-step of the momentum (U = -L, so -dU/dx = dL/dx).
-      for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
-      for (let l = 1; l <= steps; l++) {
-        // eq. (9), second line: x <- x + e dK/dp = x + e M^-1 p.
-        mass.applyInverse(p, v);
-        for (let i = 0; i < n; i++) x[i] += eps * v[i];
-        // Inside the trajectory only the gradient is needed; the density at its end.
-        const inside = gradientAlone !== undefined && l < steps;
-        if (inside) gradientAlone(x, g);
-        else lp = gradientOf!(x, g);
-        last.steps = l;
-        // eq. (9), third line, merged with the next step's first line when one follows.
-        const h = l === steps ? 0.5 * eps : eps;
-        let sum = 0;
-        for (let i = 0; i < n; i++) {
-          p[i] += h * g[i];
-          sum += g[i];
-        }
-        if (!Number.isFinite(inside ? sum : lp)) {
-          last.failure = "non-finite";
-          break;
-        }
-      }
-    } catch (e) {
-      if (!isNumericalFailure(e)) throw e;
-      last.failure = "numerical-error";
-    }
-    last.logDensity = lp;
+  /** H at (state, momentum) placed in `point`, then `steps` leapfrog steps (eq. 9) from there; `last` says how they ended. */
+  function run(state: HmcState, momentum: Float64Array, steps: number, eps: number): number {
+    dynamics.place(state, momentum, point);
+    const h0 = dynamics.energy(point);
+    staticTrajectory(dynamics, point, eps, steps, last);
+    return h0;
   }
 
   function integrate(state: HmcState, momentum: Float64Array, steps: number): HmcTrajectory {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
-    p.set(momentum);
-    const startEnergy = -state.logDensity + mass.kineticEnergy(p);
-    run(state, steps, eps);
-    const endEnergy = last.failure ? NaN : -last.logDensity + mass.kineticEnergy(p);
-    return { position: x.slice(), momentum: p.slice(), startEnergy, endEnergy, divergence: last.failure, leapfrogSteps: last.steps };
+    const startEnergy = run(state, momentum, steps, eps);
+    const endEnergy = last.failure ? NaN : dynamics.energy(point);
+    return { position: point.x.slice(), momentum: point.p.slice(), startEnergy, endEnergy, divergence: last.failure, leapfrogSteps: last.steps };
   }
 
   function transition(state: HmcState, momentum: Float64Array, logUniform: number, steps: number): { state: HmcState; info: StepInfo } {
     const eps = tunable.value;
     checkPositive("stepSize", eps);
-    p.set(momentum);
-    const h0 = -state.logDensity + mass.kineticEnergy(p);
-    run(state, steps, eps);
-    const lp = last.logDensity;
+    const h0 = run(state, momentum, steps, eps);
     const failure = last.failure;
-    const h1 = failure ? NaN : -lp + mass.kineticEnergy(p);
+    const h1 = failure ? NaN : dynamics.energy(point);
     const energyError = h1 - h0;
     if (failure) {
       rejectInto(decision, failure);
     } else if (potentialOnly) {
       // The negative control: accept on -L alone, as if the momentum were not part of the state.
-      metropolisDecision(state.logDensity - lp, logUniform, threshold, decision);
+      metropolisDecision(state.logDensity - point.lp, logUniform, threshold, decision);
     } else {
       metropolisDecision(energyError, logUniform, threshold, decision);
     }
     const info = hamiltonianStepInfo(decision, h0, h1, eps, last.steps, { gradientCalls: last.steps, metricCalls: 0, fixedPointIterations: 0 });
-    const next = decision.accepted ? { position: x.slice(), logDensity: lp, gradient: g.slice() } : state;
+    const next = decision.accepted ? dynamics.state(point) : state;
     return { state: next, info };
   }
 
@@ -168,5 +119,5 @@ export function hmc(target: Target, options: HmcOptions): HmcKernel {
     return transition(state, drawn, logUniform, steps);
   }
 
-  return { name: "hmc", tunable, mass, init, step, transition, integrate };
+  return { name: "hmc", tunable, mass, init: dynamics.init, step, transition, integrate };
 }

@@ -6,9 +6,10 @@
  * generalised no-U-turn criterion p_sharp(-)' rho > 0 and p_sharp(+)' rho > 0, with rho the sum
  * of the momenta; Stan's base_nuts.hpp adds the same criterion across the join of two subtrees).
  *
- * The tree is built over a `NutsDynamics`: how a point of phase space is stored, one leapfrog
- * step, H, and the two vectors of the criterion (the momentum, summed into rho, and p_sharp, dotted
- * with it). `nuts(target, options)` is the Euclidean one with the identity mass (p_sharp = p); a
+ * The tree is built over a `Dynamics` (integrators/dynamics.ts): how a point of phase space is
+ * stored, one leapfrog step, H, and the two vectors of the criterion (the momentum, summed into
+ * rho, and p_sharp, dotted with it). `nuts(target, options)` runs over the Euclidean dynamics
+ * (integrators/euclideanDynamics.ts) with the identity mass (p_sharp = p); a
  * kernel that wants a metric runs on coordinates it has whitened, and may store its points in
  * other coordinates (laplaceDynamics.ts). The trajectory doubles in a random direction until
  * the criterion fails, a subtree diverges (H - H0 > `divergenceThreshold`, or a non-finite H),
@@ -20,7 +21,9 @@
  */
 import type { RandomSource } from "../../random/types.js";
 import type { Target } from "../../targets/types.js";
-import { finiteInitialLogDensity, initialPosition } from "../chain/initialPoint.js";
+import type { Dynamics, PhasePoint } from "../integrators/dynamics.js";
+import { euclideanDynamics, type EuclideanState } from "../integrators/euclideanDynamics.js";
+import { identityMass } from "../integrators/massMatrix.js";
 import { checkPositive, isNumericalFailure } from "./metropolis.js";
 import type { Kernel, NutsStepInfo, SamplerState, StepInfo, Tunable } from "../types.js";
 import type { FaultOf } from "../../math/negativeControl.js";
@@ -42,9 +45,8 @@ export interface NutsOptions {
   broken?: FaultOf<"nuts">;
 }
 
-export interface NutsState extends SamplerState {
-  readonly gradient: Float64Array;
-}
+/** The position with L and dL/dx there (euclideanDynamics.ts). */
+export type NutsState = EuclideanState;
 
 export interface NutsKernel extends Kernel<NutsState, NutsStepInfo> {
   readonly tunable: Tunable;
@@ -53,46 +55,6 @@ export interface NutsKernel extends Kernel<NutsState, NutsStepInfo> {
 export const NUTS_DEFAULT_MAX_TREE_DEPTH = 10;
 export const NUTS_TARGET_ACCEPTANCE = 0.8;
 const STAN_MAX_DELTA_H = 1000;
-
-/** A point in phase space: what the dynamics store, and its log density L. */
-export interface PhasePoint {
-  lp: number;
-}
-
-/** The Hamiltonian system a NUTS tree is built on (see the module comment). */
-export interface NutsDynamics<P extends PhasePoint, S extends SamplerState> {
-  readonly dim: number;
-  newPoint(): P;
-  copy(from: P, to: P): void;
-  /** Copies what `state` and `energy` read (default: `copy`): for the sampled points, which no leapfrog starts from. */
-  copyState?(from: P, to: P): void;
-  /** The state as a point of phase space, with a momentum drawn from N(0, M). */
-  start(state: S, rng: RandomSource, to: P): void;
-  /** One leapfrog step of `eps` (negative: backwards in time), in place; numerical failures throw. */
-  leapfrog(point: P, eps: number): void;
-  /** H = -L + kinetic energy. */
-  energy(point: P): number;
-  /** The momentum (summed into rho) and p_sharp = M^-1 p (dotted with rho); may be one array. */
-  momentum(point: P): Float64Array;
-  sharp(point: P): Float64Array;
-  /** The chain state at a point (a new object). */
-  state(point: P): S;
-  init(x0: Float64Array): S;
-}
-
-/** A point of Euclidean phase space with the identity mass. */
-interface Point extends PhasePoint {
-  x: Float64Array;
-  p: Float64Array;
-  g: Float64Array;
-}
-
-/** a' b. */
-export function dot(a: Float64Array, b: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
-}
 
 /**
  * The six no-U-turn tests of a merged subtree (buildTree) in one pass over its arrays: with
@@ -124,52 +86,9 @@ function logSumExp(a: number, b: number): number {
   return a > b ? a + Math.log1p(Math.exp(b - a)) : b + Math.log1p(Math.exp(a - b));
 }
 
-/** Leapfrog dynamics on a target's log density with the identity mass. */
-function euclideanDynamics(target: Target): NutsDynamics<Point, NutsState> {
-  const n = target.dim;
-  const gradientOf = target.logDensityAndGradient?.bind(target);
-  if (!gradientOf) throw new Error("nuts: the target has no logDensityAndGradient");
-  return {
-    dim: n,
-    newPoint: () => ({ x: new Float64Array(n), p: new Float64Array(n), g: new Float64Array(n), lp: NaN }),
-    copy(from, to) {
-      to.x.set(from.x);
-      to.p.set(from.p);
-      to.g.set(from.g);
-      to.lp = from.lp;
-    },
-    start(state, rng, to) {
-      to.x.set(state.position);
-      to.g.set(state.gradient);
-      to.lp = state.logDensity;
-      for (let i = 0; i < n; i++) to.p[i] = rng.normal();
-    },
-    leapfrog(pt, eps) {
-      const { x, p, g } = pt;
-      for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
-      for (let i = 0; i < n; i++) x[i] += eps * p[i];
-      pt.lp = gradientOf(x, g);
-      for (let i = 0; i < n; i++) p[i] += 0.5 * eps * g[i];
-    },
-    energy: (pt) => -pt.lp + 0.5 * dot(pt.p, pt.p),
-    momentum: (pt) => pt.p,
-    sharp: (pt) => pt.p,
-    state: (pt) => ({ position: pt.x.slice(), logDensity: pt.lp, gradient: pt.g.slice() }),
-    init(x0) {
-      const position = initialPosition("nuts", x0, n);
-      const gradient = new Float64Array(n);
-      const logDensity = finiteInitialLogDensity("nuts", gradientOf(position, gradient));
-      for (let i = 0; i < n; i++) {
-        if (!Number.isFinite(gradient[i])) throw new RangeError(`nuts: the gradient at the initial point has ${gradient[i]} at ${i}`);
-      }
-      return { position, logDensity, gradient };
-    },
-  };
-}
-
 /** NUTS on a target's log density with the identity mass. */
 export function nuts(target: Target, options: NutsOptions): NutsKernel {
-  return nutsOn(euclideanDynamics(target), options);
+  return nutsOn(euclideanDynamics(target, identityMass(target.dim), "nuts"), options);
 }
 
 /** The momentum and p_sharp at one end of a subtree (copies). */
@@ -179,7 +98,7 @@ interface End {
 }
 
 /** NUTS over any dynamics (the module comment). */
-export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDynamics<P, S>, options: NutsOptions): Kernel<S, NutsStepInfo> & { readonly tunable: Tunable } {
+export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: Dynamics<P, S>, options: NutsOptions): Kernel<S, NutsStepInfo> & { readonly tunable: Tunable } {
   const n = dyn.dim;
   checkPositive("stepSize", options.stepSize);
   const maxDepth = options.maxTreeDepth ?? NUTS_DEFAULT_MAX_TREE_DEPTH;
@@ -227,12 +146,16 @@ export function nutsOn<P extends PhasePoint, S extends SamplerState>(dyn: NutsDy
   function buildTree(depth: number, propose: P, beg: End, end: End, rhoOut: Float64Array): number {
     if (depth === 0) {
       run.leapfrogs++;
+      let failure: StepInfo["divergence"];
       try {
-        dyn.leapfrog(z, run.eps);
+        failure = dyn.step(z, run.eps) || undefined;
       } catch (e) {
         if (!isNumericalFailure(e)) throw e;
+        failure = "numerical-error";
+      }
+      if (failure) {
         run.divergent = true;
-        run.failure = "numerical-error";
+        run.failure = failure;
         return NaN;
       }
       let h = energy(z);

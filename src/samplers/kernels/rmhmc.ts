@@ -193,7 +193,12 @@ export function rmhmc(target: Target, options: RmhmcOptions): RmhmcKernel {
   const kinetic = options.kineticEnergy;
   const p = leapfrog.p;
   const delayed = options.delayedRejection === undefined || options.delayedRejection === false ? undefined
-    : new DelayedRejection(leapfrog, { factor: options.delayedRejection, threshold, reversibility, broken: options.broken }, n);
+    : new DelayedRejection(leapfrog, {
+      factor: options.delayedRejection,
+      threshold,
+      returnsToStart: reversibility === false ? undefined : (s, p0, end, pEnd, steps, eps, cost) => leapfrog.returnsToStart(s, p0, end, pEnd, steps, eps, reversibility, cost),
+      broken: options.broken,
+    });
   const drawn = new Float64Array(n);
   const pEnd = new Float64Array(n); // the proposal's momentum, while the check integrates back
   const decision = newMetropolisOutcome();
