@@ -72,7 +72,7 @@ test("lgcp: mu follows sigma^2 unless given; the covariance defaults to euclidea
 test("volatility: the target's interweave adds the third block; P,V names the blocks' samplers", () => {
   const m = modelInfo.volatility;
   const y = simulateVolatility(60, 0.65, 0.15, 0.98, 2).y;
-  const names = (interweave: boolean, sampler: string) => m.sampler(m.buildTarget(y, { interweave }), sampler, { adaptIterations: 0 }).kernel.summary().map((b) => b.name);
+  const names = (interweave: boolean, sampler: string) => m.sampler(m.buildTarget(y, { interweave }), sampler, { adapt: false }).kernel.summary().map((b) => b.name);
   assert.deepEqual(names(true, "rmhmc"), ["parameters", "volatilities", "interweave"]);
   assert.deepEqual(names(false, "mala,hmc"), ["parameters", "volatilities"]);
   assert.equal(m.buildTarget(y).interweave, true);
