@@ -1,12 +1,12 @@
 /**
  * The options of the log-Gaussian Cox process that `simulate --model lgcp` and `sample --model
- * lgcp` share: the hyperparameters sigma^2 and beta of the grid covariance (Girolami & Calderhead
- * 2011, Section 9.1: 1.91 and 1/33), mu, which defaults to log(126) - sigma^2/2 as there, and the
- * covariance: the paper's Euclidean distance (eq. 31) or the separable L1 distance.
+ * lgcp` share: the hyperparameters sigma^2 and beta of the grid covariance, mu, and the
+ * covariance: the paper's Euclidean distance (eq. 31) or the separable L1 distance; their defaults
+ * are the model's (models/coxProcess/coxProcessRun.ts, Girolami & Calderhead 2011, Section 9.1).
  */
 import type { Command } from "commander";
-import { paperMu, PAPER_BETA, PAPER_SIGMA2, type CoxHyperparameters } from "../models/coxProcess/coxProcess.js";
-import { DEFAULT_GRID_COVARIANCE } from "../models/coxProcess/fieldModel.js";
+import type { CoxHyperparameters } from "../models/coxProcess/coxProcess.js";
+import { COX_PROCESS_DEFAULTS, coxProcessRunOptions } from "../models/coxProcess/coxProcessRun.js";
 import { GRID_DISTANCES, type GridDistance } from "../models/coxProcess/gridCovariance.js";
 import { OptionError, parseChoice, parseNumber, parsePositiveNumber } from "./options.js";
 
@@ -20,7 +20,7 @@ export interface RawCoxProcessOptions {
 /** `betaAlso`: what --beta means for the command's other models, appended to its help. */
 export function addCoxProcessOptions(cmd: Command, betaAlso = ""): Command {
   return cmd
-    .option("--sigma2 <s>", `lgcp: variance sigma^2 of the latent field (default ${PAPER_SIGMA2})`)
+    .option("--sigma2 <s>", `lgcp: variance sigma^2 of the latent field (default ${COX_PROCESS_DEFAULTS.sigma2})`)
     .option("--beta <b>", "lgcp: correlation length beta, in units of the grid's side (default 1/33)" + betaAlso)
     .option("--mu <m>", "lgcp: mean of the latent field (default log(126) - sigma^2/2)")
     .option("--covariance <c>", "lgcp: the grid covariance sigma^2 exp(-d / (n beta)) with d the euclidean distance between cells (the paper's eq. 31; the default) or separable (d = |i - i'| + |j - j'|)");
@@ -28,7 +28,7 @@ export function addCoxProcessOptions(cmd: Command, betaAlso = ""): Command {
 
 /** --covariance: the grid's distance, euclidean by default. */
 export function parseGridCovariance(raw: RawCoxProcessOptions): GridDistance {
-  return raw.covariance === undefined ? DEFAULT_GRID_COVARIANCE : parseChoice("--covariance", raw.covariance, GRID_DISTANCES, "covariance");
+  return raw.covariance === undefined ? COX_PROCESS_DEFAULTS.covariance : parseChoice("--covariance", raw.covariance, GRID_DISTANCES, "covariance");
 }
 
 export function parseCoxHyperparameters(raw: RawCoxProcessOptions): CoxHyperparameters {
@@ -36,10 +36,12 @@ export function parseCoxHyperparameters(raw: RawCoxProcessOptions): CoxHyperpara
     if (!Number.isFinite(v)) throw new OptionError(name, `must be finite, got ${v}`);
     return v;
   };
-  const sigma2 = raw.sigma2 === undefined ? PAPER_SIGMA2 : finite("--sigma2", parsePositiveNumber("--sigma2", raw.sigma2));
-  const beta = raw.beta === undefined ? PAPER_BETA : finite("--beta", parsePositiveNumber("--beta", raw.beta));
-  const mu = raw.mu === undefined ? paperMu(sigma2) : finite("--mu", parseNumber("--mu", raw.mu));
-  return { sigma2, beta, mu };
+  const sigma2 = raw.sigma2 === undefined ? undefined : finite("--sigma2", parsePositiveNumber("--sigma2", raw.sigma2));
+  const beta = raw.beta === undefined ? undefined : finite("--beta", parsePositiveNumber("--beta", raw.beta));
+  const mu = raw.mu === undefined ? undefined : finite("--mu", parseNumber("--mu", raw.mu));
+  // the model's defaults, mu's following sigma^2
+  const o = coxProcessRunOptions({ sigma2, beta, mu });
+  return { sigma2: o.sigma2, beta: o.beta, mu: o.mu };
 }
 
 /** Refuses the lgcp options without --model lgcp. */

@@ -9,7 +9,7 @@
  */
 import type { Command } from "commander";
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
-import { labelKindFor, readDataset, takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
+import { labelKindFor, oneClassWarning, readDataset, takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { binaryCodingOf, likelihoodByName, likelihoods, likelihoodsWith } from "../likelihoods/registry.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
@@ -155,16 +155,6 @@ export function readModelData(model: ModelOptions, binaryCoding: BinaryCoding = 
   checkKernelMatrixFits(data);
   const oneClass = oneClassWarning(data, model.likelihood);
   return { data, kernel, ...(exposure ? { exposure } : {}), warnings: oneClass ? [oneClass] : [] };
-}
-
-/**
- * The warning for binary labels all of one class: the model is still defined (its posterior is
- * the prior pulled towards that class), but the data hold no case of the other class.
- */
-export function oneClassWarning(data: Pick<Dataset, "y" | "n" | "path" | "responseName">, likelihood: string): string | undefined {
-  if (labelKindFor(likelihood) !== "binary" || data.n === 0 || !data.y.every((v) => v === data.y[0])) return undefined;
-  const label = data.y[0] === 1 ? "+1" : "-1 (0 in a 0/1 file)";
-  return `${data.path}: all ${data.n} labels in column ${JSON.stringify(data.responseName)} are ${label}: the data hold one class only (the model is still defined, but nothing in the data speaks for the other class)`;
 }
 
 /** The plain-data model (src/targets/latentGpModel.ts) of checked options and their data. */

@@ -20,15 +20,18 @@ import { currentSamplerName } from "../samplers/renamedSamplers.js";
 import type { Kernel } from "../samplers/types.js";
 import { parseLastingRunOptions, type LastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
 import { checkDrawsFit } from "./memoryBudget.js";
+import type { modelInfo, ModelName } from "../models/registry.js";
 import { OptionError } from "./options.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir, type ResumableRun } from "./sampleResume.js";
 
-/** Each --model's options as a run records them (run.json), by option name (camelCase). */
-export type ModelRunModel =
-  | { name: "logistic-regression"; priorVariance: number; polynomialDegree: number }
-  | { name: "lgcp"; sigma2: number; beta: number; mu: number; covariance: string }
-  | { name: "volatility"; interweave: boolean }
-  | { name: "fitzhugh-nagumo"; noiseSd: number; priorSd: number; initialState: number[]; start: number[] };
+/** The --model models (the model registry's with a run of their own: models/modelRun.ts). */
+export type RunModelName = Exclude<ModelName, "latent-gp">;
+
+/** Each --model's options as a run records them (run.json), by option name (camelCase): the options of the model's run in the model registry. */
+export type ModelRunModel = { [M in RunModelName]: { name: M } & OptionsOf<M> }[RunModelName];
+
+/** The options of a model's run (the type of its registry entry's defaults). */
+type OptionsOf<M extends RunModelName> = (typeof modelInfo)[M]["defaults"];
 
 /** The sampler as a --model run records it: a parametric or Cox field sampler's given options, or the volatility model's two blocks. */
 export type ModelRunSampler =
@@ -63,7 +66,7 @@ export interface ModelRunStart {
  * Checks --checkpoint-every, --resume, --overwrite and the --out directory (refused when it holds a
  * run), and reads the run to resume: a run of another --model is named as such.
  */
-export function startModelRun(model: string, raw: RawLastingRunOptions & { checkpointEvery?: string }, o: { out?: string; force: boolean; seed?: number }): ModelRunStart {
+export function startModelRun(model: RunModelName, raw: RawLastingRunOptions & { checkpointEvery?: string }, o: { out?: string; force: boolean; seed?: number }): ModelRunStart {
   const lasting = parseLastingRunOptions(raw);
   if (o.out !== undefined) checkOutputDir(o.out, { force: o.force, existingRuns: "refuse", overwrite: lasting.overwrite });
   const resumed = lasting.resume !== undefined ? readResumableRun<ModelRunSpec>(lasting.resume) : undefined;

@@ -10,9 +10,8 @@
  * line and exit code 2, and nothing is written.
  */
 import { vectorNames } from "../io/cmdstan.js";
-import { readCountGrid } from "../io/countGrid.js";
-import { coxFieldModel } from "../models/coxProcess/fieldModel.js";
-import { COX_PROCESS_SAMPLERS, coxProcessSampler, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
+import { COX_PROCESS_SAMPLERS, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
+import { modelInfo } from "../models/registry.js";
 import { modelSampler, refuseOtherModelsOptions, samplerOptionsGiven } from "./modelScope.js";
 import { summariseRun } from "../run/summary.js";
 import type { ChainResult } from "../samplers/chain/driver.js";
@@ -35,9 +34,10 @@ export async function runCoxProcessSample(raw: RawParametricOptions & RawCoxProc
   const hyper = parseCoxHyperparameters(raw);
   const covariance = parseGridCovariance(raw);
   const start = startModelRun("lgcp", raw, o);
-  const grid = readCountGrid(o.data);
-  const model = withEmbeddableCovariance(() => coxFieldModel(grid.side, grid.counts, hyper, covariance));
-  const s = coxProcessSampler(model, sampler, { ...given, adapt: raw.adapt });
+  const m = modelInfo.lgcp;
+  const grid = m.readData(o.data);
+  const model = withEmbeddableCovariance(() => m.buildTarget(grid, { ...hyper, covariance }));
+  const s = m.sampler(model, sampler, { ...given, adapt: raw.adapt });
   const spec = parametricRunSpec({ name: "lgcp", ...hyper, covariance }, sampler, o, start.seed, s.adapt, given);
   // The draws are mapped to the field x (the Euclidean model samples the whitened nu, MALA Christensen's Gamma).
   const n = model.cells;

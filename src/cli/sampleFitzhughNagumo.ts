@@ -9,15 +9,10 @@
  * is written.
  */
 import type { Command } from "commander";
-import { parseCsvRecords, readTextFile } from "../io/dataset.js";
-import { DataError } from "../io/errors.js";
-import { readNumber } from "../io/numbers.js";
-import { FN_INITIAL_STATE, FN_PARAMETER_NAMES, FN_TRUE_PARAMETERS } from "../models/fitzhughNagumo/equations.js";
-import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
-import { FN_DEFAULT_NOISE_SD, FN_DEFAULT_PRIOR_SD, fitzhughNagumoModel, type FitzhughNagumoData } from "../models/fitzhughNagumo/model.js";
-import { buildParametricSampler, parametricSamplerSpec, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { FN_PARAMETER_NAMES } from "../models/fitzhughNagumo/equations.js";
+import { FITZHUGH_NAGUMO_DEFAULTS } from "../models/fitzhughNagumo/fitzhughNagumoRun.js";
+import type { ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { summariseRun } from "../run/summary.js";
-import { denseMetricTarget } from "../targets/denseMetric.js";
 import { VERSION } from "../version.js";
 import { OptionError, parseNumberList, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
@@ -43,40 +38,9 @@ export interface RawFitzhughNagumoSampleOptions extends RawSampleOptions, RawLas
 /** Adds --prior-sd, --initial-state and --start to `sample` (--noise-sd is shared with the ordinal likelihood). */
 export function addFitzhughNagumoSampleOptions(cmd: Command): Command {
   return cmd
-    .option("--prior-sd <tau>", `fitzhugh-nagumo: sd of the N(0, tau^2) prior of a, b and c (c > 0) (default ${FN_DEFAULT_PRIOR_SD})`)
-    .option("--initial-state <v0,r0>", `fitzhugh-nagumo: the known V(0), R(0) at t = 0 (default ${FN_INITIAL_STATE.join(",")})`)
-    .option("--start <a,b,c>", `fitzhugh-nagumo: where the search for the posterior mode starts; chains start at the mode (default ${FN_TRUE_PARAMETERS.join(",")})`);
-}
-
-/** Reads the t, V, R columns (in any order, other columns refused); times from 0, non-decreasing. */
-export function readFitzhughNagumoData(path: string): FitzhughNagumoData {
-  const records = parseCsvRecords(readTextFile(path), path);
-  if (records.length === 0) throw new DataError({ file: path, line: 1 }, "empty file: expected a header t,V,R and one row per time");
-  const header = records[0].record;
-  const at: Record<string, number> = {};
-  header.forEach((h, k) => {
-    if (!["t", "V", "R"].includes(h)) throw new DataError({ file: path, line: records[0].info.lines, column: k + 1 }, `unexpected column ${JSON.stringify(h)}: the columns are t, V, R`);
-    if (at[h] !== undefined) throw new DataError({ file: path, line: records[0].info.lines, column: k + 1 }, `column ${h} appears twice`);
-    at[h] = k;
-  });
-  for (const name of ["t", "V", "R"]) if (at[name] === undefined) throw new DataError({ file: path, line: records[0].info.lines }, `no column ${name} in the header (expected t, V, R)`);
-  const rows = records.slice(1);
-  if (rows.length === 0) throw new DataError({ file: path, line: records[0].info.lines + 1 }, "no data rows after the header");
-  const cols = { t: new Float64Array(rows.length), V: new Float64Array(rows.length), R: new Float64Array(rows.length) };
-  rows.forEach((row, j) => {
-    const line = row.info.lines;
-    if (row.record.length !== header.length) throw new DataError({ file: path, line }, `${row.record.length} cells, expected ${header.length}`);
-    for (const name of ["t", "V", "R"] as const) {
-      const k = at[name];
-      const tok = readNumber(row.record[k]);
-      if (tok.kind !== "number") throw new DataError({ file: path, line, column: k + 1, columnName: name }, `${name} must be a finite number, got ${JSON.stringify(row.record[k])}`);
-      cols[name][j] = tok.value;
-    }
-    const t = cols.t[j];
-    if (t < 0) throw new DataError({ file: path, line, column: at.t + 1, columnName: "t" }, `time ${t} is before 0, where the initial state is given`);
-    if (j > 0 && t < cols.t[j - 1]) throw new DataError({ file: path, line, column: at.t + 1, columnName: "t" }, `time ${t} is before the previous row's ${cols.t[j - 1]}: rows must be in time order`);
-  });
-  return { times: cols.t, v: cols.V, r: cols.R };
+    .option("--prior-sd <tau>", `fitzhugh-nagumo: sd of the N(0, tau^2) prior of a, b and c (c > 0) (default ${FITZHUGH_NAGUMO_DEFAULTS.priorSd})`)
+    .option("--initial-state <v0,r0>", `fitzhugh-nagumo: the known V(0), R(0) at t = 0 (default ${FITZHUGH_NAGUMO_DEFAULTS.initialState.join(",")})`)
+    .option("--start <a,b,c>", `fitzhugh-nagumo: where the search for the posterior mode starts; chains start at the mode (default ${FITZHUGH_NAGUMO_DEFAULTS.start.join(",")})`);
 }
 
 function numberList(option: string, raw: string, length: number): number[] {
@@ -94,21 +58,20 @@ export async function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOption
   // --noise-sd is this model's observation noise here, not the ordinal likelihood's
   const o = parseSampleOptions({ ...raw, sampler, noiseSd: undefined }, { samplers: FN_SAMPLERS });
   const given = samplerOptionsGiven("fitzhugh-nagumo", sampler, raw);
-  const noiseSd = raw.noiseSd === undefined ? FN_DEFAULT_NOISE_SD : parsePositiveNumber("--noise-sd", raw.noiseSd);
-  const priorSd = raw.priorSd === undefined ? FN_DEFAULT_PRIOR_SD : parsePositiveNumber("--prior-sd", raw.priorSd);
-  const x0 = raw.initialState === undefined ? [...FN_INITIAL_STATE] : numberList("--initial-state", raw.initialState, 2);
-  const startPoint = raw.start === undefined ? [...FN_TRUE_PARAMETERS] : numberList("--start", raw.start, 3);
+  const m = modelInfo["fitzhugh-nagumo"];
+  const noiseSd = raw.noiseSd === undefined ? m.defaults.noiseSd : parsePositiveNumber("--noise-sd", raw.noiseSd);
+  const priorSd = raw.priorSd === undefined ? m.defaults.priorSd : parsePositiveNumber("--prior-sd", raw.priorSd);
+  const x0 = raw.initialState === undefined ? [...m.defaults.initialState] : numberList("--initial-state", raw.initialState, 2);
+  const startPoint = raw.start === undefined ? [...m.defaults.start] : numberList("--start", raw.start, 3);
   if (!(startPoint[2] > 0)) throw new OptionError("--start", `c must be positive (the equations divide by it), got ${startPoint[2]}`);
 
   const start = startModelRun("fitzhugh-nagumo", raw, o);
-  const data = readFitzhughNagumoData(o.data);
-  const model = fitzhughNagumoModel(data, { noiseSd, priorSd, initialState: [x0[0], x0[1]] });
-  const mode = posteriorMode(model, startPoint);
+  const data = m.readData(o.data);
+  const built = m.buildTarget(data, { noiseSd, priorSd, initialState: x0, start: startPoint });
+  const mode = built.mode;
   if (!Number.isFinite(mode.logDensity)) throw new OptionError("--start", `the log density is not finite at ${startPoint.join(",")} (the ODE solver failed there); start elsewhere`);
   if (!mode.converged) stderr(`gpmcmc: warning: the search for the posterior mode did not converge (${mode.reason}); chains start at the best point found\n`);
-  const init = mode.theta;
-  const target = denseMetricTarget(model);
-  const { kernel, adapt } = buildParametricSampler(target, parametricSamplerSpec(sampler as ParametricSamplerName, given), { init, burnIn: o.burnIn }, raw.adapt !== false);
+  const { kernel, init, adapt } = m.sampler(built, sampler, { ...given, burnIn: o.burnIn, adapt: raw.adapt !== false });
   const spec = parametricRunSpec({ name: "fitzhugh-nagumo", noiseSd, priorSd, initialState: x0, start: startPoint }, sampler, o, start.seed, adapt, given);
   const names = [...FN_PARAMETER_NAMES];
   const settings = { noise_sd: noiseSd, prior_sd: priorSd, initial_state: x0.join(","), mode: Array.from(init).join(",") };

@@ -10,20 +10,17 @@
 import type { Command } from "commander";
 import type { OutputDir } from "../io/atomic.js";
 import { drawsFileName, vectorNames, writeCmdStanCsv, type DrawStats } from "../io/cmdstan.js";
-import { readDataset } from "../io/dataset.js";
-import { regressionDesign, MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
-import { DEFAULT_PRIOR_VARIANCE, logisticRegression } from "../models/logisticRegression.js";
+import { MAX_POLYNOMIAL_DEGREE } from "../models/design.js";
+import { LOGISTIC_REGRESSION_DEFAULTS } from "../models/logisticRegressionRun.js";
 import type { AdaptOptions } from "../samplers/chain/adaptation.js";
 import type { ChainResult } from "../samplers/chain/driver.js";
-import { buildParametricSampler, PARAMETRIC_SAMPLER_NAMES, parametricSamplerSpec, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
-import { isModelName, MODEL_NAMES } from "../models/registry.js";
-import { denseMetricTarget } from "../targets/denseMetric.js";
+import { PARAMETRIC_SAMPLER_NAMES, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { isModelName, modelInfo, MODEL_NAMES } from "../models/registry.js";
 import { summariseRun } from "../run/summary.js";
 import { VERSION } from "../version.js";
 import { addCoxProcessOptions, type RawCoxProcessOptions } from "./coxProcessOptions.js";
 import { modelHelp, modelSampler, refuseOtherModelsOptions, samplerOptionsGiven } from "./modelScope.js";
 import type { RawLastingRunOptions } from "./lastingRunOptions.js";
-import { oneClassWarning } from "./modelOptions.js";
 import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
@@ -44,9 +41,9 @@ export interface RawParametricOptions extends RawSampleOptions, RawCoxProcessOpt
 export function addParametricModelOptions(cmd: Command): Command {
   return addCoxProcessOptions(cmd)
     .option("--model <name>", modelHelp())
-    .option("--polynomial-degree <p>", "logistic-regression: add the powers x^2..x^p of each input column (default 1)")
+    .option("--polynomial-degree <p>", `logistic-regression: add the powers x^2..x^p of each input column (default ${LOGISTIC_REGRESSION_DEFAULTS.polynomialDegree})`)
     .option("--interweave <on|off>", "volatility: after the two blocks, move (sigma, phi) with the innovations fixed (default on)")
-    .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${DEFAULT_PRIOR_VARIANCE}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
+    .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${LOGISTIC_REGRESSION_DEFAULTS.priorVariance}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }
 
 /** Whether the options ask for a parametric model (and refuses its options without one; --prior-variance also serves a GP's sampled hyperparameters). */
@@ -78,29 +75,25 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
   refuseOtherModelsOptions("logistic-regression", raw);
   const sampler = modelSampler("logistic-regression", raw.sampler) as ParametricSamplerName;
   const o = parseSampleOptions({ ...raw, sampler }, { samplers: PARAMETRIC_SAMPLER_NAMES });
-  let degree = 1;
+  const m = modelInfo["logistic-regression"];
+  let degree = m.defaults.polynomialDegree;
   if (raw.polynomialDegree !== undefined) {
     degree = Number(raw.polynomialDegree.trim());
     if (raw.polynomialDegree.trim() === "" || !Number.isInteger(degree) || degree < 1 || degree > MAX_POLYNOMIAL_DEGREE) {
       throw new OptionError("--polynomial-degree", `must be a whole number from 1 to ${MAX_POLYNOMIAL_DEGREE}, got ${JSON.stringify(raw.polynomialDegree)}`);
     }
   }
-  const priorVariance = raw.priorVariance === undefined ? DEFAULT_PRIOR_VARIANCE : parsePositiveNumber("--prior-variance", raw.priorVariance);
+  const priorVariance = raw.priorVariance === undefined ? m.defaults.priorVariance : parsePositiveNumber("--prior-variance", raw.priorVariance);
   if (!Number.isFinite(priorVariance)) throw new OptionError("--prior-variance", `must be a finite positive number, got ${JSON.stringify(raw.priorVariance)}`);
   const given = samplerOptionsGiven("logistic-regression", sampler, raw);
 
   const start = startModelRun("logistic-regression", raw, o);
-  const data = readDataset(o.data, { labels: "binary", binaryCoding: "zeroOne" });
-  const design = regressionDesign(data.X, data.inputNames, degree);
-  for (const w of design.warnings) stderr(`gpmcmc: warning: ${o.data}: ${w}\n`);
-  const oneClass = oneClassWarning(data, "logistic");
-  if (oneClass) stderr(`gpmcmc: warning: ${oneClass}\n`);
-  const model = logisticRegression(design.matrix, data.y, { priorVariance });
-  const target = denseMetricTarget(model);
-  const init = new Float64Array(model.dim);
+  const data = m.readData(o.data);
+  const built = m.buildTarget(data, { priorVariance, polynomialDegree: degree });
+  for (const w of built.warnings) stderr(`gpmcmc: warning: ${w}\n`);
+  const { model, design } = built;
   const integrator = (raw as { integrator?: string }).integrator === "lagrangian" ? "lagrangian" as const : undefined;
-  const samplerSpec = parametricSamplerSpec(sampler, { ...given, integrator }, "logistic-regression");
-  const { kernel, adapt } = buildParametricSampler(target, samplerSpec, { init, burnIn: o.burnIn }, raw.adapt !== false);
+  const { kernel, init, adapt } = m.sampler(built, sampler, { ...given, integrator, burnIn: o.burnIn, adapt: raw.adapt !== false });
   const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt, { ...given, ...(integrator ? { integrator } : {}) });
   const names = vectorNames("beta", model.dim);
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };

@@ -6,35 +6,27 @@
  * layout, so `diagnose` and `report` read the run as any other.
  *
  * --sampler NAME uses one sampler for both blocks, --sampler P,V one for the parameters and one for
- * the volatilities (default SV_DEFAULT); --step-size and --leapfrog-steps take one value (both
- * blocks) or two (P,V); the leapfrog steps default to the paper's (models/volatility/gibbs.ts).
+ * the volatilities (default the model's SV_DEFAULT, models/volatility/volatilityRun.ts); --step-size
+ * and --leapfrog-steps take one value (both blocks) or two (P,V); the leapfrog steps default to
+ * the paper's (models/volatility/gibbs.ts).
  * --interweave on|off adds the interweaving block of (sigma, phi) after the two (default on).
  * Everything is checked before sampling: a bad option or data file stops with one line and exit
  * code 2, and nothing is written.
  */
 import { vectorNames } from "../io/cmdstan.js";
-import { readDataset } from "../io/dataset.js";
-import { DataError } from "../io/errors.js";
-import { SV_MIN_OBSERVATIONS } from "../models/volatility/svModel.js";
 import { summariseRun } from "../run/summary.js";
-import { isSvSamplerName, SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvBlockChoice, type SvSamplerName } from "../models/volatility/gibbs.js";
+import { isSvSamplerName, SV_SAMPLER_NAMES, type SvSamplerName } from "../models/volatility/gibbs.js";
+import { SV_DEFAULT } from "../models/volatility/volatilityRun.js";
 import type { BlockSummary } from "../samplers/kernels/blockGibbs.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import { VERSION } from "../version.js";
 import { refuseOtherModelsOptions } from "./modelScope.js";
-import { samplersOfModelWithField } from "../models/registry.js";
+import { modelInfo, samplersOfModelWithField } from "../models/registry.js";
 import { OptionError, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { writeParametricChain, type ModelCommandIO, type RawParametricOptions } from "./sampleParametric.js";
 import { fmt } from "./sampleReport.js";
 import { parseSampleOptions } from "./sampleOptions.js";
-
-/**
- * Without --sampler: RMHMC for both blocks with 3 leapfrog steps for the parameters and 10 for
- * the volatilities (the paper: 10 and 50), and the interweaving block. Why this configuration:
- * EXPERIMENTS.md, "Stochastic volatility".
- */
-export const SV_DEFAULT = { samplers: ["rmhmc", "rmhmc"] as [SvSamplerName, SvSamplerName], leapfrogSteps: [3, 10] as [number, number], interweave: true };
 
 /** One value for both blocks or two, comma-separated (parameters, volatilities). */
 function pairOf<T>(option: string, raw: string | undefined, parse: (option: string, raw: string) => T): [T | undefined, T | undefined] {
@@ -48,28 +40,6 @@ function pairOf<T>(option: string, raw: string | undefined, parse: (option: stri
 function parseSvSampler(option: string, raw: string): SvSamplerName {
   if (!isSvSamplerName(raw)) throw new OptionError(option, `${JSON.stringify(raw)} does not apply to --model volatility (its samplers: ${SV_SAMPLER_NAMES.join(", ")}; give one, or two as parameters,volatilities)`);
   return raw;
-}
-
-/** The returns y of a volatility data file, checked: at least SV_MIN_OBSERVATIONS rows, columns y and optionally t (increasing). */
-export function readReturns(file: string): Float64Array {
-  // every column read as an input (numbers checked cell by cell), so that a file of y alone is valid
-  const data = readDataset(file, { responseColumn: "", responseOptional: true });
-  const column = (name: string) => {
-    const j = data.inputNames.indexOf(name);
-    return j < 0 ? undefined : data.X.data.slice(j * data.n, (j + 1) * data.n);
-  };
-  const y = column("y");
-  if (y === undefined) throw new DataError({ file, line: 1 }, `no column "y" (the returns) in the header (columns: ${data.inputNames.join(", ")})`);
-  const others = data.inputNames.filter((n) => n !== "t" && n !== "y");
-  if (others.length > 0) throw new DataError({ file, line: 1 }, `the volatility model reads the returns y (and an optional time column t); unexpected column ${JSON.stringify(others[0])}`);
-  if (data.n < SV_MIN_OBSERVATIONS) throw new DataError({ file }, `${data.n} returns; the volatility model needs at least ${SV_MIN_OBSERVATIONS} (below that its parameter metric is not positive definite everywhere)`);
-  const t = column("t");
-  if (t !== undefined) {
-    for (let i = 1; i < data.n; i++) {
-      if (!(t[i] > t[i - 1])) throw new DataError({ file, line: i + 2, columnName: "t" }, `t must increase (rows in time order), got ${t[i]} after ${t[i - 1]}`);
-    }
-  }
-  return y;
 }
 
 /** Runs `gpmcmc sample --model volatility`; returns the report it printed (undefined: the run was stopped). */
@@ -88,11 +58,13 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
   const interweave = raw.interweave === undefined ? SV_DEFAULT.interweave : raw.interweave === "on";
   const o = parseSampleOptions({ ...raw, sampler: pSampler, stepSize: undefined, leapfrogSteps: undefined }, { samplers: SV_SAMPLER_NAMES });
   const start = startModelRun("volatility", raw, o);
-  const y = readReturns(o.data);
+  const m = modelInfo.volatility;
+  const target = m.buildTarget(m.readData(o.data), { interweave });
+  const y = target.y;
   const adapt = raw.adapt !== false;
-  const block = (sampler: SvSamplerName, i: 0 | 1): SvBlockChoice => ({ sampler, stepSize: steps[i], leapfrogSteps: leapfrog[i], adapt });
-  const kernel = svGibbsKernel(y, { parameters: block(pSampler, 0), volatilities: block(vSampler, 1), ...(interweave ? { interweave: { adapt } } : {}), adapt: adapt && o.burnIn > 0 });
+  const block = (i: 0 | 1) => ({ stepSize: steps[i], leapfrogSteps: leapfrog[i], adapt });
   const samplerName: `${string},${string}` = `${pSampler},${vSampler}`;
+  const { kernel, init } = m.sampler(target, samplerName, { parameters: block(0), volatilities: block(1), interweave: { adapt }, adapt: adapt && o.burnIn > 0 });
   const spec: ModelRunSpec = {
     model: { name: "volatility", interweave }, sampler: { sampler: samplerName, stepSize: steps, leapfrogSteps: leapfrog },
     draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed: start.seed, adapt,
@@ -102,7 +74,7 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
   const T = y.length;
   const names = ["beta", "sigma", "phi", ...vectorNames("x", T)];
   return runModelChains(start, {
-    spec, dataFile: o.data, kernel, init: svInitialPoint(y), adapt: undefined, json: o.json, stdout, stderr: io.stderr ?? ((s: string) => void process.stderr.write(s)), handleSigint: io.handleSigint,
+    spec, dataFile: o.data, kernel, init, adapt: undefined, json: o.json, stdout, stderr: io.stderr ?? ((s: string) => void process.stderr.write(s)), handleSigint: io.handleSigint,
     onChain: (r) => (blocks[r.chain] = kernel.summary()),
     writeDraws: (out, r) => {
       // the blocks' step sizes after this chain's burn-in (for a checkpoint's draws: as they are now)

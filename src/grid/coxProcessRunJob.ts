@@ -19,12 +19,13 @@
 import { rmSync } from "node:fs";
 import { essGeyer } from "../diagnostics/ess.js";
 import { paperHyperparameters } from "../models/coxProcess/coxProcess.js";
-import { coxFieldModel, type CoxModel } from "../models/coxProcess/fieldModel.js";
+import type { CoxModel } from "../models/coxProcess/fieldModel.js";
 import { GRID_DISTANCES, type GridDistance } from "../models/coxProcess/gridCovariance.js";
 import { simulateCoxProcess } from "../models/coxProcess/simulate.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
-import { coxProcessSampler, isCoxProcessSamplerName, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
+import { isCoxProcessSamplerName, type CoxProcessSamplerName } from "../models/coxProcess/samplers.js";
+import { modelInfo } from "../models/registry.js";
 import { runChain } from "../samplers/chain/driver.js";
 import { seedOfIdentity } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
@@ -80,7 +81,7 @@ export function lgcpProblem(side: number, covariance: GridDistance = "separable"
   if (problem?.side !== side || problem.covariance !== covariance) {
     const hyper = paperHyperparameters();
     const sim = simulateCoxProcess(side, hyper, lgcpDataSeed(side, covariance), undefined, covariance);
-    problem = { side, covariance, sim, model: coxFieldModel(side, sim.counts, hyper, covariance) };
+    problem = { side, covariance, sim, model: modelInfo.lgcp.buildTarget({ side, counts: sim.counts }, { ...hyper, covariance }) };
   }
   return problem;
 }
@@ -92,7 +93,7 @@ export function lgcpProblem(side: number, covariance: GridDistance = "separable"
 export function lgcpRun(side: number, name: CoxProcessSamplerName, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }, covariance: GridDistance = "separable"): { cell: LgcpCell; mean: Float64Array; variance: Float64Array; resumed: boolean } {
   const { sim, model } = lgcpProblem(side, covariance);
   const n = model.cells;
-  const s = coxProcessSampler(model, name);
+  const s = modelInfo.lgcp.sampler(model, name);
   const cpu = cpuClock();
   let cpuBurnIn = 0;
   const options = {

@@ -15,13 +15,14 @@
  * transitions it kept.
  */
 import { essGeyer } from "../diagnostics/ess.js";
-import { posteriorMode } from "../models/fitzhughNagumo/mode.js";
-import { fitzhughNagumoModel, type FitzhughNagumoModel } from "../models/fitzhughNagumo/model.js";
+import type { PosteriorMode } from "../models/fitzhughNagumo/mode.js";
+import type { FitzhughNagumoModel } from "../models/fitzhughNagumo/model.js";
+import { modelInfo } from "../models/registry.js";
 import { simulateFitzhughNagumo } from "../models/fitzhughNagumo/simulate.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/chain/driver.js";
-import { isParametricSamplerName, parametricSampler, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
+import { isParametricSamplerName, type ParametricSamplerName } from "../samplers/parametricRegistry.js";
 import { parametricSeedName } from "../samplers/renamedSamplers.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric.js";
@@ -71,13 +72,13 @@ function counted(model: FitzhughNagumoModel): { model: DenseMetricModel; solves:
   };
 }
 
-let problem: { model: FitzhughNagumoModel; mode: ReturnType<typeof posteriorMode> } | undefined;
+let problem: { model: FitzhughNagumoModel; mode: PosteriorMode } | undefined;
 
-/** The model of the paper's data and its posterior mode (kept for the next job in this thread). */
-export function fitzhughNagumoProblem(): { model: FitzhughNagumoModel; mode: ReturnType<typeof posteriorMode> } {
+/** The model of the paper's data with the model's defaults and its posterior mode (kept for the next job in this thread). */
+export function fitzhughNagumoProblem(): { model: FitzhughNagumoModel; mode: PosteriorMode } {
   if (!problem) {
-    const model = fitzhughNagumoModel(simulateFitzhughNagumo({}, seedOfIdentity(DATA_IDENTITY)));
-    problem = { model, mode: posteriorMode(model, [0.2, 0.2, 3]) };
+    const { model, mode } = modelInfo["fitzhugh-nagumo"].buildTarget(simulateFitzhughNagumo({}, seedOfIdentity(DATA_IDENTITY)));
+    problem = { model, mode };
   }
   return problem;
 }
@@ -94,7 +95,7 @@ export function fitzhughNagumoRun(sampler: ParametricSamplerName, run: number, b
   const { model, solves } = counted(base);
   const target = denseMetricTarget(model);
   const init = Float64Array.from(mode.theta);
-  const { kernel, adapt } = parametricSampler(target, sampler, init, burnIn);
+  const { kernel, adapt } = modelInfo["fitzhugh-nagumo"].sampler({ model: base, mode, target, init }, sampler, { burnIn });
   // On a resume the counts become the checkpoint's at the first transition, after the solves that
   // rebuilt the chain's state (which the chain never interrupted did not need).
   const restored: { saved?: number[] } = {};

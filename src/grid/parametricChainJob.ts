@@ -28,9 +28,7 @@ import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { essGeyer } from "../diagnostics/ess.js";
-import { readDataset } from "../io/dataset.js";
-import { regressionDesign } from "../models/design.js";
-import { logisticRegression } from "../models/logisticRegression.js";
+import { modelInfo } from "../models/registry.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { runChain } from "../samplers/chain/driver.js";
@@ -38,7 +36,7 @@ import { isParametricSamplerName, parametricSampler, parametricSamplerApplies, t
 import { stepsForLength } from "../samplers/integrators/trajectoryOptions.js";
 import { parametricSeedName } from "../samplers/renamedSamplers.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
-import { denseMetricTarget, fisherScoringMode, type DenseMetricTarget } from "../targets/denseMetric.js";
+import { fisherScoringMode, type DenseMetricTarget } from "../targets/denseMetric.js";
 import { fnvSeed } from "./identity.js";
 import { runJobChain, withStep, type JobTallies, type TallyKeeper } from "./jobChain.js";
 import { fixedInteger, refuseJob } from "./jobError.js";
@@ -150,9 +148,8 @@ let cached: { name: string; target: DenseMetricTarget } | undefined;
 /** The posterior of data set `name` (kept for the next job of the same data set in this thread). */
 export function logisticTarget(name: string): DenseMetricTarget {
   if (cached?.name !== name) {
-    const data = readDataset(parametricDataPath(name), { labels: "binary", binaryCoding: "zeroOne" });
-    const design = regressionDesign(data.X, data.inputNames, DEGREE[name] ?? 1);
-    cached = { name, target: denseMetricTarget(logisticRegression(design.matrix, data.y)) };
+    const m = modelInfo["logistic-regression"];
+    cached = { name, target: m.buildTarget(m.readData(parametricDataPath(name)), { polynomialDegree: DEGREE[name] }).target };
   }
   return cached.target;
 }

@@ -24,7 +24,8 @@ import { simulateVolatility } from "../models/volatility/svSimulate.js";
 import type { TaskContext } from "../parallel/tasks.js";
 import { Rng } from "../random/rng.js";
 import { kernelDensities } from "../report/curves.js";
-import { isSvSamplerName, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../models/volatility/gibbs.js";
+import { isSvSamplerName, type SvSamplerName } from "../models/volatility/gibbs.js";
+import { modelInfo } from "../models/registry.js";
 import { runChain } from "../samplers/chain/driver.js";
 import { fnvSeed } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
@@ -102,13 +103,12 @@ function column(samples: Float64Array, dim: number, draws: number, j: number): F
 /** One run of one configuration, and its draws (draws x (3 + T), draw-major); given a job, checkpointed into its checkpoint directory and resumed from there. */
 export function volatilityRun(y: Float64Array, config: SvConfig, run: number, burnIn: number, draws: number, job?: { job: GridJob; context?: TaskContext }): { cell: SvCell; samples: Float64Array; resumed: boolean } {
   const seed = fnvSeed("volatility", config.label, run);
-  const kernel = svGibbsKernel(y, {
-    parameters: { sampler: config.parameters, leapfrogSteps: config.parameterSteps, stepSize: config.stepSizes?.[0], adapt: !config.stepSizes },
-    volatilities: { sampler: config.volatilities, leapfrogSteps: config.volatilitySteps, stepSize: config.stepSizes?.[1], adapt: !config.stepSizes },
-    ...(config.interweave ? { interweave: {} } : {}),
+  const m = modelInfo.volatility;
+  const { kernel, init } = m.sampler(m.buildTarget(y, { interweave: config.interweave === true }), `${config.parameters},${config.volatilities}`, {
+    parameters: { leapfrogSteps: config.parameterSteps, stepSize: config.stepSizes?.[0], adapt: !config.stepSizes },
+    volatilities: { leapfrogSteps: config.volatilitySteps, stepSize: config.stepSizes?.[1], adapt: !config.stepSizes },
     adapt: burnIn > 0,
   });
-  const init = svInitialPoint(y);
   const cpu = cpuClock();
   const options = { draws, burnIn, init };
   const r = job ? runJobChain(job.job, job.context, kernel, seed, options, cpu.keeper("cpuSeconds")) : { ...runChain(kernel, new Rng(seed), options), resumed: false };

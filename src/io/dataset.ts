@@ -316,3 +316,13 @@ export function labelCounts(y: ArrayLike<number>): Map<number, number> {
   for (let i = 0; i < y.length; i++) m.set(y[i], (m.get(y[i]) ?? 0) + 1);
   return new Map([...m.entries()].sort((a, b) => a[0] - b[0]));
 }
+
+/**
+ * The warning for binary labels all of one class: the model is still defined (its posterior is
+ * the prior pulled towards that class), but the data hold no case of the other class.
+ */
+export function oneClassWarning(data: Pick<Dataset, "y" | "n" | "path" | "responseName">, likelihood: string): string | undefined {
+  if (labelKindFor(likelihood) !== "binary" || data.n === 0 || !data.y.every((v) => v === data.y[0])) return undefined;
+  const label = data.y[0] === 1 ? "+1" : "-1 (0 in a 0/1 file)";
+  return `${data.path}: all ${data.n} labels in column ${JSON.stringify(data.responseName)} are ${label}: the data hold one class only (the model is still defined, but nothing in the data speaks for the other class)`;
+}

@@ -5,11 +5,17 @@
  * are its own. The command line derives from it the help of --model and --sampler, and where an
  * option applies ("--interweave: applies only to --model volatility", "--leapfrog-steps: applies
  * only to --sampler rmhmc, hmc, ..."), so that adding a model or an option is one entry here.
+ * The --model models also declare here their run (modelRun.ts: data reader, defaults, target,
+ * samplers), which `gpmcmc sample --model`, its resume, the grid's jobs and the library build on.
  */
 import { LATENT_SAMPLER_NAMES, latentSamplerInfo, DEFAULT_LATENT_SAMPLER } from "../samplers/registry.js";
 import { PARAMETRIC_SAMPLER_NAMES, parametricSamplerInfo } from "../samplers/parametricRegistry.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSamplerInfo } from "./coxProcess/samplers.js";
 import { SV_SAMPLER_NAMES, svLatentSamplerInfo } from "./volatility/gibbs.js";
+import { coxProcessRun } from "./coxProcess/coxProcessRun.js";
+import { fitzhughNagumoRun } from "./fitzhughNagumo/fitzhughNagumoRun.js";
+import { logisticRegressionRun } from "./logisticRegressionRun.js";
+import { volatilityRun } from "./volatility/volatilityRun.js";
 
 export const MODEL_NAMES = ["latent-gp", "logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
@@ -53,10 +59,19 @@ const LATENT_SAMPLER_OPTIONS = [
   "fixedPointTolerance", "fixedPointIterations", "reversibilityTolerance", "integrator", "priorVariance",
 ];
 
+/** The run each --model declares (modelRun.ts); the GP models (latent-gp) are built by run/ from their options. */
+export interface ModelRuns {
+  "latent-gp": object;
+  "logistic-regression": typeof logisticRegressionRun;
+  "lgcp": typeof coxProcessRun;
+  "volatility": typeof volatilityRun;
+  "fitzhugh-nagumo": typeof fitzhughNagumoRun;
+}
+
 const own = (...keys: string[]): ModelOption[] => keys.map((key) => ({ key }));
 const fieldsOf = (registry: { readonly [name: string]: { fields: readonly string[] } }) => (name: string) => registry[name]?.fields ?? [];
 
-export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
+export const modelInfo: { readonly [M in ModelName]: ModelEntry & ModelRuns[M] } = {
   "latent-gp": {
     description: "the default: a GP model, --likelihood and the kernel options; without --lengthscale and --signal-sd its hyperparameters are sampled too (--scheme)",
     data: "input columns and a response column y (labels, counts or values, by likelihood)",
@@ -82,6 +97,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     simulate: false,
     simulateOptions: [],
     gridJobs: ["parametric-chain"],
+    ...logisticRegressionRun,
   },
   "lgcp": {
     description: `the log-Gaussian Cox process field on a grid of counts (Section 9); samplers ${COX_PROCESS_SAMPLERS.join(", ")}`,
@@ -95,6 +111,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     simulate: true,
     simulateOptions: ["grid", "sigma2", "beta", "mu", "covariance"],
     gridJobs: ["lgcp-run"],
+    ...coxProcessRun,
   },
   "volatility": {
     description: "the stochastic volatility model (Section 8): returns in column y; --sampler P,V for the parameters and the volatilities",
@@ -108,6 +125,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     simulate: true,
     simulateOptions: ["t", "beta", "sigma", "phi", "truth"],
     gridJobs: ["volatility-run"],
+    ...volatilityRun,
   },
   "fitzhugh-nagumo": {
     description: "the Fitzhugh-Nagumo ODE model (Section 10): columns t, V, R; samplers as logistic-regression but iwls",
@@ -122,6 +140,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry } = {
     simulate: true,
     simulateOptions: ["a", "b", "c", "v0", "r0", "n", "tEnd", "noiseSd"],
     gridJobs: ["fitzhugh-nagumo-run"],
+    ...fitzhughNagumoRun,
   },
 };
 

@@ -1,0 +1,91 @@
+// Each --model model's run in the model registry (src/models/modelRun.ts): its data reader, its
+// defaults, its target and samplers build what the direct calls build (the same draws), an
+// option given as undefined takes the default, and a sampler the model does not have is refused.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { scratchDir } from "../fixtures.js";
+import { modelInfo } from "../../src/models/registry.js";
+import { withDefaults } from "../../src/models/modelRun.js";
+import { logisticRegression } from "../../src/models/logisticRegression.js";
+import { paperMu } from "../../src/models/coxProcess/coxProcess.js";
+import { simulateCoxProcess } from "../../src/models/coxProcess/simulate.js";
+import { simulateVolatility } from "../../src/models/volatility/svSimulate.js";
+import { runChain } from "../../src/samplers/chain/driver.js";
+import { Rng } from "../../src/random/rng.js";
+import { DataError } from "../../src/io/errors.js";
+
+test("withDefaults: given options over the defaults, undefined ones left out", () => {
+  assert.deepEqual(withDefaults({ a: 1, b: 2 }, { a: 5, b: undefined }), { a: 5, b: 2 });
+  assert.deepEqual(withDefaults({ a: 1, b: 2 }), { a: 1, b: 2 });
+});
+
+test("logistic-regression: read data -> build target -> sampler, with the prior variance and degree of its defaults", () => {
+  const s = scratchDir();
+  try {
+    const file = join(s.dir, "d.csv");
+    writeFileSync(file, "x,y\n0,0\n1,1\n2,0\n3,1\n-1,0\n");
+    const m = modelInfo["logistic-regression"];
+    assert.deepEqual(m.defaults, { priorVariance: 100, polynomialDegree: 1 });
+    const data = m.readData(file);
+    const t = m.buildTarget(data, { polynomialDegree: 2, priorVariance: undefined });
+    assert.deepEqual(t.design.terms, ["(intercept)", "x", "x^2"]);
+    assert.equal(t.model.priorVariance, 100);
+    assert.deepEqual(Array.from(t.init), [0, 0, 0]);
+    // the same log density as the model built directly
+    const direct = logisticRegression(t.design.matrix, data.y, { priorVariance: 100 });
+    const beta = Float64Array.from([0.3, -0.2, 0.1]);
+    assert.equal(t.model.logDensity(beta), direct.logDensity(beta));
+    const other = m.buildTarget(data, { priorVariance: 2 });
+    assert.notEqual(other.model.logDensity(Float64Array.from([0.3, -0.2])), m.buildTarget(data).model.logDensity(Float64Array.from([0.3, -0.2])));
+    const { kernel, init, adapt } = m.sampler(t, "mala", { burnIn: 10 });
+    assert.deepEqual(adapt, { method: "dual-averaging" });
+    const r = runChain(kernel, new Rng(3), { draws: 5, burnIn: 10, init, adapt });
+    assert.equal(r.samples.length, 15);
+    assert.equal(m.sampler(t, "mala", { adapt: false }).adapt, undefined);
+    assert.throws(() => m.sampler(t, "ess"), /logistic-regression has no sampler "ess"/);
+    // a one-class data set is warned of, naming the file
+    writeFileSync(file, "x,y\n0,1\n1,1\n");
+    assert.match(m.buildTarget(m.readData(file)).warnings.join("\n"), /d\.csv: all 2 labels/);
+    writeFileSync(file, "x,y\n0,1\n1,q\n");
+    assert.throws(() => m.readData(file), DataError);
+  } finally {
+    s.cleanup();
+  }
+});
+
+test("lgcp: mu follows sigma^2 unless given; the covariance defaults to euclidean; unknown samplers refused", () => {
+  const m = modelInfo.lgcp;
+  assert.equal(m.defaults.covariance, "euclidean");
+  const sim = simulateCoxProcess(4, { sigma2: m.defaults.sigma2, beta: m.defaults.beta, mu: m.defaults.mu }, 1, undefined, "separable");
+  const model = m.buildTarget({ side: 4, counts: sim.counts }, { sigma2: 1, covariance: "separable" });
+  assert.equal(model.covariance, "separable");
+  assert.equal(model.hyper.mu, paperMu(1));
+  assert.equal(m.buildTarget({ side: 4, counts: sim.counts }, { sigma2: 1, mu: 0.5, covariance: "separable" }).hyper.mu, 0.5);
+  const s = m.sampler(model, "mala-stationary", { adapt: false });
+  assert.equal(s.adapt, undefined);
+  assert.equal(s.init.length, 16);
+  assert.throws(() => m.sampler(model, "hmc"), /lgcp has no sampler "hmc"/);
+});
+
+test("volatility: the target's interweave adds the third block; P,V names the blocks' samplers", () => {
+  const m = modelInfo.volatility;
+  const y = simulateVolatility(60, 0.65, 0.15, 0.98, 2).y;
+  const names = (interweave: boolean, sampler: string) => m.sampler(m.buildTarget(y, { interweave }), sampler, { adapt: false }).kernel.summary().map((b) => b.name);
+  assert.deepEqual(names(true, "rmhmc"), ["parameters", "volatilities", "interweave"]);
+  assert.deepEqual(names(false, "mala,hmc"), ["parameters", "volatilities"]);
+  assert.equal(m.buildTarget(y).interweave, true);
+  assert.equal(m.buildTarget(y).init.length, 63);
+  assert.throws(() => m.sampler(m.buildTarget(y), "rmhmc,nuts"), /volatility: the sampler is P,V/);
+  assert.throws(() => m.sampler(m.buildTarget(y), "rmhmc,hmc,mala"), /volatility: the sampler is P,V/);
+});
+
+test("the --model models' entries carry their runs; latent-gp's run is built by run/", () => {
+  for (const name of ["logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const) {
+    const e = modelInfo[name];
+    for (const k of ["readData", "buildTarget", "sampler"] as const) assert.equal(typeof e[k], "function", `${name}.${k}`);
+    assert.equal(typeof e.defaults, "object");
+  }
+  assert.equal((modelInfo["latent-gp"] as { readData?: unknown }).readData, undefined);
+});
