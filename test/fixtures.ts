@@ -1,5 +1,5 @@
 /** Paths of test fixtures and scratch directories (tests run from dist/test/...). */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
@@ -79,5 +79,16 @@ export function snapshotDir(dir: string): Record<string, string> {
     }
   };
   walk(dir, "");
+  return out;
+}
+
+/** The TypeScript sources under a folder (declaration files left out), searched recursively. */
+export function typeScriptSources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...typeScriptSources(path));
+    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(path);
+  }
   return out;
 }

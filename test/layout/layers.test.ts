@@ -4,9 +4,9 @@
 // one, one into test/, a cycle) and must report each.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, posix, relative } from "node:path";
-import { REPO_ROOT } from "../fixtures.js";
+import { REPO_ROOT, typeScriptSources as sourceFiles } from "../fixtures.js";
 
 /** The layers, bottom up (scripts/layers.json, which says what they mean; bench/samplePath.ts reads it too). */
 export const LAYERS: readonly (readonly string[])[] = (JSON.parse(readFileSync(join(REPO_ROOT, "scripts", "layers.json"), "utf8")) as { layers: string[][] }).layers;
@@ -107,16 +107,6 @@ export function importSpecifiers(source: string): string[] {
   const out: string[] = [];
   for (const re of [/\b(?:import|export)\s[^;'"]*?\bfrom\s*["']([^"']+)["']/g, /\bimport\s*\(\s*["']([^"']+)["']\s*\)/g, /^\s*import\s*["']([^"']+)["']/gm]) {
     for (const m of code.matchAll(re)) out.push(m[1]);
-  }
-  return out;
-}
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(path);
   }
   return out;
 }

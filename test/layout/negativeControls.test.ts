@@ -5,22 +5,12 @@
 // option, a hand-typed `broken`, a fault set in src/, a fault no test names) and must report each.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { REPO_ROOT } from "../fixtures.js";
+import { REPO_ROOT, typeScriptSources as sourceFiles } from "../fixtures.js";
 import { FAULTS, type Fault } from "../../src/math/negativeControl.js";
 
 const THIS_FILE = "test/layout/negativeControls.test.ts";
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...sourceFiles(path));
-    else if (name.endsWith(".ts") && !name.endsWith(".d.ts")) out.push(path);
-  }
-  return out;
-}
 
 /** The .ts files under a top folder, as [path relative to the root, text]. */
 function sources(top: string): [string, string][] {
