@@ -2,10 +2,11 @@
  * Checkpoint and resume for `gpmcmc sample --model logistic-regression|volatility|lgcp|fitzhugh-nagumo`:
  * the run record (`run.json`: the run's options as a ModelRunSpec and its data file's SHA-256),
  * the checks of `--resume DIR` (the same model, data and options; a finished run is left as it is),
- * the directory's lock and refusal (./sampleResume.ts, as for the GP runs), and the chains run in
- * this thread in slices (run/slicedChains.ts) so that SIGINT and SIGTERM stop them with a
- * checkpoint. Each model's command builds its kernel and spec, and hands its draws writer and
- * report here. A run recorded under a sampler's former name (samplers/renamedSamplers.ts) resumes
+ * the directory's lock and refusal (./sampleResume.ts, as for the GP runs), and the chains run on
+ * worker threads as the GP runs' (run/modelChains.ts), so that SIGINT and SIGTERM, handled in
+ * this thread, stop them with a checkpoint. Each model's command builds its kernel and spec (the
+ * checks, the starting point, the report's figures), describes the kernel as plain data for the
+ * workers to rebuild, and hands its draws writer and report here. A run recorded under a sampler's former name (samplers/renamedSamplers.ts) resumes
  * under its present one.
  */
 import { randomInt } from "node:crypto";
@@ -13,11 +14,11 @@ import { fileSha256 } from "../approx/approximationFile.js";
 import { checkOutputDir, type OutputDir } from "../io/atomic.js";
 import { StopFlag } from "../parallel/pool.js";
 import { checkpointWriter } from "../run/checkpointWriter.js";
-import { runSlicedChains } from "../run/slicedChains.js";
+import { runModelChainTasks } from "../run/modelChains.js";
+import type { ModelChainBuild, ModelChainResult, ModelCheckpointMessage } from "../run/modelChainTask.js";
+import { latestCheckpointWriter } from "../run/checkpoint.js";
 import type { AdaptOptions } from "../samplers/chain/adaptation.js";
-import type { ChainResult } from "../samplers/chain/driver.js";
 import { currentSamplerName } from "../samplers/renamedSamplers.js";
-import type { Kernel } from "../samplers/types.js";
 import { parseLastingRunOptions, type LastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
 import { checkDrawsFit } from "./memoryBudget.js";
 import type { modelInfo, ModelName } from "../models/registry.js";
@@ -86,21 +87,23 @@ export function startModelRun(model: RunModelName, raw: RawLastingRunOptions & {
 export interface ModelChainsRun<R> {
   spec: ModelRunSpec;
   dataFile: string;
-  kernel: Kernel;
+  /** The kernel as the workers rebuild it through the model registry: what the command built it from (the data file is `dataFile`). */
+  build: Omit<ModelChainBuild, "dataFile" | "dataSha256">;
+  /** Where every chain starts and the burn-in adaptation, from the sampler the command built. */
   init: Float64Array;
   adapt: AdaptOptions | undefined;
-  /** Writes a chain's draws file (its draws so far when it is a checkpoint's); returns the file's name. */
-  writeDraws(out: OutputDir, result: ChainResult): string;
-  /** Called as each chain ends, the kernel still holding its state. */
-  onChain?(result: ChainResult): void;
+  /** Writes a chain's draws file (its draws so far when it is a checkpoint's, with the kernel's summary at that checkpoint); returns the file's name. */
+  writeDraws(out: OutputDir, result: ModelChainResult): string;
   /** The report of the finished run (`files`: the draws files written); `complete: true` is added. */
-  report(chains: ChainResult[], seconds: number, files: string[]): R;
+  report(chains: ModelChainResult[], seconds: number, files: string[]): R;
   format(report: R): string;
   json: boolean;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   /** Handle SIGINT and SIGTERM (the command line's behaviour): stop with a checkpoint. */
   handleSigint?: boolean;
+  /** Chains run at once on worker threads (--parallel; default: the number of cores, at most the number of chains). */
+  parallel?: number;
 }
 
 /**
@@ -123,19 +126,26 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
   const stopHandling = run.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
   const files: string[] = [];
   const t0 = performance.now();
+  // a checkpoint's draws file is written with the kernel's summary at that checkpoint (the volatility blocks' step sizes)
+  let summaryNow: unknown;
+  const write = out && outPath !== undefined
+    ? checkpointWriter({ dir: outPath, every: checkpointEvery, dataFile, dataSha256 }, (o, partial) => void run.writeDraws(o, { ...partial, kernelSummary: summaryNow }))
+    : undefined;
+  // the workers may checkpoint faster than files are written: the latest of each chain is written in a later turn, so that the signal handlers never wait behind a queue of them
+  const checkpoints = write && latestCheckpointWriter((m: ModelCheckpointMessage) => ((summaryNow = m.kernelSummary), write(m.checkpoint)), (m) => m.checkpoint.chain);
   let result;
   try {
-    result = await runSlicedChains(run.kernel, {
-      draws: spec.draws, burnIn: spec.burnIn, thin: spec.thin, chains: spec.chains, seed: spec.seed, init: run.init, adapt: run.adapt, stop,
-      checkpoint: out && outPath !== undefined
-        ? { every: checkpointEvery, save: checkpointWriter({ dir: outPath, every: checkpointEvery, dataFile, dataSha256 }, (o, partial) => void run.writeDraws(o, partial)) }
-        : undefined,
+    result = await runModelChainTasks({ ...run.build, dataFile, dataSha256 }, {
+      draws: spec.draws, burnIn: spec.burnIn, thin: spec.thin, chains: spec.chains, seed: spec.seed, init: run.init, adapt: run.adapt, stop, parallel: run.parallel,
+      checkpoint: checkpoints && { every: checkpointEvery, save: (checkpoint, kernelSummary) => checkpoints.save({ checkpoint, kernelSummary }) },
       resume,
       onChain: (r) => {
-        run.onChain?.(r);
-        if (out) files[r.chain] = run.writeDraws(out, r);
+        // a stopped chain's draws so far, marked incomplete; a finished chain's draws file
+        if (out && r.stopped) run.writeDraws(out, r);
+        else if (out) files[r.chain] = run.writeDraws(out, r);
       },
     });
+    checkpoints?.flush();
   } catch (e) {
     out?.finish(false);
     throw e;
@@ -144,8 +154,6 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
   }
   if (out) settleCheckpoints(out, spec.chains, result.complete);
   if (!result.complete) {
-    const stopped = result.chainResults[result.chainResults.length - 1];
-    if (out && stopped?.stopped) run.writeDraws(out, stopped);
     out?.finish(false);
     stderr(outPath !== undefined
       ? `gpmcmc: stopped; the draws so far and the chains' checkpoints are in ${outPath}: continue with --resume ${outPath}\n`
@@ -153,7 +161,7 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
     return undefined;
   }
   // `complete` as the GP runs' reports have it (a stopped run writes no report)
-  const report = { ...run.report(result.chainResults, (performance.now() - t0) / 1000, files), complete: true };
+  const report = { ...run.report(result.results, (performance.now() - t0) / 1000, files), complete: true };
   if (out) {
     out.writeJson("summary.json", report);
     out.finish(true);

@@ -36,8 +36,10 @@ export async function runCoxProcessSample(raw: RawParametricOptions & RawCoxProc
   const start = startModelRun("lgcp", raw, o);
   const m = modelInfo.lgcp;
   const grid = m.readData(o.data);
-  const model = withEmbeddableCovariance(() => m.buildTarget(grid, { ...hyper, covariance }));
-  const s = m.sampler(model, sampler, { ...given, adapt: raw.adapt });
+  const targetOptions = { ...hyper, covariance };
+  const model = withEmbeddableCovariance(() => m.buildTarget(grid, targetOptions));
+  const samplerOptions = { ...given, adapt: raw.adapt };
+  const s = m.sampler(model, sampler, samplerOptions);
   const spec = parametricRunSpec({ name: "lgcp", ...hyper, covariance }, sampler, o, start.seed, s.adapt, given);
   // The draws are mapped to the field x (the Euclidean model samples the whitened nu, MALA Christensen's Gamma).
   const n = model.cells;
@@ -49,7 +51,8 @@ export async function runCoxProcessSample(raw: RawParametricOptions & RawCoxProc
   const names = vectorNames("x", n);
   const settings = { grid: grid.side, covariance, ...(model.covariance === "euclidean" ? { torus: model.grid.torus } : {}), sigma2: hyper.sigma2, beta: hyper.beta, mu: hyper.mu, cell_area: model.cellArea };
   return runModelChains(start, {
-    spec, dataFile: o.data, kernel: s.kernel, init: s.init, adapt: s.adapt, json: o.json, stdout, stderr: io.stderr ?? ((t: string) => void process.stderr.write(t)), handleSigint: io.handleSigint,
+    spec, dataFile: o.data, build: { model: "lgcp", targetOptions, sampler, samplerOptions }, init: s.init, adapt: s.adapt, json: o.json, stdout, stderr: io.stderr ?? ((t: string) => void process.stderr.write(t)),
+    handleSigint: io.handleSigint, parallel: o.parallel,
     writeDraws: (out, r) => writeParametricChain(out, toField(r), names, { model: "lgcp", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: s.kernel.tunable !== undefined, dataFile: o.data, settings }),
     report: (chains, seconds, files) => {
       const summary = summariseRun(chains.map(toField), { names, seconds });

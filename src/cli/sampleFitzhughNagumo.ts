@@ -67,17 +67,19 @@ export async function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOption
 
   const start = startModelRun("fitzhugh-nagumo", raw, o);
   const data = m.readData(o.data);
-  const built = m.buildTarget(data, { noiseSd, priorSd, initialState: x0, start: startPoint });
+  const targetOptions = { noiseSd, priorSd, initialState: x0, start: startPoint };
+  const built = m.buildTarget(data, targetOptions);
   const mode = built.mode;
   if (!Number.isFinite(mode.logDensity)) throw new OptionError("--start", `the log density is not finite at ${startPoint.join(",")} (the ODE solver failed there); start elsewhere`);
   if (!mode.converged) stderr(`gpmcmc: warning: the search for the posterior mode did not converge (${mode.reason}); chains start at the best point found\n`);
-  const { kernel, init, adapt } = m.sampler(built, sampler, { ...given, burnIn: o.burnIn, adapt: raw.adapt !== false });
+  const samplerOptions = { ...given, burnIn: o.burnIn, adapt: raw.adapt !== false };
+  const { init, adapt } = m.sampler(built, sampler, samplerOptions);
   const spec = parametricRunSpec({ name: "fitzhugh-nagumo", noiseSd, priorSd, initialState: x0, start: startPoint }, sampler, o, start.seed, adapt, given);
   const names = [...FN_PARAMETER_NAMES];
   const settings = { noise_sd: noiseSd, prior_sd: priorSd, initial_state: x0.join(","), mode: Array.from(init).join(",") };
   const info = { model: "fitzhugh_nagumo", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings };
   return runModelChains(start, {
-    spec, dataFile: o.data, kernel, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint,
+    spec, dataFile: o.data, build: { model: "fitzhugh-nagumo", targetOptions, sampler, samplerOptions }, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint, parallel: o.parallel,
     writeDraws: (out, r) => writeParametricChain(out, r, names, info),
     report: (chains, seconds, files) => {
       const summary = summariseRun(chains, { names, seconds });

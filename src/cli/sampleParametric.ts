@@ -89,18 +89,20 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
 
   const start = startModelRun("logistic-regression", raw, o);
   const data = m.readData(o.data);
-  const built = m.buildTarget(data, { priorVariance, polynomialDegree: degree });
+  const targetOptions = { priorVariance, polynomialDegree: degree };
+  const built = m.buildTarget(data, targetOptions);
   for (const w of built.warnings) stderr(`gpmcmc: warning: ${w}\n`);
   const { model, design } = built;
   const integrator = (raw as { integrator?: string }).integrator === "lagrangian" ? "lagrangian" as const : undefined;
-  const { kernel, init, adapt } = m.sampler(built, sampler, { ...given, integrator, burnIn: o.burnIn, adapt: raw.adapt !== false });
+  const samplerOptions = { ...given, integrator, burnIn: o.burnIn, adapt: raw.adapt !== false };
+  const { init, adapt } = m.sampler(built, sampler, samplerOptions);
   const spec = parametricRunSpec({ name: "logistic-regression", priorVariance, polynomialDegree: degree }, sampler, o, start.seed, adapt, { ...given, ...(integrator ? { integrator } : {}) });
   const names = vectorNames("beta", model.dim);
   const settings: Record<string, string | number> = { prior_variance: priorVariance, polynomial_degree: degree };
   design.terms.forEach((t, k) => (settings[`term.beta.${k + 1}`] = t));
   const info: ChainInfo = { model: "logistic_regression", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: adapt !== undefined, dataFile: o.data, settings };
   return runModelChains(start, {
-    spec, dataFile: o.data, kernel, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint,
+    spec, dataFile: o.data, build: { model: "logistic-regression", targetOptions, sampler, samplerOptions }, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint, parallel: o.parallel,
     writeDraws: (out, r) => writeParametricChain(out, r, names, info),
     report: (chains, seconds, files) => {
       const summary = summariseRun(chains, { names, seconds });

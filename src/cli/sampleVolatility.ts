@@ -14,6 +14,7 @@
  * code 2, and nothing is written.
  */
 import { vectorNames } from "../io/cmdstan.js";
+import type { ModelChainResult } from "../run/modelChainTask.js";
 import { summariseRun } from "../run/summary.js";
 import { isSvSamplerName, SV_SAMPLER_NAMES, type SvSamplerName } from "../models/volatility/gibbs.js";
 import { SV_DEFAULT } from "../models/volatility/volatilityRun.js";
@@ -64,26 +65,29 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
   const adapt = raw.adapt !== false;
   const block = (i: 0 | 1) => ({ stepSize: steps[i], leapfrogSteps: leapfrog[i], adapt });
   const samplerName: `${string},${string}` = `${pSampler},${vSampler}`;
-  const { kernel, init } = m.sampler(target, samplerName, { parameters: block(0), volatilities: block(1), interweave: { adapt }, adapt: adapt && o.burnIn > 0 });
+  const samplerOptions = { parameters: block(0), volatilities: block(1), interweave: { adapt }, adapt: adapt && o.burnIn > 0 };
+  const { init } = m.sampler(target, samplerName, samplerOptions);
   const spec: ModelRunSpec = {
     model: { name: "volatility", interweave }, sampler: { sampler: samplerName, stepSize: steps, leapfrogSteps: leapfrog },
     draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, seed: start.seed, adapt,
   };
-  // each chain's block step sizes and acceptance rates, read as it ends
-  const blocks: BlockSummary[][] = [];
   const T = y.length;
   const names = ["beta", "sigma", "phi", ...vectorNames("x", T)];
+  // the Gibbs kernel's summary of a chain's blocks (step sizes, acceptance rates), which the chain's worker sends with its result and checkpoints
+  const blocksOf = (r: ModelChainResult) => (r.kernelSummary as BlockSummary[] | undefined) ?? [];
   return runModelChains(start, {
-    spec, dataFile: o.data, kernel, init, adapt: undefined, json: o.json, stdout, stderr: io.stderr ?? ((s: string) => void process.stderr.write(s)), handleSigint: io.handleSigint,
-    onChain: (r) => (blocks[r.chain] = kernel.summary()),
+    spec, dataFile: o.data, build: { model: "volatility", targetOptions: { interweave }, sampler: samplerName, samplerOptions }, init, adapt: undefined, json: o.json, stdout,
+    stderr: io.stderr ?? ((s: string) => void process.stderr.write(s)), handleSigint: io.handleSigint, parallel: o.parallel,
     writeDraws: (out, r) => {
-      // the blocks' step sizes after this chain's burn-in (for a checkpoint's draws: as they are now)
+      // the blocks' step sizes after this chain's burn-in (for a checkpoint's draws: as they were at the checkpoint), from the chain's kernel
       const settings: Record<string, string | number> = { parameter_sampler: pSampler, volatility_sampler: vSampler, interweave: interweave ? "on" : "off" };
-      for (const s of blocks[r.chain] ?? kernel.summary()) settings[`${s.name}_stepsize`] = s.stepSize;
+      for (const s of blocksOf(r)) settings[`${s.name}_stepsize`] = s.stepSize;
       return writeParametricChain(out, r, names, { model: "stochastic_volatility", sampler: samplerName, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt, dataFile: o.data, settings });
     },
     report: (chains, seconds, files) => {
       const summary = summariseRun(chains, { names, seconds });
+      // each chain's block step sizes and acceptance rates, read as it ended
+      const blocks = chains.map(blocksOf);
       const essOf = (j: number) => essGeyer(chains.map((r) => Float64Array.from({ length: r.draws }, (_, i) => r.samples[i * (3 + T) + j])));
       const parameterEss = { beta: essOf(0), sigma: essOf(1), phi: essOf(2) };
       const vEss = names.slice(3).map((_, k) => essOf(3 + k)).sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 /**
  * `gpmcmc sample --model logistic-regression` stopped by SIGTERM while its chains sample (they run
- * in slices, so the signal is handled): exit 130 with its checkpoints; while it runs its directory
+ * on worker threads, so the command's thread handles the signal): exit 130 with its checkpoints; while it runs its directory
  * is locked; a resume with another option or another --model names it; --overwrite replaces it.
  */
 import { test } from "node:test";
@@ -33,7 +33,7 @@ test("logistic regression: SIGTERM stops the run with its checkpoints; a resume 
     assert.match(inUse, /^gpmcmc: output ".*": is in use by gpmcmc sample, .*; wait for it to end, or choose another directory\n$/);
     assert.match(stderr, /^gpmcmc: terminating: the draws so far are kept and checkpointed$/m);
     assert.match(stderr, /^gpmcmc: stopped; the draws so far and the chains' checkpoints are in .*: continue with --resume .*$/m);
-    assert.deepEqual(readdirSync(out).filter((f) => f.startsWith("checkpoint_")), ["checkpoint_1.json"]);
+    assert.deepEqual(readdirSync(out).filter((f) => f.startsWith("checkpoint_")), ["checkpoint_1.json", "checkpoint_2.json"], "both chains ran at once and each left its checkpoint");
     const args = [...runArgs, "--draws", "100000"];
     assert.match(gpmcmc([...args, "--out", out]).stderr, /^gpmcmc: output ".*": holds an interrupted gpmcmc run; continue it with --resume .*, or use --overwrite to replace it\n$/);
     const cases: [string[], RegExp][] = [

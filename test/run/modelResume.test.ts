@@ -2,25 +2,20 @@
  * Checkpoint and resume of the stochastic volatility model's two-block Gibbs sampler (Girolami &
  * Calderhead 2011, Section 8) and of the log-Gaussian Cox process samplers (Section 9): a chain
  * resumed from any checkpoint, or from a stop, draws what the chain never stopped drew, bit for
- * bit, for every sampler; and the sliced chains of a `--model` run (run/slicedChains.ts) draw
- * what the driver's `sample` draws, a stop leaving checkpoints that continue the run exactly.
+ * bit, for every sampler (the chains of a `--model` run on the worker pool: modelChains.test.ts).
  * Negative controls: a Gibbs checkpoint without the kernel's state (each block's step size, dual
  * averaging and tallies) and an LGCP checkpoint without the adaptation's sums resume to other
- * draws, and slices without the kernel's state are caught by the same comparison.
+ * draws.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { coxProcessModel, paperHyperparameters } from "../../src/models/coxProcess/coxProcess.js";
 import { simulateCoxProcess } from "../../src/models/coxProcess/simulate.js";
 import { simulateVolatility } from "../../src/models/volatility/svSimulate.js";
-import { StopFlag } from "../../src/parallel/pool.js";
 import { COX_PROCESS_SAMPLERS, coxProcessSampler } from "../../src/models/coxProcess/samplers.js";
-import { runSlicedChains } from "../../src/run/slicedChains.js";
 import { SV_SAMPLER_NAMES, svGibbsKernel, svInitialPoint, type SvSamplerName } from "../../src/models/volatility/gibbs.js";
-import type { ChainCheckpoint } from "../../src/samplers/chain/chainCheckpoint.js";
-import { sample, type ChainOptions } from "../../src/samplers/chain/driver.js";
-import type { Kernel } from "../../src/samplers/types.js";
-import { resumeDiffers, resumesExactly, sameChain } from "../samplers/resumeChecks.js";
+import type { ChainOptions } from "../../src/samplers/chain/driver.js";
+import { resumeDiffers, resumesExactly } from "../samplers/resumeChecks.js";
 
 const SEED = 23;
 const y = simulateVolatility(40, 0.65, 0.15, 0.98, 4).y;
@@ -63,38 +58,4 @@ test("negative controls: a Gibbs checkpoint without the blocks' state, an LGCP o
   const run = resumesExactly(lgcpKernel, options, SEED, 3, []);
   const inBurnIn = run.saved.find((c) => c.done === 3)!;
   assert.ok(resumeDiffers(lgcpKernel, options, SEED, { ...inBurnIn, adapter: undefined }, run.reference), "lgcp: adapter reset");
-});
-
-/** A kernel that forgets its own state between slices (its saveState dropped): the negative control of the slices. */
-function forgetful(k: Kernel): Kernel {
-  return { name: k.name, init: (x) => k.init(x), step: (s, rng) => k.step(s, rng), tunable: k.tunable };
-}
-
-test("sliced chains: a slice per transition draws what sample draws; without the kernel's state they do not", async () => {
-  const chains = { draws: 5, burnIn: 6, thin: 2, chains: 2, seed: SEED, init: svInit };
-  const reference = sample(svKernel("rmhmc", "rmhmc")(), chains);
-  const sliced = await runSlicedChains(svKernel("rmhmc", "rmhmc")(), { ...chains, sliceMs: 0 });
-  assert.equal(sliced.complete, true);
-  sliced.chainResults.forEach((r, c) => sameChain(r, reference.chainResults[c], `chain ${c}`));
-  const broken = await runSlicedChains(forgetful(svKernel("rmhmc", "rmhmc")()), { ...chains, sliceMs: 0 });
-  assert.throws(() => broken.chainResults.forEach((r, c) => sameChain(r, reference.chainResults[c], `chain ${c}`)), assert.AssertionError);
-});
-
-test("sliced chains: a stop ends the run with each chain's checkpoint, and a run resumed from them ends where the run never stopped does", async () => {
-  const kernel = svKernel("mmala", "mala");
-  const chains = { draws: 5, burnIn: 6, thin: 2, chains: 2, seed: SEED, init: svInit };
-  const reference = sample(kernel(), chains);
-  for (const stopAt of [0, 4, 12, 19]) {
-    const stop = new StopFlag();
-    const saved: (ChainCheckpoint | undefined)[] = [];
-    let transitions = 0;
-    const k = kernel();
-    // the stop is requested after `stopAt` transitions over both chains (16 each)
-    const counting: Kernel = { ...k, step: (s, rng) => (++transitions === stopAt && stop.request(), k.step(s, rng)) };
-    const first = await runSlicedChains(counting, { ...chains, stop, sliceMs: 0, checkpoint: { every: 0, save: (cp) => (saved[cp.chain] = cp) } });
-    assert.equal(first.complete, stopAt === 0, `stop at ${stopAt}`);
-    const resumed = await runSlicedChains(kernel(), { ...chains, resume: saved });
-    assert.equal(resumed.complete, true);
-    resumed.chainResults.forEach((r, c) => sameChain(r, reference.chainResults[c], `stop at ${stopAt}, chain ${c}`));
-  }
 });
