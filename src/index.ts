@@ -58,6 +58,8 @@ export { isModelName, MODEL_NAMES, modelInfo } from "./models/registry.js";
 export type { ModelEntry, ModelName, ModelRuns } from "./models/registry.js";
 export { withDefaults } from "./models/modelRun.js";
 export type { ModelRun, ModelSampler, ParametricModelSamplerOptions } from "./models/modelRun.js";
+export { checkLatentGpResponses, LATENT_GP_DEFAULTS, latentGpDataWarnings } from "./models/latentGpRun.js";
+export type { LatentGpModelRun, LatentGpReadOptions, LatentGpSamplerOptions, LatentGpTargetHooks } from "./models/latentGpRun.js";
 export { LOGISTIC_REGRESSION_DEFAULTS } from "./models/logisticRegressionRun.js";
 export type { LogisticRegressionRunOptions, LogisticRegressionTarget } from "./models/logisticRegressionRun.js";
 export { COX_PROCESS_DEFAULTS, coxProcessRunOptions } from "./models/coxProcess/coxProcessRun.js";

@@ -9,10 +9,10 @@
  */
 import type { Command } from "commander";
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
-import { labelKindFor, oneClassWarning, readDataset, takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
+import { takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
-import { binaryCodingOf, likelihoodByName, likelihoods, likelihoodsWith } from "../likelihoods/registry.js";
-import { LikelihoodDataError } from "../likelihoods/types.js";
+import { binaryCodingOf, likelihoods, likelihoodsWith } from "../likelihoods/registry.js";
+import { checkLatentGpResponses, latentGpDataWarnings, latentGpRun } from "../models/latentGpRun.js";
 import { checkKernelMatrixFits } from "./memoryBudget.js";
 import type { LatentGpLikelihoodOptions, LatentGpModelSpec } from "../targets/latentGpModel.js";
 import {
@@ -142,19 +142,19 @@ export interface ModelData {
 }
 
 /**
- * Reads the data set (binary labels -1/+1 or 0/1, coded as `binaryCoding`; logistic's default
- * is 0/1), splits off the exposure column, checks the kernel options against the input columns
- * and the responses against the likelihood, and that the model's n x n matrices fit in memory
- * (memoryBudget.ts). Throws DataError or OptionError at the first problem.
+ * Reads the data set through the model registry's latent-gp run (models/latentGpRun.ts: binary
+ * labels -1/+1 or 0/1, coded as `binaryCoding`; logistic's default is 0/1), splits off the
+ * exposure column, checks the kernel options against the input columns and the responses against
+ * the likelihood, and that the model's n x n matrices fit in memory (memoryBudget.ts). Throws
+ * DataError or OptionError at the first problem.
  */
 export function readModelData(model: ModelOptions, binaryCoding: BinaryCoding = binaryCodingOf(model.likelihood)): ModelData {
-  const read = readDataset(model.data, { labels: labelKindFor(model.likelihood), binaryCoding });
+  const read = latentGpRun.readData(model.data, { likelihood: model.likelihood, binaryCoding });
   const { data, exposure } = model.exposureColumn === undefined ? { data: read, exposure: undefined } : exposureColumn(read, model.exposureColumn);
   const kernel = resolveKernelHyperparameters(model.kernel, data.d, data.inputNames);
   checkResponses(data, model.likelihood, model.likelihoodOptions);
   checkKernelMatrixFits(data);
-  const oneClass = oneClassWarning(data, model.likelihood);
-  return { data, kernel, ...(exposure ? { exposure } : {}), warnings: oneClass ? [oneClass] : [] };
+  return { data, kernel, ...(exposure ? { exposure } : {}), warnings: latentGpDataWarnings(data, model.likelihood) };
 }
 
 /** The plain-data model (src/targets/latentGpModel.ts) of checked options and their data. */
@@ -183,19 +183,8 @@ function exposureColumn(read: Dataset, name: string): { data: Dataset; exposure:
   return { data: taken.data, exposure: taken.values };
 }
 
-/**
- * Checks the data's responses against the likelihood (e.g. ordinal labels in 1..r, where the
- * reader only knows they are whole numbers); a bad one is a DataError naming the file, the case
- * and the response column.
- */
-export function checkResponses(data: Dataset, likelihood: string, options: LatentGpLikelihoodOptions = {}): void {
-  try {
-    likelihoodByName(likelihood, options).checkResponses(data.y);
-  } catch (e) {
-    if (!(e instanceof LikelihoodDataError)) throw e;
-    throw new DataError({ file: data.path, columnName: data.responseName }, `data row ${e.index + 1} (after the header), column "${data.responseName}": ${e.message}`);
-  }
-}
+/** The responses checked against the likelihood: models/latentGpRun.ts's checkLatentGpResponses (a DataError naming file, case and column). */
+export const checkResponses = checkLatentGpResponses;
 
 /**
  * Registers the model options on a command, with the same names and help on every command;

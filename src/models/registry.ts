@@ -5,8 +5,8 @@
  * are its own. The command line derives from it the help of --model and --sampler, and where an
  * option applies ("--interweave: applies only to --model volatility", "--leapfrog-steps: applies
  * only to --sampler rmhmc, hmc, ..."), so that adding a model or an option is one entry here.
- * The --model models also declare here their run (modelRun.ts: data reader, defaults, target,
- * samplers), which `gpmcmc sample --model`, its resume, the grid's jobs and the library build on.
+ * Each model also declares here its run (modelRun.ts: data reader, defaults, target, samplers),
+ * which `gpmcmc sample`, its resume, the grid's jobs and the library build on.
  */
 import { LATENT_SAMPLER_NAMES, latentSamplerInfo, DEFAULT_LATENT_SAMPLER } from "../samplers/registry.js";
 import { PARAMETRIC_SAMPLER_NAMES, parametricSamplerInfo } from "../samplers/parametricRegistry.js";
@@ -14,6 +14,7 @@ import { COX_PROCESS_SAMPLERS, coxProcessSamplerInfo } from "./coxProcess/sample
 import { SV_SAMPLER_NAMES, svLatentSamplerInfo } from "./volatility/gibbs.js";
 import { coxProcessRun } from "./coxProcess/coxProcessRun.js";
 import { fitzhughNagumoRun } from "./fitzhughNagumo/fitzhughNagumoRun.js";
+import { latentGpRun } from "./latentGpRun.js";
 import { logisticRegressionRun } from "./logisticRegressionRun.js";
 import { volatilityRun } from "./volatility/volatilityRun.js";
 
@@ -59,9 +60,9 @@ const LATENT_SAMPLER_OPTIONS = [
   "fixedPointTolerance", "fixedPointIterations", "reversibilityTolerance", "integrator", "priorVariance",
 ];
 
-/** The run each --model declares (modelRun.ts); the GP models (latent-gp) are built by run/ from their options. */
+/** The run each model declares (modelRun.ts). */
 export interface ModelRuns {
-  "latent-gp": object;
+  "latent-gp": typeof latentGpRun;
   "logistic-regression": typeof logisticRegressionRun;
   "lgcp": typeof coxProcessRun;
   "volatility": typeof volatilityRun;
@@ -84,6 +85,7 @@ export const modelInfo: { readonly [M in ModelName]: ModelEntry & ModelRuns[M] }
     simulate: true,
     simulateOptions: ["likelihood", "n", "d", "truth"],
     gridJobs: ["simulated-latent-chain", "hyper-chain"],
+    ...latentGpRun,
   },
   "logistic-regression": {
     description: `Bayesian logistic regression, prior N(0, alpha I) (Girolami & Calderhead, Section 7.1); samplers ${PARAMETRIC_SAMPLER_NAMES.join(", ")}`,

@@ -12,8 +12,7 @@ import { defineTaskKind, type TaskContext } from "../parallel/tasks.js";
 import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 import type { ChainResult, Progress } from "../samplers/chain/driver.js";
 import type { Kernel } from "../samplers/types.js";
-import { latentSampler } from "../samplers/registry.js";
-import { latentGpTarget } from "../targets/latentGpModel.js";
+import { latentGpRun } from "../models/latentGpRun.js";
 import { runLatentGpChain, type LatentGpRunSpec } from "./runSpec.js";
 
 export const LATENT_GP_CHAIN_TASK = "latent-gp-chain";
@@ -44,8 +43,8 @@ export function latentGpChainTask(input: LatentGpChainInput, context: TaskContex
   if (cached?.runKey !== input.runKey) {
     cached = undefined; // let the previous run's target go before building the next
     // The thread that started the run has already said what there was to say (jitter added).
-    const target = latentGpTarget(fromPlainMatrix(input.X), input.y, input.spec.model, () => {});
-    cached = { runKey: input.runKey, kernel: latentSampler(target, input.spec.sampler) };
+    const target = latentGpRun.buildTarget({ X: fromPlainMatrix(input.X), y: input.y }, input.spec.model, { onJitter: () => {} });
+    cached = { runKey: input.runKey, kernel: latentGpRun.sampler(target, input.spec.sampler.sampler, input.spec.sampler).kernel };
   }
   return runLatentGpChain(cached.kernel, input.x0, input.spec, input.chain, {
     onProgress: (p: Progress) => context.progress(p),

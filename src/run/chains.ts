@@ -12,7 +12,8 @@ import { toPlainMatrix } from "../linalg/matrix.js";
 import type { ChainResult, Progress } from "../samplers/chain/driver.js";
 import { checkLatentSampler } from "../samplers/registry.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
-import { latentGpTarget, type LatentGpData } from "../targets/latentGpModel.js";
+import { latentGpRun } from "../models/latentGpRun.js";
+import type { LatentGpData } from "../targets/latentGpModel.js";
 import type { StopFlag } from "../parallel/pool.js";
 import { runChainTasks } from "./chainTasks.js";
 import { LATENT_GP_CHAIN, type LatentGpChainInput } from "./chainTask.js";
@@ -76,7 +77,7 @@ let runCounter = 0;
  * RunOptions), chain c on the stream new Rng(seed, c) from the same starting point.
  */
 export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, options: RunOptions = {}): Promise<LatentGpRun> {
-  const target = latentGpTarget(data.X, data.y, spec.model, options.onWarning);
+  const target = latentGpRun.buildTarget(data, spec.model, { onJitter: options.onWarning });
   checkLatentSampler(target, spec.sampler); // the sampler spec, checked before any thread starts (no kernel built)
   // The chains get laplace-hmc's and laplace-nuts' whitening as data (the caller's spec, and what it reports, stay as given).
   const whitened = withWhiteningMass(target, spec.sampler, { onWarning: options.onWarning });

@@ -15,6 +15,9 @@ import { simulateVolatility } from "../../src/models/volatility/svSimulate.js";
 import { runChain } from "../../src/samplers/chain/driver.js";
 import { Rng } from "../../src/random/rng.js";
 import { DataError } from "../../src/io/errors.js";
+import { checkLatentGpResponses } from "../../src/models/latentGpRun.js";
+import { latentSampler } from "../../src/samplers/registry.js";
+import { latentGpTarget } from "../../src/targets/latentGpModel.js";
 
 test("withDefaults: given options over the defaults, undefined ones left out", () => {
   assert.deepEqual(withDefaults({ a: 1, b: 2 }, { a: 5, b: undefined }), { a: 5, b: 2 });
@@ -81,11 +84,40 @@ test("volatility: the target's interweave adds the third block; P,V names the bl
   assert.throws(() => m.sampler(m.buildTarget(y), "rmhmc,hmc,mala"), /volatility: the sampler is P,V/);
 });
 
-test("the --model models' entries carry their runs; latent-gp's run is built by run/", () => {
-  for (const name of ["logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const) {
+test("every model's entry carries its run", () => {
+  for (const name of ["latent-gp", "logistic-regression", "lgcp", "volatility", "fitzhugh-nagumo"] as const) {
     const e = modelInfo[name];
     for (const k of ["readData", "buildTarget", "sampler"] as const) assert.equal(typeof e[k], "function", `${name}.${k}`);
     assert.equal(typeof e.defaults, "object");
   }
-  assert.equal((modelInfo["latent-gp"] as { readData?: unknown }).readData, undefined);
+});
+
+test("latent-gp: read data -> build target -> sampler, the same target and kernel as latentGpTarget and latentSampler", () => {
+  const s = scratchDir();
+  try {
+    const file = join(s.dir, "labels.csv");
+    writeFileSync(file, "x,y\n" + Array.from({ length: 12 }, (_, i) => `${i / 2},${Math.sin(i / 2) > 0 ? 1 : 0}`).join("\n") + "\n");
+    const m = modelInfo["latent-gp"];
+    const data = m.readData(file);
+    assert.deepEqual(Array.from(new Set(data.y)).sort(), [-1, 1]); // probit's coding
+    assert.deepEqual(Array.from(new Set(m.readData(file, { likelihood: "logistic" }).y)).sort(), [0, 1]);
+    const spec = { likelihood: "probit", logLengthscale: [0.3], logSignalSd: 0.2, jitter: 1e-8 };
+    const target = m.buildTarget(data, spec);
+    const direct = latentGpTarget(data.X, data.y, spec);
+    const f = Float64Array.from({ length: 12 }, (_, i) => 0.1 * i - 0.5);
+    assert.equal(target.logDensity(f), direct.logDensity(f));
+    assert.equal(m.buildTarget(data).logDensity(f), latentGpTarget(data.X, data.y, { likelihood: "probit", logLengthscale: [0], logSignalSd: 0 }).logDensity(f));
+    const { kernel, init, adapt } = m.sampler(target, "hmc", { burnIn: 10, stepSize: 0.2 });
+    assert.deepEqual(init, new Float64Array(12));
+    assert.equal(adapt?.method, "dual-averaging");
+    assert.equal(m.sampler(target, "ess", { burnIn: 10 }).adapt, undefined);
+    assert.equal(m.sampler(target, "hmc", { burnIn: 10, adapt: false }).adapt, undefined);
+    const run = (k: typeof kernel) => runChain(k, new Rng(3, 0), { draws: 20, burnIn: 0, init }).samples;
+    assert.deepEqual(run(kernel), run(latentSampler(direct, { sampler: "hmc", stepSize: 0.2 })));
+    assert.throws(() => m.sampler(target, "iwls"), RangeError);
+    writeFileSync(file, "x,y\n0,1\n1,4\n");
+    assert.throws(() => checkLatentGpResponses(m.readData(file, { likelihood: "ordinal" }), "ordinal", { thresholds: [0, 1] }), (e: unknown) => e instanceof DataError && /data row 2/.test(e.message));
+  } finally {
+    s.cleanup();
+  }
 });
