@@ -152,7 +152,7 @@ export function readModelData(model: ModelOptions, binaryCoding: BinaryCoding = 
   const read = latentGpRun.readData(model.data, { likelihood: model.likelihood, binaryCoding });
   const { data, exposure } = model.exposureColumn === undefined ? { data: read, exposure: undefined } : exposureColumn(read, model.exposureColumn);
   const kernel = resolveKernelHyperparameters(model.kernel, data.d, data.inputNames);
-  checkResponses(data, model.likelihood, model.likelihoodOptions);
+  checkLatentGpResponses(data, model.likelihood, model.likelihoodOptions);
   checkKernelMatrixFits(data);
   return { data, kernel, ...(exposure ? { exposure } : {}), warnings: latentGpDataWarnings(data, model.likelihood) };
 }
@@ -182,9 +182,6 @@ function exposureColumn(read: Dataset, name: string): { data: Dataset; exposure:
   }
   return { data: taken.data, exposure: taken.values };
 }
-
-/** The responses checked against the likelihood: models/latentGpRun.ts's checkLatentGpResponses (a DataError naming file, case and column). */
-export const checkResponses = checkLatentGpResponses;
 
 /**
  * Registers the model options on a command, with the same names and help on every command;

@@ -15,7 +15,8 @@ import { DataError } from "../io/errors.js";
 import { liveLockHolder } from "../io/runLock.js";
 import type { JitterSpec, LatentDraws, LogTheta } from "../predict/sources.js";
 import type { PredictiveModel } from "../predict/predict.js";
-import { checkResponses, MODEL_LIKELIHOODS } from "./modelOptions.js";
+import { MODEL_LIKELIHOODS } from "./modelOptions.js";
+import { checkLatentGpResponses } from "../models/latentGpRun.js";
 
 /** The model as recorded by the run or approximation. */
 export interface RecordedModel {
@@ -75,7 +76,7 @@ export function readPredictData(model: RecordedModel, testPath: string): Predict
     throw new DataError({ file: testPath }, `input columns differ from the training data ${model.dataFile}: ${where} (names, order and count must match)`);
   }
   if (test.hasResponse !== false) {
-    checkResponses(test, model.likelihood, {
+    checkLatentGpResponses(test, model.likelihood, {
       ...(model.thresholds ? { thresholds: model.thresholds } : {}),
       ...(model.noiseSd !== undefined ? { noiseSd: model.noiseSd } : {}),
     });

@@ -17,7 +17,6 @@ import type { OutputDir } from "../io/atomic.js";
 import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
-import type { AdaptOptions } from "../samplers/chain/adaptation.js";
 import { LAPLACE_INTEGRATORS, type LaplaceIntegrator } from "../samplers/integrators/laplaceDynamics.js";
 import { runLatentGp } from "../run/chains.js";
 import { defaultWhitening, type WhiteningFit } from "../run/whiteningMass.js";
@@ -25,7 +24,7 @@ import { INITS, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
 import {
   defaultTargetAcceptance,
   describeLeapfrogSolve,
-  hasTunable,
+  latentAdaptation,
   HMC_MASSES,
   latentSamplerInfo,
   latentSamplerSpec,
@@ -128,8 +127,7 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
   const o = inputs.options;
   const sampler = o.sampler as LatentSamplerName;
   const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
-  // A sampler without a tunable (elliptical slice sampling, exact HMC) has nothing to adapt.
-  const adapt: AdaptOptions | undefined = extras.adapt && o.burnIn > 0 && hasTunable(sampler) ? { method: "dual-averaging", targetAcceptance } : undefined;
+  const adapt = latentAdaptation(sampler, extras.adapt, o.burnIn, targetAcceptance);
   // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSamplerOptions.
   const given = {
     sampler,

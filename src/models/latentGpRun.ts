@@ -11,8 +11,7 @@ import { labelKindFor, oneClassWarning, readDataset, type BinaryCoding, type Dat
 import { DataError } from "../io/errors.js";
 import { binaryCodingOf, likelihoodByName } from "../likelihoods/registry.js";
 import { LikelihoodDataError } from "../likelihoods/types.js";
-import type { AdaptOptions } from "../samplers/chain/adaptation.js";
-import { defaultTargetAcceptance, hasTunable, latentSampler, latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput, type LatentSamplerSpecOf } from "../samplers/registry.js";
+import { latentAdaptation, latentSampler, latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput, type LatentSamplerSpecOf } from "../samplers/registry.js";
 import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/annealedLatent.js";
 import { latentGpTarget, type LatentGpData, type LatentGpLikelihoodOptions, type LatentGpModelSpec } from "../targets/latentGpModel.js";
 import { withDefaults, type ModelRun, type ModelSampler } from "./modelRun.js";
@@ -58,9 +57,7 @@ export const latentGpRun: LatentGpModelRun = {
     const input = { ...given, sampler: name } as LatentSamplerSpecInput;
     const kernel = latentSampler(target, input); // a name not of LATENT_SAMPLER_NAMES, or a field its spec lacks: a RangeError
     const sampler = latentSamplerSpec(input).sampler;
-    const targetAcceptance = (given as { targetAcceptance?: number }).targetAcceptance ?? defaultTargetAcceptance(sampler);
-    // as `gpmcmc sample` adapts: a sampler without a tunable (ess, exact-hmc) has nothing to adapt
-    const adaptation: AdaptOptions | undefined = adapt && burnIn > 0 && hasTunable(sampler) ? { method: "dual-averaging", targetAcceptance } : undefined;
+    const adaptation = latentAdaptation(sampler, adapt, burnIn, (given as { targetAcceptance?: number }).targetAcceptance);
     return { kernel, init: new Float64Array(target.dim), adapt: adaptation } satisfies ModelSampler;
   },
 };

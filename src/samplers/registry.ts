@@ -16,6 +16,7 @@
  * scale. `mass: "identity"` is the option. "hmc-v2" is the same mass with randomised trajectory
  * lengths, as the comparison paper runs it.
  */
+import type { AdaptOptions } from "./chain/adaptation.js";
 import type { AnnealedLatentTarget } from "../targets/annealedLatent.js";
 import { ellipticalSlice } from "./kernels/ellipticalSlice.js";
 import { exactHmc } from "./kernels/exactHmc.js";
@@ -327,6 +328,15 @@ export function hasTunable(name: LatentSamplerName): boolean {
 export function defaultTargetAcceptance(name: LatentSamplerName): number | undefined {
   const defaults = latentSamplerInfo[name].defaults as { targetAcceptance?: number };
   return hasTunable(name) ? defaults.targetAcceptance : undefined;
+}
+
+/**
+ * The burn-in adaptation of a latent sampler's run: dual averaging towards `targetAcceptance`
+ * (default: the sampler's) when asked for, with a burn-in, and where the sampler has a tunable
+ * (elliptical slice sampling and exact HMC have nothing to adapt); else none.
+ */
+export function latentAdaptation(name: LatentSamplerName, adapt: boolean, burnIn: number, targetAcceptance?: number): AdaptOptions | undefined {
+  return adapt && burnIn > 0 && hasTunable(name) ? { method: "dual-averaging", targetAcceptance: targetAcceptance ?? defaultTargetAcceptance(name) } : undefined;
 }
 
 /** The initial value of the spec's tunable (alpha, proposal sd or step size, as the registry names it); undefined where there is none. */
