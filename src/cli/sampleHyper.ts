@@ -138,8 +138,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const scheme = parseChoice("--scheme", raw.scheme ?? DEFAULT_SCHEME, SCHEME_NAMES, "scheme");
   if (!isSchemeName(scheme)) throw new OptionError("--scheme", `unknown scheme ${scheme}`);
   let thetaSampler: ThetaSamplerName | undefined;
-  if (scheme === "surr") {
-    if (raw.thetaSampler !== undefined) throw new OptionError("--theta-sampler", "does not apply to --scheme surr (it slice-samples theta)");
+  if (scheme === "surr" || scheme === "pm") {
+    if (raw.thetaSampler !== undefined) throw new OptionError("--theta-sampler", scheme === "surr" ? "does not apply to --scheme surr (it slice-samples theta)" : "does not apply to --scheme pm (it proposes theta by its own independence and random-walk moves)");
   } else {
     thetaSampler = parseSamplerChoice("--theta-sampler", raw.thetaSampler ?? "mh", THETA_SAMPLER_NAMES, "theta sampler");
     if (scheme === "khr" && thetaSampler !== "mh") throw new OptionError("--theta-sampler", `--scheme khr proposes theta by random-walk MH; ${thetaSampler} does not apply`);

@@ -43,7 +43,10 @@ export interface HyperSamplerSpec {
   scheme: SchemeName;
   /** Undefined for surr (slice sampling of theta). */
   thetaSampler?: ThetaSamplerName;
+  /** The latent sampler of f | theta (not used by pm, which draws f among its importance draws). */
   latent: LatentSamplerSpec;
+  /** pm: importance draws per estimate of p(y | theta) (default: chosen at the mode). */
+  importanceSamples?: number;
 }
 
 /** The paper's default priors (Section 4.1): lengthscales Gamma(1, 1), sigma inverse-Gamma(1, 1). */
@@ -94,7 +97,7 @@ export function jointKernel(X: Matrix, y: Float64Array, model: HyperModelSpec, s
     return { position, logDensity: c.logDensity() };
   };
   const OPS = ["cholesky", "triangularSolveMatrix", "symmetricProduct", "matrixProduct", "flops"] as const;
-  const makeChain = (t: Float64Array, f: Float64Array) => jointChain(problem, { scheme: sampler.scheme, thetaSampler: sampler.thetaSampler, latent: sampler.latent }, t, f);
+  const makeChain = (t: Float64Array, f: Float64Array) => jointChain(problem, { scheme: sampler.scheme, thetaSampler: sampler.thetaSampler, latent: sampler.latent, ...(sampler.importanceSamples !== undefined ? { importanceSamples: sampler.importanceSamples } : {}) }, t, f);
   return {
     name: sampler.scheme,
     get ops() { return ops; },

@@ -9,6 +9,8 @@
  * - "asis": the SA update of theta, then the AA one (Yu & Meng 2011's interweaving; paper eq. 6).
  * - "khr": theta and f jointly, f' from Laplace's approximation at theta' (./jointMoves.ts).
  * - "surr": surrogate-data slice sampling of theta (Murray & Adams 2010; ./jointMoves.ts).
+ * - "pm": pseudo-marginal MH of theta on an importance estimate of p(y | theta) from Laplace's
+ *   approximation, f among the importance draws (./pseudoMarginal.ts); no latent sampler.
  *
  * The tunables (the latent sampler's and the theta sampler's) are adapted during burn-in, then
  * frozen (`freeze`). K(theta) and its factor are kept for the last few theta evaluated, so the
@@ -16,7 +18,7 @@
  */
 import { annealedLatentTarget } from "../targets/annealedLatent.js";
 import { positivePrior } from "../gp/hyperpriors.js";
-import { snapshotOpCounts, type OpCounts } from "../linalg/counters.js";
+import { opCountsSince, snapshotOpCounts } from "../linalg/counters.js";
 import type { RandomSource } from "../random/types.js";
 import { defaultTargetAcceptance, latentSampler, latentSamplerInfo, latentSamplerSpec, tunableValue, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import type { CountedStepInfo, StepInfo } from "../samplers/types.js";
@@ -29,11 +31,15 @@ import { thetaGivenNu } from "./thetaGivenNu.js";
 import { AdaptedValue, thetaStep, thetaTunable, type ThetaSamplerName } from "./thetaSamplers.js";
 import { thetaTarget } from "./thetaTargets.js";
 import { faultOf, type FaultOf } from "../math/negativeControl.js";
+import type { IterationInfo, JointChain } from "./jointChain.js";
+import { pseudoMarginalChain } from "./pseudoMarginal.js";
+
+export type { IterationInfo, JointChain } from "./jointChain.js";
 
 /** The latent sampler of a scheme's f | theta updates unless one is given: the paper's (Filippone, Zhong & Girolami, Section 4). */
 export const DEFAULT_HYPER_LATENT_SAMPLER: LatentSamplerName = "hmc-v2";
 
-export const SCHEME_NAMES = ["sa", "aa", "asis", "khr", "surr"] as const;
+export const SCHEME_NAMES = ["sa", "aa", "asis", "khr", "surr", "pm"] as const;
 export type SchemeName = (typeof SCHEME_NAMES)[number];
 
 export function isSchemeName(name: string): name is SchemeName {
@@ -55,30 +61,11 @@ export interface SchemeOptions {
    * KHR's ratio.
    * @internal
    */
-  broken?: FaultOf<"hyper-scheme" | "khr">;
-}
-
-/** What one iteration did: the latent transition, the theta transition(s), and its O(n^3) work. */
-export interface IterationInfo {
-  latent: StepInfo;
-  theta: CountedStepInfo[];
-  ops: OpCounts;
-}
-
-export interface JointChain {
-  readonly t: Float64Array;
-  readonly f: Float64Array;
-  step(rng: RandomSource): IterationInfo;
-  /** Ends burn-in: the adapted tunables keep their current values. */
-  freeze(): void;
-  /** log p(y, f, theta) at the current state (up to a constant; K's factor comes from the cache). */
-  logDensity(): number;
-  /** The current tunables (latent, theta). */
-  tunables(): { latent: number | undefined; theta: number };
-  /** The chain's whole state as numbers: theta, f, both tunables' adaptation, and the kernel cache (./jointChainState.ts). */
-  saveState(): Float64Array;
-  /** Continues from what saveState gave, on a chain made with the same problem and options. */
-  restoreState(saved: Float64Array): void;
+  broken?: FaultOf<"hyper-scheme" | "khr" | "pseudo-marginal">;
+  /** pm: importance draws per estimate (default: chosen at the mode, ./pseudoMarginal.ts). */
+  importanceSamples?: number;
+  /** pm: the Gaussian approximation of the importance draws (default EP where the likelihood has EP sites). */
+  approximation?: "ep" | "laplace";
 }
 
 /** How many K(theta) and their factors the cache keeps (and a checkpoint with them). */
@@ -129,15 +116,15 @@ function withoutJacobian(space: HyperSpace): HyperSpace {
   return { ...space, lengthscalePriors: space.lengthscalePriors.map(strip), variancePrior: strip(space.variancePrior) };
 }
 
-function subtract(a: OpCounts, b: OpCounts): OpCounts {
-  return { cholesky: a.cholesky - b.cholesky, triangularSolveMatrix: a.triangularSolveMatrix - b.triangularSolveMatrix, symmetricProduct: a.symmetricProduct - b.symmetricProduct, matrixProduct: a.matrixProduct - b.matrixProduct, flops: a.flops - b.flops };
-}
-
 /** A chain of `options.scheme` from (t0, f0) (f0 default 0). */
 export function jointChain(problem: JointProblem, options: SchemeOptions, t0: ArrayLike<number>, f0?: Float64Array): JointChain {
   const broken = options.broken;
   const space = broken === "scheme-no-jacobian" ? withoutJacobian(problem.space) : problem.space;
   const prob: JointProblem = { ...problem, space };
+  if (options.scheme === "pm") {
+    if (options.thetaSampler !== undefined) throw new RangeError(`the pm scheme proposes theta by its own independence and random-walk moves; theta sampler ${options.thetaSampler} does not apply`);
+    return pseudoMarginalChain(prob, { importanceSamples: options.importanceSamples, approximation: options.approximation, broken: faultOf("pseudo-marginal", broken) }, t0, f0);
+  }
   const n = space.x.rows;
   const m = hyperDimension(space);
   const thetaName = options.thetaSampler ?? "mh";
@@ -217,7 +204,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
         case "asis": theta.push(saUpdate(rng), aaUpdate(rng)); break;
         case "khr": case "surr": theta.push(jointUpdate(rng)); break;
       }
-      return { latent, theta, ops: subtract(snapshotOpCounts(), before) };
+      return { latent, theta, ops: opCountsSince(snapshotOpCounts(), before) };
     },
     freeze() {
       latentTuned?.freeze();

@@ -24,3 +24,8 @@ export function resetOpCounts(): void {
 export function snapshotOpCounts(): OpCounts {
   return { ...opCounts };
 }
+
+/** The operations between two snapshots: a - b. */
+export function opCountsSince(a: OpCounts, b: OpCounts): OpCounts {
+  return { cholesky: a.cholesky - b.cholesky, triangularSolveMatrix: a.triangularSolveMatrix - b.triangularSolveMatrix, symmetricProduct: a.symmetricProduct - b.symmetricProduct, matrixProduct: a.matrixProduct - b.matrixProduct, flops: a.flops - b.flops };
+}

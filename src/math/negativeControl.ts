@@ -38,6 +38,8 @@ export const FAULTS = {
   "gibbs-shape": { component: "hyper-scheme", breaks: "the signal variance's Gibbs draw with shape a + 1 instead of a" },
   "scheme-no-jacobian": { component: "hyper-scheme", breaks: "the theta target without the Jacobian of the log transforms" },
   "no-proposal-density": { component: "khr", breaks: "the KHR move's ratio without q" },
+  "pm-first-draw": { component: "pseudo-marginal", breaks: "the pseudo-marginal chain's f is the first importance draw, not one drawn in proportion to the weights" },
+  "pm-no-proposal-density": { component: "pseudo-marginal", breaks: "the pseudo-marginal independence move's ratio without the proposal's densities" },
   "unnormalised-q": { component: "ais", breaks: "AIS's weights with log q without its normalising constant" },
   "skip-first-increment": { component: "ais", breaks: "AIS's first increment with a temperature difference of 0" },
   "keep-nu": { component: "cox-hyper-gibbs", breaks: "the Cox field's theta update keeps nu instead of re-whitening w" },

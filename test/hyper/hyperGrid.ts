@@ -8,7 +8,7 @@
 import { mcseMean } from "../../src/diagnostics/mcse.js";
 import { positivePrior } from "../../src/gp/hyperpriors.js";
 import { DEFAULT_RELATIVE_JITTER, hyperLogPrior, kernelAt, type HyperSpace } from "../../src/hyper/covariance.js";
-import { jointChain, type SchemeName } from "../../src/hyper/schemes.js";
+import { jointChain, type SchemeName, type SchemeOptions } from "../../src/hyper/schemes.js";
 import type { FaultOf } from "../../src/math/negativeControl.js";
 import type { ThetaSamplerName } from "../../src/hyper/thetaSamplers.js";
 import { probit } from "../../src/likelihoods/probit.js";
@@ -84,12 +84,12 @@ export function gridProblem(x: readonly number[], y: Float64Array): GridProblem 
  * `seed`, `burnIn` adapting transitions then `draws` kept) and returns the statistics (mean and
  * mean square of psi and log sigma) whose error exceeds 4 MCSE.
  */
-export function invarianceFailures(problem: GridProblem, scheme: SchemeName, thetaSampler: ThetaSamplerName | undefined, seed: number, broken?: FaultOf<"hyper-scheme" | "khr">, sizes = { chains: 4, burnIn: 300, draws: 1500 }): string[] {
+export function invarianceFailures(problem: GridProblem, scheme: SchemeName, thetaSampler: ThetaSamplerName | undefined, seed: number, broken?: FaultOf<"hyper-scheme" | "khr" | "pseudo-marginal">, sizes = { chains: 4, burnIn: 300, draws: 1500 }, options: Partial<SchemeOptions> = {}): string[] {
   const { chains: CHAINS, burnIn, draws } = sizes;
   const series: Float64Array[][] = [[], [], [], []];
   for (let c = 0; c < CHAINS; c++) {
     const rng = new Rng(seed + 1000 * c);
-    const chain = jointChain({ space: problem.space, likelihood: probit, y: problem.y }, { scheme, thetaSampler, broken }, [0, 0]);
+    const chain = jointChain({ space: problem.space, likelihood: probit, y: problem.y }, { ...options, scheme, thetaSampler, broken }, [0, 0]);
     for (let i = 0; i < burnIn; i++) chain.step(rng);
     chain.freeze();
     const s = [new Float64Array(draws), new Float64Array(draws), new Float64Array(draws), new Float64Array(draws)];

@@ -40,7 +40,7 @@ test("the n = 3 grid posterior is not the n = 2 one, and the data move it from t
   assert.ok(Math.abs(problem.exact.mean[0] - two.exact.mean[0]) > 0.05 || Math.abs(problem.exact.mean[1] - two.exact.mean[1]) > 0.05);
 });
 
-const CASES: [SchemeName, ThetaSamplerName | undefined, FaultOf<"hyper-scheme" | "khr">][] = [
+const CASES: [SchemeName, ThetaSamplerName | undefined, FaultOf<"hyper-scheme" | "khr" | "pseudo-marginal">][] = [
   ["aa", "mh", "scheme-no-jacobian"],
   ["sa", "mh", "gibbs-shape"],
   ["sa", "hmc", "scheme-no-jacobian"],
@@ -48,13 +48,22 @@ const CASES: [SchemeName, ThetaSamplerName | undefined, FaultOf<"hyper-scheme" |
   ["asis", "mh", "gibbs-shape"],
   ["khr", "mh", "no-proposal-density"],
   ["surr", undefined, "scheme-no-jacobian"],
+  ["pm", undefined, "pm-no-proposal-density"],
 ];
 
+const thetaBy = (scheme: SchemeName, sampler: ThetaSamplerName | undefined) => sampler ? `theta sampler ${sampler}` : scheme === "pm" ? "its own theta moves" : "theta sampler slice";
+
 for (const [scheme, sampler, broken] of CASES) {
-  test(`${scheme} with theta sampler ${sampler ?? "slice"} leaves p(theta | y) invariant (probit, n = 3, exact grid)`, () => {
+  test(`${scheme} with ${thetaBy(scheme, sampler)} leaves p(theta | y) invariant (probit, n = 3, exact grid)`, () => {
     assert.deepEqual(invarianceFailures(problem, scheme, sampler, 23), []);
   });
-  test(`${scheme} with theta sampler ${sampler ?? "slice"}, broken (${broken}): the n = 3 check fails`, () => {
+  test(`${scheme} with ${thetaBy(scheme, sampler)}, broken (${broken}): the n = 3 check fails`, () => {
     assert.ok(invarianceFailures(problem, scheme, sampler, 23, broken).length > 0, "the broken variant passed the invariance check");
   });
 }
+
+test("pm with Laplace's approximation and 2 importance draws (the noisier estimate other likelihoods use) leaves p(theta | y) invariant; without the Jacobian the check fails", () => {
+  const options = { approximation: "laplace" as const, importanceSamples: 2 };
+  assert.deepEqual(invarianceFailures(problem, "pm", undefined, 29, undefined, undefined, options), []);
+  assert.ok(invarianceFailures(problem, "pm", undefined, 29, "scheme-no-jacobian", undefined, options).length > 0, "the broken variant passed the invariance check");
+});
