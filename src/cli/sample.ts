@@ -339,7 +339,7 @@ export function registerSampleCommand(program: Command): Command {
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
   return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(refuseFlagAndNegation(command, "adapt")), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
     .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
-    .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2; default ${DEFAULT_SCHEME})`)
+    .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): pm (pseudo-marginal MH of theta on an importance estimate of p(y | theta) from EP's approximation, Laplace's where the likelihood has no EP sites; f among the importance draws), or sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2); default ${DEFAULT_SCHEME}`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
     .option("--shared-lengthscale", "with sampled hyperparameters: one lengthscale for every input column instead of one per column (ARD)")
     .option("--prior-lengthscale <spec>", "with sampled hyperparameters: prior of every lengthscale, gamma:A,B (shape, rate), invgamma:A,B (shape, scale) or lognormal:M,S (default gamma:1,1)")

@@ -1,9 +1,10 @@
 /**
  * `gpmcmc sample` with sampled hyperparameters: when none of --lengthscale / --log-lengthscale /
  * --signal-sd / --log-signal-sd is given, theta = (log lengthscales, log signal variance) is
- * sampled jointly with f by one of the five schemes of Filippone, Zhong & Girolami (Section 2):
- * --scheme sa|aa|asis|khr|surr, --theta-sampler mh|hmc|smmala, --prior-lengthscale and
- * --prior-variance (family:p1,p2). The latent sampler is --sampler (default hmc-v2, the paper's).
+ * sampled jointly with f: by default by the pseudo-marginal scheme pm (src/hyper/pseudoMarginal.ts),
+ * or by one of the five schemes of Filippone, Zhong & Girolami (Section 2):
+ * --scheme pm|sa|aa|asis|khr|surr, --theta-sampler mh|hmc|smmala, --prior-lengthscale and
+ * --prior-variance (family:p1,p2). The five schemes' latent sampler is --sampler (default hmc-v2, the paper's).
  * The draws files gain log_lengthscale.1..d and log_signal_sd before f.1; the summary reports
  * each theta column (mean, sd, ESS, R-hat) and the O(n^3) operations per iteration. With --out,
  * the run checkpoints and resumes as the fixed-hyperparameter one does (./sampleResume.ts:
@@ -35,8 +36,8 @@ import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunO
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
-/** The scheme `gpmcmc sample` uses unless --scheme is given (why: BENCHMARKS.md, "Sampled hyperparameters: the five joint schemes"). */
-export const DEFAULT_SCHEME: SchemeName = "aa";
+/** The scheme `gpmcmc sample` uses unless --scheme is given (why: BENCHMARKS.md, "Fully Bayesian GP classification: the pm scheme against Stan"). */
+export const DEFAULT_SCHEME: SchemeName = "pm";
 
 export interface RawHyperOptions {
   scheme?: string;
@@ -67,6 +68,13 @@ function prior(option: string, text: string | undefined, fallback: PositivePrior
     if (e instanceof PriorSpecError) throw new OptionError(option, e.message.startsWith(`${option}: `) ? e.message.slice(option.length + 2) : e.message);
     throw e;
   }
+}
+
+/** pm draws f among its importance draws: the options of a latent sampler have no meaning there. */
+function refuseLatentSamplerOptions(raw: Raw): void {
+  const given: [string, unknown][] = [["--sampler", raw.sampler], ["--step-size", raw.stepSize], ["--leapfrog-steps", raw.leapfrogSteps], ["--max-leapfrog-steps", raw.maxLeapfrogSteps], ["--max-tree-depth", raw.maxTreeDepth]];
+  const hit = given.find(([, v]) => v !== undefined);
+  if (hit) throw new OptionError(hit[0], "does not apply to --scheme pm (it draws f among the importance draws of its estimate of p(y | theta), with no latent sampler); give --scheme aa, sa, asis, khr or surr to sample f by a latent sampler");
 }
 
 /** Options of the fixed-hyperparameter sampler that have no meaning here. */
@@ -147,6 +155,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const lengthscalePrior = prior("--prior-lengthscale", raw.priorLengthscale, DEFAULT_LENGTHSCALE_PRIOR);
   const variancePrior = prior("--prior-variance", raw.priorVariance, DEFAULT_VARIANCE_PRIOR);
   refuseFixedOnly(raw);
+  if (scheme === "pm") refuseLatentSamplerOptions(raw);
   const options = parseSampleOptions({ ...raw, sampler: raw.sampler ?? DEFAULT_HYPER_LATENT_SAMPLER });
   const lasting = parseLastingRunOptions(raw);
   const resumed = lasting.resume !== undefined ? readResumableRun<HyperRunSpec>(lasting.resume) : undefined;
@@ -225,7 +234,7 @@ export function formatHyperReport(r: HyperSampleReport): string {
   const ops = r.operationsPerIteration;
   const lines = [
     ...(r.complete ? [] : ["STOPPED EARLY: the figures below are over the draws kept"]),
-    `scheme ${s.scheme} (theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, signal variance ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
+    `scheme ${s.scheme} (${s.scheme === "pm" ? "theta: pseudo-marginal MH, f: among the importance draws" : `theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}`}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, signal variance ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
     `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}), seed ${r.run.seed}; theta acceptance rate ${fmt(r.acceptanceRate)}`,
     "variable            mean       sd      ESS    R-hat",
     ...r.theta.map((c) => `${c.name.padEnd(16)}${fmt(c.mean).padStart(9)}${fmt(c.sd).padStart(9)}${fmt(c.ess).padStart(9)}${fmt(c.rhat, 4).padStart(9)}`),

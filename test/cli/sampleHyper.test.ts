@@ -31,7 +31,7 @@ function gpmcmc(args: string[]) {
   return spawnSync(process.execPath, [join(REPO_ROOT, "dist", "src", "cli", "main.js"), ...args], { encoding: "utf8", env: { ...process.env, GPMCMC_DEBUG: "" } });
 }
 
-for (const [scheme, thetaSampler] of [["aa", "smmala"], ["sa", "hmc"], ["asis", "mh"], ["khr", undefined], ["surr", undefined]] as const) {
+for (const [scheme, thetaSampler] of [["pm", undefined], ["aa", "smmala"], ["sa", "hmc"], ["asis", "mh"], ["khr", undefined], ["surr", undefined]] as const) {
   test(`sample --scheme ${scheme}: theta columns before f.1 in the draws files, their ESS in the report`, async () => {
     const s = scratchDir();
     try {
@@ -112,6 +112,9 @@ test("bad inputs with sampled hyperparameters: one line naming the option, exit 
       [["--prior-variance", "weibull:1,1"], /^gpmcmc: --prior-variance: unknown prior family "weibull"/],
       [["--scheme", "khr", "--theta-sampler", "hmc"], /^gpmcmc: --theta-sampler: /],
       [["--scheme", "nope"], /^gpmcmc: --scheme: /],
+      [["--sampler", "ess"], /^gpmcmc: --sampler: does not apply to --scheme pm \(it draws f among the importance draws/],
+      [["--scheme", "pm", "--step-size", "0.1"], /^gpmcmc: --step-size: does not apply to --scheme pm/],
+      [["--scheme", "pm", "--theta-sampler", "mh"], /^gpmcmc: --theta-sampler: does not apply to --scheme pm/],
       [["--lengthscale", "1", "--signal-sd", "1", "--shared-lengthscale"], /^gpmcmc: --shared-lengthscale: applies only when the hyperparameters are sampled/],
       // theta moves: only a jitter relative to the signal variance keeps the target one density
       [["--jitter", "1e-3"], /^gpmcmc: --jitter: with sampled hyperparameters the jitter is relative to the signal variance .*give relative:R or 0, not "0.001"$/],

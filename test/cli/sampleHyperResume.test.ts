@@ -15,10 +15,21 @@ import { join } from "node:path";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
 import { gpmcmc, killedRunResumesToReference, MAIN, writeData } from "./resumeFixtures.js";
 
-const runArgs = (data: string, draws = 700) => [
-  "sample", "--data", data, "--likelihood", "probit", "--scheme", "sa", "--draws", String(draws), "--burn-in", "300",
+const runArgs = (data: string, draws = 700, scheme = "sa") => [
+  "sample", "--data", data, "--likelihood", "probit", "--scheme", scheme, "--draws", String(draws), "--burn-in", "300",
   "--chains", "2", "--parallel", "1", "--seed", "11", "--quiet",
 ];
+
+test("sampled hyperparameters, pm (the default): a run killed with SIGKILL at random moments and resumed each time gives the draws of the run never interrupted", { timeout: 120_000 }, async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data, 30);
+    await killedRunResumesToReference(runArgs(data, 400, "pm"), s.dir, 2029, "40");
+  } finally {
+    s.cleanup();
+  }
+});
 
 test("sampled hyperparameters: a run killed with SIGKILL at random moments and resumed each time gives the draws of the run never interrupted", { timeout: 120_000 }, async () => {
   const s = scratchDir();
