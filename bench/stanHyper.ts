@@ -1,0 +1,121 @@
+// gpmcmc's default fully Bayesian sampler (`gpmcmc sample` with no hyperparameters given: the pm
+// scheme) against Stan's NUTS (rstan) on the same posterior: the probit GP classifier with an ARD
+// squared-exponential kernel, lengthscales Gamma(1, 1), signal variance inverse-Gamma(1, 1), relative
+// jitter 1e-6 (the peer's stan/gpc_probit_hyper.stan, run by stan/run_stan_hyper.R), on data of the
+// comparison paper's simulation design (`gpmcmc simulate --likelihood probit --n N --d D --seed S`).
+// Each tool runs 4 chains with one BLAS thread, one chain at a time; both are scored by rstan's
+// multi-chain bulk ESS and R-hat (bench/essChains.R), over theta and over f separately, per second
+// of sampling summed over the chains (Stan: rstan's elapsed sampling times; gpmcmc: the run's
+// sampling seconds, its chains one after another on one worker thread), and the two tools' means
+// are compared (z-scores of the differences, MCSE from the bulk ESS).
+//
+//   npm run bench -- stanHyper [--peers DIR] [--cases 100x2,100x5] [--seed 11] [--draws 1000] [--warmup 1000]
+//                              [--stan-draws 2000] [--stan-warmup 1000] [--out DIR]
+//
+// DIR is a writable copy of the Stan peer (../shared/peers); rstan caches the compiled model next
+// to the .stan file. This is a benchmark, not a test: without Rscript or rstan it says so and stops.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { columnValues, readCmdStanCsv } from "../src/io/cmdstanReader.js";
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(name);
+  return i >= 0 && i + 1 < process.argv.length ? process.argv[i + 1]! : fallback;
+}
+
+const peers = resolve(arg("--peers", process.env.GPMCMC_PEERS ?? "../shared/peers"));
+const cases = arg("--cases", "100x2,100x5").split(",").map((c) => c.split("x").map(Number) as [number, number]);
+const seed = arg("--seed", "11");
+const draws = arg("--draws", "1000");
+const warmup = arg("--warmup", "1000");
+const stanDraws = arg("--stan-draws", "2000");
+const stanWarmup = arg("--stan-warmup", "1000");
+const out = resolve(arg("--out", "/tmp/gpmcmc-bench-stanHyper"));
+const CHAINS = 4;
+const env = { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" };
+const main = resolve("dist/src/cli/main.js");
+const essScript = resolve("bench/essChains.R");
+
+function run(cmd: string, args: string[]): string {
+  const r = spawnSync(cmd, args, { encoding: "utf8", env, maxBuffer: 1 << 28 });
+  if (r.error) throw r.error;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${r.status}):\n${r.stderr}`);
+  return r.stdout;
+}
+
+function numberAfter(text: string, label: RegExp): number {
+  const m = text.match(label);
+  if (!m) throw new Error(`no ${label} in:\n${text}`);
+  return Number(m[1]);
+}
+
+function stanMissing(): string | undefined {
+  const r = spawnSync("Rscript", ["-e", "suppressPackageStartupMessages(library(rstan))"], { encoding: "utf8" });
+  if (r.error) return "Rscript not found (install R and rstan: apt-get install r-cran-rstan)";
+  if (r.status !== 0) return "R has no rstan package (apt-get install r-cran-rstan)";
+  if (!existsSync(join(peers, "stan", "run_stan_hyper.R"))) return `no Stan peer at ${peers} (give --peers DIR, a writable copy of ../shared/peers)`;
+  return undefined;
+}
+
+/** gpmcmc's draws files as two CSVs (theta columns, f columns), chains stacked. */
+function splitDraws(dir: string, prefix: string): void {
+  const theta: string[] = [], f: string[] = [];
+  for (let c = 1; c <= CHAINS; c++) {
+    const csv = readCmdStanCsv(join(dir, `draws_${c}.csv`));
+    const first = csv.variables.indexOf("f.1");
+    const thetaNames = csv.variables.slice(0, first), fNames = csv.variables.slice(first);
+    if (c === 1) {
+      theta.push(thetaNames.join(","));
+      f.push(fNames.join(","));
+    }
+    const cols = (names: string[]) => names.map((v) => columnValues(csv, v));
+    const tc = cols(thetaNames), fc = cols(fNames);
+    for (let i = 0; i < csv.draws; i++) {
+      theta.push(tc.map((v) => v[i]).join(","));
+      f.push(fc.map((v) => v[i]).join(","));
+    }
+  }
+  writeFileSync(`${prefix}_theta.csv`, theta.join("\n") + "\n");
+  writeFileSync(`${prefix}_f.csv`, f.join("\n") + "\n");
+}
+
+interface Scores { essTheta: number; rhatTheta: number; essF: number; rhatF: number }
+
+function scores(prefix: string, chains: number): Scores {
+  const t = run("Rscript", [essScript, `${prefix}_theta.csv`, String(chains)]);
+  const f = run("Rscript", [essScript, `${prefix}_f.csv`, String(chains)]);
+  return { essTheta: numberAfter(t, /bulk ESS: min ([0-9.]+)/), rhatTheta: numberAfter(t, /R-hat: max ([0-9.]+)/), essF: numberAfter(f, /bulk ESS: min ([0-9.]+)/), rhatF: numberAfter(f, /R-hat: max ([0-9.]+)/) };
+}
+
+const missing = stanMissing();
+if (missing) {
+  console.log(`bench stanHyper: skipped: ${missing}`);
+  process.exit(0);
+}
+mkdirSync(out, { recursive: true });
+console.log(`bench stanHyper: gpmcmc ${CHAINS} x (${warmup} + ${draws}), Stan ${CHAINS} x (${stanWarmup} + ${stanDraws}); rstan bulk ESS over ${CHAINS} chains per second of sampling; peers ${peers}`);
+console.log("n\td\ttool\tsampling s\tmin ESS theta\tper s\tR-hat theta\tmin ESS f\tper s\tR-hat f\tratio theta\tratio f\tmeans max|z| theta, f\tnote");
+for (const [n, d] of cases) {
+  const data = join(out, `sim_n${n}_d${d}_s${seed}.csv`);
+  if (!existsSync(data)) run(process.execPath, [main, "simulate", "--likelihood", "probit", "--n", String(n), "--d", String(d), "--seed", seed, "--out", data]);
+  const stanPrefix = join(out, `stan_n${n}_d${d}`);
+  const stanText = run("Rscript", [join(peers, "stan", "run_stan_hyper.R"), data, stanDraws, seed, `--warmup=${stanWarmup}`, `--chains=${CHAINS}`, `--out=${stanPrefix}`]);
+  const stanSeconds = numberAfter(stanText, /sampling ([0-9.]+) s/);
+  const stanWarm = numberAfter(stanText, /warmup ([0-9.]+) s/);
+  const divergences = numberAfter(stanText, /divergences: (\d+)/);
+  const stan = scores(stanPrefix, CHAINS);
+  const dir = join(out, `gpmcmc_n${n}_d${d}`);
+  const started = Date.now();
+  const report = JSON.parse(run(process.execPath, [main, "sample", "--data", data, "--likelihood", "probit", "--chains", String(CHAINS), "--parallel", "1", "--draws", draws, "--burn-in", warmup, "--seed", seed, "--out", dir, "--overwrite", "--json", "--quiet"])) as { samplingSeconds: number; seconds: number; acceptanceRate: number };
+  const wall = (Date.now() - started) / 1000;
+  const prefix = join(out, `gpmcmc_n${n}_d${d}`);
+  splitDraws(dir, prefix);
+  const ours = scores(prefix, CHAINS);
+  const zTheta = numberAfter(run("Rscript", [essScript, `${prefix}_theta.csv`, String(CHAINS), `${stanPrefix}_theta.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
+  const zF = numberAfter(run("Rscript", [essScript, `${prefix}_f.csv`, String(CHAINS), `${stanPrefix}_f.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
+  const line = (tool: string, s: Scores, seconds: number, ratios: string, z: string, note: string) =>
+    console.log([n, d, tool, seconds.toFixed(1), s.essTheta.toFixed(0), (s.essTheta / seconds).toFixed(2), s.rhatTheta.toFixed(3), s.essF.toFixed(0), (s.essF / seconds).toFixed(2), s.rhatF.toFixed(3), ratios, z, note].join("\t"));
+  line("stan-nuts", stan, stanSeconds, "1\t1", "-", `warm-up ${stanWarm.toFixed(1)} s, ${divergences} divergences`);
+  line("gpmcmc pm", ours, report.samplingSeconds, `${((ours.essTheta / report.samplingSeconds) / (stan.essTheta / stanSeconds)).toFixed(1)}\t${((ours.essF / report.samplingSeconds) / (stan.essF / stanSeconds)).toFixed(1)}`, `${zTheta.toFixed(2)}, ${zF.toFixed(2)}`, `whole run ${wall.toFixed(1)} s wall (mode search, burn-in and sampling), theta acceptance ${report.acceptanceRate.toFixed(3)}`);
+}
