@@ -45,6 +45,7 @@ export interface RawHyperOptions {
   priorLengthscale?: string;
   sharedLengthscale?: boolean;
   priorVariance?: string;
+  priorSignalSd?: string;
 }
 
 type Raw = RawSampleOptions & RawHyperOptions & RawLastingRunOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string; whitening?: string };
@@ -56,7 +57,7 @@ export function samplesHyperparameters(raw: RawSampleOptions): boolean {
 
 /** With fixed hyperparameters, the options of sampled ones are an error naming the first given. */
 export function refuseHyperOptions(raw: RawHyperOptions): void {
-  const given = ([["--scheme", raw.scheme], ["--theta-sampler", raw.thetaSampler], ["--prior-lengthscale", raw.priorLengthscale], ["--prior-variance", raw.priorVariance], ["--shared-lengthscale", raw.sharedLengthscale]] as const).find(([, v]) => v !== undefined);
+  const given = ([["--scheme", raw.scheme], ["--theta-sampler", raw.thetaSampler], ["--prior-lengthscale", raw.priorLengthscale], ["--prior-variance", raw.priorVariance], ["--prior-signal-sd", raw.priorSignalSd], ["--shared-lengthscale", raw.sharedLengthscale]] as const).find(([, v]) => v !== undefined);
   if (given) throw new OptionError(given[0], "applies only when the hyperparameters are sampled, i.e. without --lengthscale/--log-lengthscale and --signal-sd/--log-signal-sd");
 }
 
@@ -153,7 +154,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     if (scheme === "khr" && thetaSampler !== "mh") throw new OptionError("--theta-sampler", `--scheme khr proposes theta by random-walk MH; ${thetaSampler} does not apply`);
   }
   const lengthscalePrior = prior("--prior-lengthscale", raw.priorLengthscale, DEFAULT_LENGTHSCALE_PRIOR);
-  const variancePrior = prior("--prior-variance", raw.priorVariance, DEFAULT_VARIANCE_PRIOR);
+  if (raw.priorVariance !== undefined && raw.priorSignalSd !== undefined) throw new OptionError("--prior-signal-sd", "give a prior on the signal sd or, by --prior-variance, on the signal variance, not both");
+  const variancePrior = raw.priorSignalSd !== undefined ? { ...prior("--prior-signal-sd", raw.priorSignalSd, DEFAULT_VARIANCE_PRIOR), on: "sd" as const } : prior("--prior-variance", raw.priorVariance, DEFAULT_VARIANCE_PRIOR);
   refuseFixedOnly(raw);
   if (scheme === "pm") refuseLatentSamplerOptions(raw);
   const options = parseSampleOptions({ ...raw, sampler: raw.sampler ?? DEFAULT_HYPER_LATENT_SAMPLER });
@@ -230,11 +232,11 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
 
 export function formatHyperReport(r: HyperSampleReport): string {
   const s = r.run.sampler;
-  const prior = (p: PositivePriorSpec) => p.family === "gamma" ? `gamma(${p.shape}, ${p.rate})` : p.family === "invgamma" ? `inverse-gamma(${p.shape}, ${p.scale})` : `lognormal(${p.mu}, ${p.sigma})`;
+  const prior = (p: PositivePriorSpec) => p.family === "gamma" ? `gamma(${p.shape}, ${p.rate})` : p.family === "invgamma" ? `inverse-gamma(${p.shape}, ${p.scale})` : p.family === "lognormal" ? `lognormal(${p.mu}, ${p.sigma})` : p.family === "halfnormal" ? `half-normal(${p.scale})` : `half-t(${p.nu}, ${p.scale})`;
   const ops = r.operationsPerIteration;
   const lines = [
     ...(r.complete ? [] : ["STOPPED EARLY: the figures below are over the draws kept"]),
-    `scheme ${s.scheme} (${s.scheme === "pm" ? "theta: pseudo-marginal MH, f: among the importance draws" : `theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}`}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, signal variance ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
+    `scheme ${s.scheme} (${s.scheme === "pm" ? "theta: pseudo-marginal MH, f: among the importance draws" : `theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}`}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, ${r.run.model.variancePrior.on === "sd" ? "signal sd" : "signal variance"} ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
     `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}), seed ${r.run.seed}; theta acceptance rate ${fmt(r.acceptanceRate)}`,
     "variable            mean       sd      ESS    R-hat",
     ...r.theta.map((c) => `${c.name.padEnd(16)}${fmt(c.mean).padStart(9)}${fmt(c.sd).padStart(9)}${fmt(c.ess).padStart(9)}${fmt(c.rhat, 4).padStart(9)}`),

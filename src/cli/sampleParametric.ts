@@ -43,7 +43,7 @@ export function addParametricModelOptions(cmd: Command): Command {
     .option("--model <name>", modelHelp())
     .option("--polynomial-degree <p>", `logistic-regression: add the powers x^2..x^p of each input column (default ${LOGISTIC_REGRESSION_DEFAULTS.polynomialDegree})`)
     .option("--interweave <on|off>", "volatility: after the two blocks, move (sigma, phi) with the innovations fixed (default on)")
-    .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${LOGISTIC_REGRESSION_DEFAULTS.priorVariance}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B or lognormal:M,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
+    .option("--prior-variance <v>", `logistic-regression: prior variance alpha of every coefficient (default ${LOGISTIC_REGRESSION_DEFAULTS.priorVariance}); a GP with sampled hyperparameters: the prior of the signal variance, gamma:A,B, invgamma:A,B, lognormal:M,S, halfnormal:S or halft:NU,S (default invgamma:1,1; the exact Gibbs step of sa and asis needs invgamma)`);
 }
 
 /** Whether the options ask for a parametric model (and refuses its options without one; --prior-variance also serves a GP's sampled hyperparameters). */

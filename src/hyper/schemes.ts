@@ -136,7 +136,8 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
   const thetaTuned = options.scheme === "surr" ? new AdaptedValue(1, 0.5) : thetaTunable(thetaName);
   const kernel = cachedKernel(space);
   const noise = surrogateNoise(problem.likelihood, n);
-  const gibbsSpace = broken === "gibbs-shape" && space.variancePrior.spec.family === "invgamma"
+  const conjugate = space.variancePrior.spec.family === "invgamma" && space.variancePrior.spec.on === undefined;
+  const gibbsSpace = broken === "gibbs-shape" && space.variancePrior.spec.family === "invgamma" && conjugate
     ? { ...space, variancePrior: positivePrior({ ...space.variancePrior.spec, shape: space.variancePrior.spec.shape + 1 }) }
     : space;
   const laplaceCache: LaplaceCache = {};
@@ -156,7 +157,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
 
   function saUpdate(rng: RandomSource): StepInfo {
     let free = Array.from({ length: m }, (_, k) => k);
-    if (space.variancePrior.spec.family === "invgamma") {
+    if (conjugate) {
       t = gibbsSignalVariance(gibbsSpace, t, f, rng, kernel);
       free = free.slice(0, m - 1);
     }

@@ -24,7 +24,7 @@ export class NotConjugateError extends Error {
  */
 export function gibbsSignalVariance(space: HyperSpace, t: ArrayLike<number>, f: Float64Array, rng: RandomSource, kernel: (t: ArrayLike<number>) => KernelAt = (tt) => kernelAt(space, tt)): Float64Array {
   const spec = space.variancePrior.spec;
-  if (spec.family !== "invgamma") {
+  if (spec.family !== "invgamma" || spec.on !== undefined) {
     throw new NotConjugateError(`the exact Gibbs step of the signal variance needs an inverse-Gamma prior, not ${space.variancePrior}`);
   }
   const d = lengthscaleCount(space);

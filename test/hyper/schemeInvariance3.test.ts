@@ -11,7 +11,8 @@ import type { SchemeName } from "../../src/hyper/schemes.js";
 import type { FaultOf } from "../../src/math/negativeControl.js";
 import type { ThetaSamplerName } from "../../src/hyper/thetaSamplers.js";
 import { Rng } from "../../src/random/rng.js";
-import { GRID3_X, GRID3_Y, gridProblem, invarianceFailures, orthantProbability } from "./hyperGrid.js";
+import { GRID3_X, GRID3_Y, gridMoments, gridProblem, gridSpace, invarianceFailures, orthantProbability } from "./hyperGrid.js";
+import { positivePrior } from "../../src/gp/hyperpriors.js";
 
 test("the trivariate orthant probability in closed form agrees with Monte Carlo (4 standard errors)", () => {
   const rng = new Rng(31);
@@ -66,4 +67,13 @@ test("pm with Laplace's approximation and 2 importance draws (the noisier estima
   const options = { approximation: "laplace" as const, importanceSamples: 2 };
   assert.deepEqual(invarianceFailures(problem, "pm", undefined, 29, undefined, undefined, options), []);
   assert.ok(invarianceFailures(problem, "pm", undefined, 29, "scheme-no-jacobian", undefined, options).length > 0, "the broken variant passed the invariance check");
+});
+
+test("pm under the priors Stan users write (half-normal on the signal sd, inverse-gamma on the lengthscale) leaves p(theta | y) invariant; the same draws scored against the default priors' posterior fail", () => {
+  const base = gridSpace(GRID3_X);
+  const space = { ...base, lengthscalePriors: [positivePrior({ family: "invgamma", shape: 3, scale: 1 })], variancePrior: positivePrior({ family: "halfnormal", scale: 1, on: "sd" }) };
+  const stanLike = { space, y: GRID3_Y, exact: gridMoments(space, GRID3_Y) };
+  assert.deepEqual(invarianceFailures(stanLike, "pm", undefined, 31), []);
+  // the check tells these priors from the default ones: the same chains against the other posterior
+  assert.ok(invarianceFailures({ ...stanLike, exact: problem.exact }, "pm", undefined, 31).length > 0, "the check does not tell the priors apart");
 });
