@@ -29,7 +29,7 @@ import { latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput 
 import { VERSION } from "../version.js";
 import { checkDrawsFit } from "./memoryBudget.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
-import { OptionError, parseChoice, parseSamplerChoice } from "./options.js";
+import { OptionError, parseChoice, parsePositiveInteger, parseSamplerChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
 import { dataRecord, fmt, publishReport } from "./sampleReport.js";
 import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
@@ -46,6 +46,7 @@ export interface RawHyperOptions {
   sharedLengthscale?: boolean;
   priorVariance?: string;
   priorSignalSd?: string;
+  importanceSamples?: string;
 }
 
 type Raw = RawSampleOptions & RawHyperOptions & RawLastingRunOptions & { maxLeapfrogSteps?: string; maxTreeDepth?: string; init?: string; adapt?: boolean; alpha?: string; scale?: string; mass?: string; integrator?: string; targetAcceptance?: string; whitening?: string };
@@ -158,6 +159,8 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const variancePrior = raw.priorSignalSd !== undefined ? { ...prior("--prior-signal-sd", raw.priorSignalSd, DEFAULT_VARIANCE_PRIOR), on: "sd" as const } : prior("--prior-variance", raw.priorVariance, DEFAULT_VARIANCE_PRIOR);
   refuseFixedOnly(raw);
   if (scheme === "pm") refuseLatentSamplerOptions(raw);
+  else if (raw.importanceSamples !== undefined) throw new OptionError("--importance-samples", `applies only to --scheme pm, not ${scheme}`);
+  const importanceSamples = raw.importanceSamples === undefined ? undefined : parsePositiveInteger("--importance-samples", raw.importanceSamples);
   const options = parseSampleOptions({ ...raw, sampler: raw.sampler ?? DEFAULT_HYPER_LATENT_SAMPLER });
   const lasting = parseLastingRunOptions(raw);
   const resumed = lasting.resume !== undefined ? readResumableRun<HyperRunSpec>(lasting.resume) : undefined;
@@ -180,7 +183,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const seed = options.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
   const spec: HyperRunSpec = {
     model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter, ...(raw.sharedLengthscale ? { sharedLengthscale: true } : {}) },
-    sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent },
+    sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent, ...(importanceSamples !== undefined ? { importanceSamples } : {}) },
     draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
   };
   const data = read.data;

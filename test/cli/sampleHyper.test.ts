@@ -115,6 +115,10 @@ test("bad inputs with sampled hyperparameters: one line naming the option, exit 
       [["--sampler", "ess"], /^gpmcmc: --sampler: does not apply to --scheme pm \(it draws f among the importance draws/],
       [["--scheme", "pm", "--step-size", "0.1"], /^gpmcmc: --step-size: does not apply to --scheme pm/],
       [["--scheme", "pm", "--theta-sampler", "mh"], /^gpmcmc: --theta-sampler: does not apply to --scheme pm/],
+      [["--prior-signal-sd", "halfnormal:1", "--prior-variance", "invgamma:1,1"], /^gpmcmc: --prior-signal-sd: give a prior on the signal sd or, by --prior-variance, on the signal variance, not both$/],
+      [["--prior-signal-sd", "halfnormal:0"], /^gpmcmc: --prior-signal-sd: halfnormal scale must be a positive finite number, got 0$/],
+      [["--prior-signal-sd", "halft:3"], /^gpmcmc: --prior-signal-sd: the halft family takes 2 parameters/],
+      [["--lengthscale", "1", "--signal-sd", "1", "--prior-signal-sd", "halfnormal:1"], /^gpmcmc: --prior-signal-sd: applies only when the hyperparameters are sampled/],
       [["--lengthscale", "1", "--signal-sd", "1", "--shared-lengthscale"], /^gpmcmc: --shared-lengthscale: applies only when the hyperparameters are sampled/],
       // theta moves: only a jitter relative to the signal variance keeps the target one density
       [["--jitter", "1e-3"], /^gpmcmc: --jitter: with sampled hyperparameters the jitter is relative to the signal variance .*give relative:R or 0, not "0.001"$/],
