@@ -10,7 +10,9 @@
 // are compared (z-scores of the differences, MCSE from the bulk ESS).
 //
 //   npm run bench -- stanHyper [--peers DIR] [--cases 100x2,100x5] [--seed 11] [--draws 1000] [--warmup 1000]
-//                              [--stan-draws 2000] [--stan-warmup 1000] [--out DIR]
+//                              [--stan-draws 2000] [--stan-warmup 1000] [--schemes pm] [--out DIR]
+//
+// --schemes adds rows for other schemes of `gpmcmc sample --scheme` (e.g. pm,aa), each at the same length.
 //
 // DIR is a writable copy of the Stan peer (../shared/peers); rstan caches the compiled model next
 // to the .stan file. This is a benchmark, not a test: without Rscript or rstan it says so and stops.
@@ -32,6 +34,7 @@ const warmup = arg("--warmup", "1000");
 const stanDraws = arg("--stan-draws", "2000");
 const stanWarmup = arg("--stan-warmup", "1000");
 const out = resolve(arg("--out", "/tmp/gpmcmc-bench-stanHyper"));
+const schemes = arg("--schemes", "pm").split(",");
 const CHAINS = 4;
 const env = { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" };
 const main = resolve("dist/src/cli/main.js");
@@ -105,17 +108,19 @@ for (const [n, d] of cases) {
   const stanWarm = numberAfter(stanText, /warmup ([0-9.]+) s/);
   const divergences = numberAfter(stanText, /divergences: (\d+)/);
   const stan = scores(stanPrefix, CHAINS);
-  const dir = join(out, `gpmcmc_n${n}_d${d}`);
-  const started = Date.now();
-  const report = JSON.parse(run(process.execPath, [main, "sample", "--data", data, "--likelihood", "probit", "--chains", String(CHAINS), "--parallel", "1", "--draws", draws, "--burn-in", warmup, "--seed", seed, "--out", dir, "--overwrite", "--json", "--quiet"])) as { samplingSeconds: number; seconds: number; acceptanceRate: number };
-  const wall = (Date.now() - started) / 1000;
-  const prefix = join(out, `gpmcmc_n${n}_d${d}`);
-  splitDraws(dir, prefix);
-  const ours = scores(prefix, CHAINS);
-  const zTheta = numberAfter(run("Rscript", [essScript, `${prefix}_theta.csv`, String(CHAINS), `${stanPrefix}_theta.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
-  const zF = numberAfter(run("Rscript", [essScript, `${prefix}_f.csv`, String(CHAINS), `${stanPrefix}_f.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
   const line = (tool: string, s: Scores, seconds: number, ratios: string, z: string, note: string) =>
     console.log([n, d, tool, seconds.toFixed(1), s.essTheta.toFixed(0), (s.essTheta / seconds).toFixed(2), s.rhatTheta.toFixed(3), s.essF.toFixed(0), (s.essF / seconds).toFixed(2), s.rhatF.toFixed(3), ratios, z, note].join("\t"));
   line("stan-nuts", stan, stanSeconds, "1\t1", "-", `warm-up ${stanWarm.toFixed(1)} s, ${divergences} divergences`);
-  line("gpmcmc pm", ours, report.samplingSeconds, `${((ours.essTheta / report.samplingSeconds) / (stan.essTheta / stanSeconds)).toFixed(1)}\t${((ours.essF / report.samplingSeconds) / (stan.essF / stanSeconds)).toFixed(1)}`, `${zTheta.toFixed(2)}, ${zF.toFixed(2)}`, `whole run ${wall.toFixed(1)} s wall (mode search, burn-in and sampling), theta acceptance ${report.acceptanceRate.toFixed(3)}`);
+  for (const scheme of schemes) {
+    const dir = join(out, `gpmcmc_${scheme}_n${n}_d${d}`);
+    const started = Date.now();
+    const report = JSON.parse(run(process.execPath, [main, "sample", "--data", data, "--likelihood", "probit", "--scheme", scheme, "--chains", String(CHAINS), "--parallel", "1", "--draws", draws, "--burn-in", warmup, "--seed", seed, "--out", dir, "--overwrite", "--json", "--quiet"])) as { samplingSeconds: number; seconds: number; acceptanceRate: number };
+    const wall = (Date.now() - started) / 1000;
+    const prefix = dir;
+    splitDraws(dir, prefix);
+    const ours = scores(prefix, CHAINS);
+    const zTheta = numberAfter(run("Rscript", [essScript, `${prefix}_theta.csv`, String(CHAINS), `${stanPrefix}_theta.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
+    const zF = numberAfter(run("Rscript", [essScript, `${prefix}_f.csv`, String(CHAINS), `${stanPrefix}_f.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
+    line(`gpmcmc ${scheme}`, ours, report.samplingSeconds, `${((ours.essTheta / report.samplingSeconds) / (stan.essTheta / stanSeconds)).toFixed(1)}\t${((ours.essF / report.samplingSeconds) / (stan.essF / stanSeconds)).toFixed(1)}`, `${zTheta.toFixed(2)}, ${zF.toFixed(2)}`, `whole run ${wall.toFixed(1)} s wall (with burn-in${scheme === "pm" ? " and the mode search" : ""}), theta acceptance ${report.acceptanceRate.toFixed(3)}`);
+  }
 }
