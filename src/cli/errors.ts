@@ -24,7 +24,7 @@ const userErrorTypes: (abstract new (...args: never[]) => Error)[] = [
   BackendError, // GPMCMC_BACKEND names a backend that cannot be used
 ];
 // Errors raised by modules this file does not import, recognised by name.
-const userErrorNames = new Set<string>(["KernelParameterError", "GridJobError"]);
+const userErrorNames = new Set<string>(["KernelParameterError", "GridJobError", "MarginalEstimateError", "ThetaModeError"]);
 
 /**
  * Marks an error class (or its `name`) as the user's input being at fault: reported as one

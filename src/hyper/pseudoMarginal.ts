@@ -43,6 +43,14 @@ import { packNumbers } from "../math/packNumbers.js";
 import type { FaultOf } from "../math/negativeControl.js";
 import { opCountsSince, snapshotOpCounts } from "../linalg/counters.js";
 
+/** The estimate of p(y | theta) cannot be used where the chain starts: the model or its data, not a bug. */
+export class MarginalEstimateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MarginalEstimateError";
+  }
+}
+
 export interface PseudoMarginalOptions {
   /** The Gaussian approximation the importance draws come from (default EP where the likelihood has EP sites, Laplace otherwise). */
   approximation?: "ep" | "laplace";
@@ -238,7 +246,7 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
     const q = startQ!;
     const z = normals(rng);
     const est = importanceEstimate(problem, q, z);
-    if (!Number.isFinite(est.logEstimate)) throw new RangeError(`the importance estimate of p(y | theta) is not finite at the mode of Laplace's marginal posterior (theta = ${Array.from(mode.t, (v) => v.toFixed(3)).join(", ")}): no importance draw has a usable weight`);
+    if (!Number.isFinite(est.logEstimate)) throw new MarginalEstimateError(`the importance estimate of p(y | theta) is ${est.logEstimate} at the mode of Laplace's marginal posterior (theta = ${Array.from(mode.t, (v) => v.toFixed(3)).join(", ")}): no importance draw has a usable weight, so the pm scheme cannot start; check the likelihood's responses and the priors, or use --scheme aa`);
     current = { t: mode.t.slice(), q, z, est, logPrior: hyperLogPrior(space, mode.t).value };
     startQ = undefined;
   }

@@ -17,6 +17,14 @@ import { minimizeBfgs } from "../math/bfgs.js";
 import { hyperDimension, hyperLogPrior, kernelAt } from "./covariance.js";
 import { isSingular, type JointProblem } from "./jointMoves.js";
 
+/** No starting point of the mode search has a finite density: the model or its data, not a bug. */
+export class ThetaModeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ThetaModeError";
+  }
+}
+
 export interface ThetaMode {
   /** The mode (or where BFGS stopped). */
   t: Float64Array;
@@ -108,7 +116,7 @@ export function laplaceThetaModes(problem: JointProblem, t0: ArrayLike<number>):
     const r = minimizeBfgs(objective, start, { gradientTolerance: 1e-3, maxIterations: 200, initialStep: 0.5 });
     if (Number.isFinite(r.value) && !found.some((f) => f.x.every((v, k) => Math.abs(v - r.x[k]!) < SAME_MODE))) found.push(r);
   }
-  if (found.length === 0) throw new RangeError("Laplace's approximate marginal posterior of theta is not finite at any starting point of the mode search");
+  if (found.length === 0) throw new ThetaModeError("Laplace's approximate marginal posterior of theta is not finite at any starting point of the mode search (every lengthscale at 0.1, 0.3, 1 and 3 times the median distance between inputs): check the data and the priors");
   found.sort((a, b) => a.value - b.value);
   return found.map((r) => {
     const t = Float64Array.from(r.x);

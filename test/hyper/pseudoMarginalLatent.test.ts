@@ -11,6 +11,8 @@ import { mcseMean } from "../../src/diagnostics/mcse.js";
 import { jointChain, type SchemeOptions } from "../../src/hyper/schemes.js";
 import { probit } from "../../src/likelihoods/probit.js";
 import { Rng } from "../../src/random/rng.js";
+import { MarginalEstimateError } from "../../src/hyper/pseudoMarginal.js";
+import { isUserError } from "../../src/cli/errors.js";
 import { gridSpace } from "./hyperGrid.js";
 
 // Eight inputs with the labels separated: f's posterior is skewed, Gaussians are not close to it.
@@ -55,4 +57,13 @@ test("pm's f has the posterior's moments (n = 8 separable probit, against a long
   assert.deepEqual(disagreements({ scheme: "pm", approximation: "laplace" }, reference), []);
   // Laplace's Gaussian is the farther from p(f | theta, y): its unweighted draws show
   assert.ok(disagreements({ scheme: "pm", approximation: "laplace", broken: "pm-first-draw" }, reference).length > 0, "the broken variant passed");
+});
+
+test("pm with no usable importance weight at its start: one error naming it, which the command line reports as bad input", () => {
+  // a likelihood whose every draw has weight zero (Laplace and EP still see probit's derivatives and sites)
+  const zero = { ...probit, logLikelihood: () => -Infinity };
+  assert.throws(() => jointChain({ ...problem, likelihood: zero }, { scheme: "pm" }, [0, 0]).step(new Rng(1)), (e: unknown) => e instanceof MarginalEstimateError && /no importance draw has a usable weight, so the pm scheme cannot start/.test(e.message));
+  assert.ok(isUserError(new MarginalEstimateError("x")));
+  // the control: an error of another name is a bug
+  assert.ok(!isUserError(new RangeError("x")));
 });
