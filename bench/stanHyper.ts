@@ -10,9 +10,13 @@
 // are compared (z-scores of the differences, MCSE from the bulk ESS).
 //
 //   npm run bench -- stanHyper [--peers DIR] [--cases 100x2,100x5] [--seed 11] [--draws 1000] [--warmup 1000]
-//                              [--stan-draws 2000] [--stan-warmup 1000] [--schemes pm] [--out DIR]
+//                              [--stan-draws 2000] [--stan-warmup 1000] [--schemes pm] [--reference 4000] [--reuse-stan] [--out DIR]
 //
 // --schemes adds rows for other schemes of `gpmcmc sample --scheme` (e.g. pm,aa), each at the same length.
+// --reuse-stan takes an earlier run's Stan output from DIR instead of running Stan again.
+// --reference M (default 4000; 0: none) adds, per case, a posterior mean of theta by importance
+// sampling that uses no Markov chain (bench/thetaReference.ts) and each tool's z against it: where
+// the two tools disagree, it says which has the posterior.
 //
 // DIR is a writable copy of the Stan peer (../shared/peers); rstan caches the compiled model next
 // to the .stan file. This is a benchmark, not a test: without Rscript or rstan it says so and stops.
@@ -20,6 +24,27 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { columnValues, readCmdStanCsv } from "../src/io/cmdstanReader.js";
+import { readFileSync } from "node:fs";
+import { essBulk } from "../src/diagnostics/ess.js";
+import { thetaReference } from "./thetaReference.js";
+
+/** Per column of a stacked-chains CSV: the mean and its MCSE (sd / sqrt of the multi-chain bulk ESS). */
+function meansWithMcse(csv: string, chains: number): { names: string[]; mean: number[]; mcse: number[] } {
+  const [head, ...rows] = readFileSync(csv, "utf8").trim().split("\n");
+  const names = head!.split(",").map((v) => v.replace(/"/g, ""));
+  const values = rows.map((r) => r.split(",").map(Number));
+  const per = values.length / chains;
+  const mean: number[] = [], mcse: number[] = [];
+  names.forEach((_, j) => {
+    const col = values.map((r) => r[j]!);
+    const m = col.reduce((a, v) => a + v, 0) / col.length;
+    const sd = Math.sqrt(col.reduce((a, v) => a + (v - m) ** 2, 0) / (col.length - 1));
+    const split = Array.from({ length: chains }, (_, c) => Float64Array.from(col.slice(c * per, (c + 1) * per)));
+    mean.push(m);
+    mcse.push(sd / Math.sqrt(essBulk(split)));
+  });
+  return { names, mean, mcse };
+}
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -35,6 +60,7 @@ const stanDraws = arg("--stan-draws", "2000");
 const stanWarmup = arg("--stan-warmup", "1000");
 const out = resolve(arg("--out", "/tmp/gpmcmc-bench-stanHyper"));
 const schemes = arg("--schemes", "pm").split(",");
+const referenceDraws = Number(arg("--reference", "4000"));
 const CHAINS = 4;
 const env = { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" };
 const main = resolve("dist/src/cli/main.js");
@@ -103,7 +129,11 @@ for (const [n, d] of cases) {
   const data = join(out, `sim_n${n}_d${d}_s${seed}.csv`);
   if (!existsSync(data)) run(process.execPath, [main, "simulate", "--likelihood", "probit", "--n", String(n), "--d", String(d), "--seed", seed, "--out", data]);
   const stanPrefix = join(out, `stan_n${n}_d${d}`);
-  const stanText = run("Rscript", [join(peers, "stan", "run_stan_hyper.R"), data, stanDraws, seed, `--warmup=${stanWarmup}`, `--chains=${CHAINS}`, `--out=${stanPrefix}`]);
+  // --reuse-stan: the output of an earlier Stan run of the same case (its log and draws), when there is one
+  const stanLog = `${stanPrefix}.log`;
+  const reuse = process.argv.includes("--reuse-stan") && existsSync(stanLog) && existsSync(`${stanPrefix}_theta.csv`);
+  const stanText = reuse ? readFileSync(stanLog, "utf8") : run("Rscript", [join(peers, "stan", "run_stan_hyper.R"), data, stanDraws, seed, `--warmup=${stanWarmup}`, `--chains=${CHAINS}`, `--out=${stanPrefix}`]);
+  if (!reuse) writeFileSync(stanLog, stanText);
   const stanSeconds = numberAfter(stanText, /sampling ([0-9.]+) s/);
   const stanWarm = numberAfter(stanText, /warmup ([0-9.]+) s/);
   const divergences = numberAfter(stanText, /divergences: (\d+)/);
@@ -111,6 +141,7 @@ for (const [n, d] of cases) {
   const line = (tool: string, s: Scores, seconds: number, ratios: string, z: string, note: string) =>
     console.log([n, d, tool, seconds.toFixed(1), s.essTheta.toFixed(0), (s.essTheta / seconds).toFixed(2), s.rhatTheta.toFixed(3), s.essF.toFixed(0), (s.essF / seconds).toFixed(2), s.rhatF.toFixed(3), ratios, z, note].join("\t"));
   line("stan-nuts", stan, stanSeconds, "1\t1", "-", `warm-up ${stanWarm.toFixed(1)} s, ${divergences} divergences`);
+  const tools: [string, string][] = [["stan-nuts", `${stanPrefix}_theta.csv`]];
   for (const scheme of schemes) {
     const dir = join(out, `gpmcmc_${scheme}_n${n}_d${d}`);
     const started = Date.now();
@@ -121,6 +152,16 @@ for (const [n, d] of cases) {
     const ours = scores(prefix, CHAINS);
     const zTheta = numberAfter(run("Rscript", [essScript, `${prefix}_theta.csv`, String(CHAINS), `${stanPrefix}_theta.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
     const zF = numberAfter(run("Rscript", [essScript, `${prefix}_f.csv`, String(CHAINS), `${stanPrefix}_f.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
+    tools.push([`gpmcmc ${scheme}`, `${prefix}_theta.csv`]);
     line(`gpmcmc ${scheme}`, ours, report.samplingSeconds, `${((ours.essTheta / report.samplingSeconds) / (stan.essTheta / stanSeconds)).toFixed(1)}\t${((ours.essF / report.samplingSeconds) / (stan.essF / stanSeconds)).toFixed(1)}`, `${zTheta.toFixed(2)}, ${zF.toFixed(2)}`, `whole run ${wall.toFixed(1)} s wall (with burn-in${scheme === "pm" ? " and the mode search" : ""}), theta acceptance ${report.acceptanceRate.toFixed(3)}`);
+  }
+  if (referenceDraws > 0) {
+    const ref = thetaReference(data, referenceDraws, 20140);
+    console.log(`# n = ${n}, d = ${d}: theta's posterior mean by importance sampling (${referenceDraws} draws, effective ${ref.ess.toFixed(0)}): ${Array.from(ref.mean, (v, k) => `${v.toFixed(3)} (se ${ref.se[k]!.toFixed(3)})`).join(", ")}`);
+    for (const [tool, csv] of tools) {
+      const t = meansWithMcse(csv, CHAINS);
+      const z = t.mean.map((v, k) => (v - ref.mean[k]!) / Math.hypot(t.mcse[k]!, ref.se[k]!));
+      console.log(`#   ${tool}: means ${t.mean.map((v) => v.toFixed(3)).join(", ")}; z against the reference ${z.map((v) => v.toFixed(2)).join(", ")}`);
+    }
   }
 }
