@@ -56,12 +56,12 @@ export interface ImportanceEstimate {
 /**
  * EP's sweeps from another theta's sites: the proposal need not be EP's fixed point, only close to
  * p(f | theta, y) (the weights correct the rest), and two sweeps from the mode's sites give
- * nearly the acceptance rates of converged EP at a third of its cost (n = 400, BENCHMARKS.md).
+ * the acceptance rates of converged EP at 0.6 of its time per iteration (n = 400: `npm run bench -- pmCost`).
  */
 export const SWEEPS_FROM_START = 2;
 
 /** How the approximation is made: Laplace's, or EP's on the likelihood's sites. */
-export type ApproximationMethod = { method: "laplace" } | { method: "ep"; sites: EpSites };
+export type ApproximationMethod = { method: "laplace" } | { method: "ep"; sites: EpSites; /** default SWEEPS_FROM_START */ sweepsFromStart?: number };
 
 /**
  * The approximation at `at` (from `start` when given: another theta's `GaussianProposal.start`)
@@ -75,7 +75,7 @@ export function gaussianProposal(problem: JointProblem, at: KernelAt, how: Appro
   if (how.method === "ep") {
     for (const from of start ? [start, undefined] : [undefined]) {
       try {
-        const ep = expectationPropagation(at.K, how.sites, { schedule: "parallel", onWarning: () => {}, ...(from ? { initialSiteTau: from.subarray(0, n), initialSiteNu: from.subarray(n), maxSweeps: SWEEPS_FROM_START } : {}) });
+        const ep = expectationPropagation(at.K, how.sites, { schedule: "parallel", onWarning: () => {}, ...(from ? { initialSiteTau: from.subarray(0, n), initialSiteNu: from.subarray(n), maxSweeps: how.sweepsFromStart ?? SWEEPS_FROM_START } : {}) });
         const sites = new Float64Array(2 * n);
         sites.set(ep.siteTau);
         sites.set(ep.siteNu, n);

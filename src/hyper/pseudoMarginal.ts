@@ -54,6 +54,8 @@ export class MarginalEstimateError extends Error {
 export interface PseudoMarginalOptions {
   /** The Gaussian approximation the importance draws come from (default EP where the likelihood has EP sites, Laplace otherwise). */
   approximation?: "ep" | "laplace";
+  /** EP's sweeps from the mode's sites at each proposed theta (default SWEEPS_FROM_START of ./gaussianImportance.ts). */
+  epSweeps?: number;
   /** Importance draws per estimate (default: the fewest, up to MAX_IMPORTANCE_SAMPLES, whose estimate at the mode has a variance of log p^ of at most ESTIMATE_VARIANCE). */
   importanceSamples?: number;
   /** Negative controls: the independence move's ratio without g(theta) / g(theta'); f the first importance draw. @internal */
@@ -170,7 +172,7 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
   const space = problem.space;
   const m = hyperDimension(space);
   const n = space.x.rows;
-  const how = approximationMethod(problem, options.approximation);
+  const how = approximationMethod(problem, options.approximation, options.epSweeps);
   const modes = laplaceThetaModes(problem, t0);
   const mode = modes[0]!;
   // Every approximation starts from the one at the mode, so that the estimate at theta is a function of theta and z.
@@ -355,8 +357,8 @@ function modeMixture(modes: readonly { t: Float64Array; logDensity: number; cova
 }
 
 /** EP on the likelihood's sites where it has them (unless Laplace is asked for), Laplace otherwise. */
-export function approximationMethod(problem: JointProblem, asked?: "ep" | "laplace"): ApproximationMethod {
+export function approximationMethod(problem: JointProblem, asked?: "ep" | "laplace", sweepsFromStart?: number): ApproximationMethod {
   const sites = likelihoodTraits(problem.likelihood.name)?.epSites;
   if (asked === "ep" && !sites) throw new RangeError(`the ${problem.likelihood.name} likelihood has no EP sites; use the Laplace approximation`);
-  return sites && asked !== "laplace" ? { method: "ep", sites: sites(problem.y) } : { method: "laplace" };
+  return sites && asked !== "laplace" ? { method: "ep", sites: sites(problem.y), ...(sweepsFromStart !== undefined ? { sweepsFromStart } : {}) } : { method: "laplace" };
 }
