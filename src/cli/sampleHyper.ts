@@ -245,6 +245,7 @@ export function formatHyperReport(r: HyperSampleReport): string {
     ...r.theta.map((c) => `${c.name.padEnd(16)}${fmt(c.mean).padStart(9)}${fmt(c.sd).padStart(9)}${fmt(c.ess).padStart(9)}${fmt(c.rhat, 4).padStart(9)}`),
     `ESS (Geyer, over all ${r.variables} variables): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}; R-hat max ${r.chains < 2 ? "n/a with one chain" : fmt(r.rhatMax, 4)}`,
     `O(n^3) operations per iteration: ${fmt(ops.cholesky)} Cholesky, ${fmt(ops.triangularSolveMatrix)} triangular solves with n x n right-hand sides, ${fmt(ops.symmetricProduct + ops.matrixProduct)} n x n products`,
+    ...(r.divergences > 0 ? [`divergent transitions: ${r.divergences}${s.scheme === "pm" ? " (proposals of theta whose estimate of p(y | theta) had no usable importance weight, or whose K did not factorise: rejected)" : ""}`] : []),
     `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains, ${fmt(r.seconds)} s wall-clock with burn-in; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);

@@ -25,7 +25,8 @@
  * adapts s (Robbins-Monro towards 25% acceptance), Sigma and the independence proposal's centre
  * (the draws' mean and covariance); after burn-in they are fixed. The chain starts at the mode
  * (whatever t0 is). A proposal whose estimate is not finite (no usable importance weight, a K
- * that does not factorise) is rejected and counted (`densityEvaluations` is 0 for it).
+ * that does not factorise) is rejected and counted as a divergent transition (the run's
+ * summary reports them; `densityEvaluations` is 0 for it).
  */
 import { cholesky, Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
@@ -213,7 +214,8 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
   /** One MH test of `next` against the current state; logQ: log q(t | t') - log q(t' | t). */
   function test(next: Current | undefined, logQ: number, rng: RandomSource, stepSize: number): CountedStepInfo {
     const c = current!;
-    if (!next) return moveInfo(false, 0, stepSize, 0);
+    // no usable estimate (or K did not factorise): a rejection, counted as a divergent transition
+    if (!next) return { ...moveInfo(false, 0, stepSize, 0), divergent: true };
     const logR = next.logPrior + next.est.logEstimate - c.logPrior - c.est.logEstimate + logQ;
     const p = Number.isNaN(logR) ? 0 : Math.min(1, Math.exp(logR));
     const accepted = Math.log(rng.uniform()) < logR;

@@ -67,3 +67,21 @@ test("pm with no usable importance weight at its start: one error naming it, whi
   // the control: an error of another name is a bug
   assert.ok(!isUserError(new RangeError("x")));
 });
+
+test("pm: a proposal whose estimate has no usable weight is rejected and counted as divergent, never a NaN in the draws; with the plain likelihood there are none", () => {
+  // every f with an entry beyond 6 has likelihood zero: proposals of a large signal variance get no usable weight
+  const capped = { ...probit, logLikelihood: (yy: Float64Array, f: Float64Array) => (f.some((v) => Math.abs(v) > 6) ? -Infinity : probit.logLikelihood(yy, f)) };
+  const count = (likelihood: typeof probit) => {
+    const chain = jointChain({ ...problem, likelihood }, { scheme: "pm" }, [0, 0]);
+    const rng = new Rng(5);
+    let divergent = 0;
+    for (let i = 0; i < 400; i++) {
+      const it = chain.step(rng);
+      divergent += it.theta.filter((s) => s.divergent).length;
+      assert.ok(chain.t.every(Number.isFinite) && chain.f.every(Number.isFinite), `iteration ${i}: a non-finite draw`);
+    }
+    return divergent;
+  };
+  assert.ok(count(capped) > 0, "no proposal was counted");
+  assert.equal(count(probit), 0);
+});
