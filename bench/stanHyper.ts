@@ -21,10 +21,9 @@
 // DIR is a writable copy of the Stan peer (../shared/peers); rstan caches the compiled model next
 // to the .stan file. This is a benchmark, not a test: without Rscript or rstan it says so and stops.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { columnValues, readCmdStanCsv } from "../src/io/cmdstanReader.js";
-import { readFileSync } from "node:fs";
+import { numberAfter, run, splitDraws } from "./stanRuns.js";
 import { essBulk } from "../src/diagnostics/ess.js";
 import { thetaReference } from "./thetaReference.js";
 
@@ -62,22 +61,8 @@ const out = resolve(arg("--out", "/tmp/gpmcmc-bench-stanHyper"));
 const schemes = arg("--schemes", "pm").split(",");
 const referenceDraws = Number(arg("--reference", "4000"));
 const CHAINS = 4;
-const env = { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" };
 const main = resolve("dist/src/cli/main.js");
 const essScript = resolve("bench/essChains.R");
-
-function run(cmd: string, args: string[]): string {
-  const r = spawnSync(cmd, args, { encoding: "utf8", env, maxBuffer: 1 << 28 });
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${r.status}):\n${r.stderr}`);
-  return r.stdout;
-}
-
-function numberAfter(text: string, label: RegExp): number {
-  const m = text.match(label);
-  if (!m) throw new Error(`no ${label} in:\n${text}`);
-  return Number(m[1]);
-}
 
 function stanMissing(): string | undefined {
   const r = spawnSync("Rscript", ["-e", "suppressPackageStartupMessages(library(rstan))"], { encoding: "utf8" });
@@ -85,28 +70,6 @@ function stanMissing(): string | undefined {
   if (r.status !== 0) return "R has no rstan package (apt-get install r-cran-rstan)";
   if (!existsSync(join(peers, "stan", "run_stan_hyper.R"))) return `no Stan peer at ${peers} (give --peers DIR, a writable copy of ../shared/peers)`;
   return undefined;
-}
-
-/** gpmcmc's draws files as two CSVs (theta columns, f columns), chains stacked. */
-function splitDraws(dir: string, prefix: string): void {
-  const theta: string[] = [], f: string[] = [];
-  for (let c = 1; c <= CHAINS; c++) {
-    const csv = readCmdStanCsv(join(dir, `draws_${c}.csv`));
-    const first = csv.variables.indexOf("f.1");
-    const thetaNames = csv.variables.slice(0, first), fNames = csv.variables.slice(first);
-    if (c === 1) {
-      theta.push(thetaNames.join(","));
-      f.push(fNames.join(","));
-    }
-    const cols = (names: string[]) => names.map((v) => columnValues(csv, v));
-    const tc = cols(thetaNames), fc = cols(fNames);
-    for (let i = 0; i < csv.draws; i++) {
-      theta.push(tc.map((v) => v[i]).join(","));
-      f.push(fc.map((v) => v[i]).join(","));
-    }
-  }
-  writeFileSync(`${prefix}_theta.csv`, theta.join("\n") + "\n");
-  writeFileSync(`${prefix}_f.csv`, f.join("\n") + "\n");
 }
 
 interface Scores { essTheta: number; rhatTheta: number; essF: number; rhatF: number }
@@ -148,7 +111,7 @@ for (const [n, d] of cases) {
     const report = JSON.parse(run(process.execPath, [main, "sample", "--data", data, "--likelihood", "probit", "--scheme", scheme, "--chains", String(CHAINS), "--parallel", "1", "--draws", draws, "--burn-in", warmup, "--seed", seed, "--out", dir, "--overwrite", "--json", "--quiet"])) as { samplingSeconds: number; seconds: number; acceptanceRate: number };
     const wall = (Date.now() - started) / 1000;
     const prefix = dir;
-    splitDraws(dir, prefix);
+    splitDraws(dir, CHAINS, prefix);
     const ours = scores(prefix, CHAINS);
     const zTheta = numberAfter(run("Rscript", [essScript, `${prefix}_theta.csv`, String(CHAINS), `${stanPrefix}_theta.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
     const zF = numberAfter(run("Rscript", [essScript, `${prefix}_f.csv`, String(CHAINS), `${stanPrefix}_f.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);

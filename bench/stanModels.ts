@@ -9,9 +9,9 @@
 // compiled model next to the .stan file (bench/stan must be writable). A benchmark, not a test:
 // without Rscript or rstan it says so and stops.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { columnValues, readCmdStanCsv } from "../src/io/cmdstanReader.js";
+import { numberAfter, run, splitDraws } from "./stanRuns.js";
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(name);
@@ -24,7 +24,6 @@ const warmup = arg("--warmup", "1000");
 const stanDraws = arg("--stan-draws", "1000");
 const stanWarmup = arg("--stan-warmup", "500");
 const out = resolve(arg("--out", "/tmp/gpmcmc-bench-stanModels"));
-const env = { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" };
 const main = resolve("dist/src/cli/main.js");
 const essScript = resolve("bench/essChains.R");
 const runner = resolve("bench/stan/runHyperPriors.R");
@@ -35,37 +34,6 @@ const MODELS = [
   { name: "logistic, half-normal(0, 1) on the sd, inv-gamma(5, 1) lengthscales", likelihood: "logistic", lik: 2, ell: [2, 5, 1], sd: [1, 0, 1], options: ["--prior-lengthscale", "invgamma:5,1", "--prior-signal-sd", "halfnormal:1"] },
   { name: "Poisson, half-t(3, 0, 1) on the sd, gamma(2, 2) lengthscales", likelihood: "poisson", lik: 3, ell: [1, 2, 2], sd: [2, 3, 1], options: ["--prior-lengthscale", "gamma:2,2", "--prior-signal-sd", "halft:3,1"] },
 ] as const;
-
-function run(cmd: string, args: string[]): string {
-  const r = spawnSync(cmd, args, { encoding: "utf8", env, maxBuffer: 1 << 28 });
-  if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed (exit ${r.status}):\n${r.stderr}`);
-  return r.stdout;
-}
-
-function numberAfter(text: string, label: RegExp): number {
-  const m = text.match(label);
-  if (!m) throw new Error(`no ${label} in:\n${text}`);
-  return Number(m[1]);
-}
-
-/** gpmcmc's draws files as two CSVs (theta columns, f columns), chains stacked. */
-function splitDraws(dir: string, chains: number, prefix: string): void {
-  const theta: string[] = [], f: string[] = [];
-  for (let c = 1; c <= chains; c++) {
-    const csv = readCmdStanCsv(join(dir, `draws_${c}.csv`));
-    const first = csv.variables.indexOf("f.1");
-    const groups = [csv.variables.slice(0, first), csv.variables.slice(first)];
-    groups.forEach((names, g) => {
-      const lines = g === 0 ? theta : f;
-      if (c === 1) lines.push(names.join(","));
-      const cols = names.map((v) => columnValues(csv, v));
-      for (let i = 0; i < csv.draws; i++) lines.push(cols.map((v) => v[i]).join(","));
-    });
-  }
-  writeFileSync(`${prefix}_theta.csv`, theta.join("\n") + "\n");
-  writeFileSync(`${prefix}_f.csv`, f.join("\n") + "\n");
-}
 
 const probe = spawnSync("Rscript", ["-e", "suppressPackageStartupMessages(library(rstan))"], { encoding: "utf8" });
 if (probe.error || probe.status !== 0) {
