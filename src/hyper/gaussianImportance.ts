@@ -24,7 +24,7 @@
 import { expectationPropagation } from "../approx/ep.js";
 import { laplace } from "../approx/laplace.js";
 import type { EpSites } from "../likelihoods/epSites.js";
-import { backendFor, Cholesky, cholesky } from "../linalg/cholesky.js";
+import { backendFor, cholesky, type Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
 import { crossprod, scaleRows } from "../linalg/products.js";
 import type { KernelAt } from "./covariance.js";
@@ -90,18 +90,13 @@ export function gaussianProposal(problem: JointProblem, at: KernelAt, how: Appro
 }
 
 /** The whitened form of the Gaussian N(mean, (K^-1 + S^2)^-1) with S = diag(sqrtW). */
-export function whitenedProposal(at: KernelAt, mean: Float64Array, start: Float64Array, sqrtW: Float64Array, factorM?: Matrix): GaussianProposal {
+export function whitenedProposal(at: KernelAt, mean: Float64Array, start: Float64Array, sqrtW: Float64Array): GaussianProposal {
   const n = mean.length;
   const u = at.chol.solveLowerInPlace(mean.slice());
-  let M: Cholesky;
-  if (factorM) {
-    M = new Cholesky(factorM);
-  } else {
-    // A = I + (S L)'(S L)
-    const A = crossprod(scaleRows(lowerOnly(at.chol.factor), sqrtW));
-    for (let i = 0; i < n; i++) A.data[i + i * n] += 1;
-    M = cholesky(A, { what: "I + L'WL", skipFiniteCheck: true });
-  }
+  // A = I + (S L)'(S L)
+  const A = crossprod(scaleRows(lowerOnly(at.chol.factor), sqrtW));
+  for (let i = 0; i < n; i++) A.data[i + i * n] += 1;
+  const M = cholesky(A, { what: "I + L'WL", skipFiniteCheck: true });
   return { at, start, u, M, logDetM: 0.5 * M.logDet() };
 }
 

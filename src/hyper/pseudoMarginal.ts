@@ -119,10 +119,10 @@ export function chooseImportanceSamples(problem: JointProblem, qs: readonly Gaus
   return MAX_IMPORTANCE_SAMPLES;
 }
 
-/** The mode and the points one standard deviation from it along each coordinate, where the approximation can be made. */
-function pilotPoints(mode: { t: Float64Array; covariance: Matrix }, at: (t: Float64Array) => GaussianProposal): GaussianProposal[] {
+/** The approximation at the mode (given) and at the points one standard deviation from it along each coordinate, where it can be made. */
+function pilotPoints(mode: { t: Float64Array; covariance: Matrix }, atMode: GaussianProposal, at: (t: Float64Array) => GaussianProposal): GaussianProposal[] {
   const m = mode.t.length;
-  const out = [at(mode.t)];
+  const out = [atMode];
   for (let k = 0; k < m; k++) for (const sign of [-1, 1]) {
     const t = mode.t.slice();
     t[k] += sign * Math.sqrt(mode.covariance.data[k + k * m]!);
@@ -180,7 +180,7 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
   const fromMode = gaussianProposal(problem, kernelAt(space, mode.t), how).start;
   const approximationAt = (t2: Float64Array): GaussianProposal => gaussianProposal(problem, kernelAt(space, t2), how, fromMode);
   const start = approximationAt(mode.t);
-  const N = options.importanceSamples ?? chooseImportanceSamples(problem, pilotPoints(mode, approximationAt));
+  const N = options.importanceSamples ?? chooseImportanceSamples(problem, pilotPoints(mode, start, approximationAt));
   let centre: Float64Array = mode.t.slice();
   let shape = cholesky(mode.covariance, { what: "the proposal covariance" });
   const modeComponents = modeMixture(modes);
