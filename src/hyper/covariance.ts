@@ -61,9 +61,10 @@ function checkT(space: HyperSpace, t: ArrayLike<number>): void {
 
 /** The correlation part sigma = 1 of the kernel, i.e. C(t), and the kernel object for derivatives. */
 function seAt(space: HyperSpace, t: ArrayLike<number>) {
-  // one log lengthscale makes seKernel's shared lengthscale, whose derivative is d/dpsi of all columns at once
+  // one log lengthscale makes seKernel's shared lengthscale, whose derivative is d/dpsi of all
+  // columns at once; its K comes from the inputs' squared distances, summed once per chain
   const d = lengthscaleCount(space);
-  return seKernel({ logLengthscale: Array.from({ length: d }, (_, r) => t[r]!), logSignalSd: 0.5 * t[d]! });
+  return seKernel({ logLengthscale: Array.from({ length: d }, (_, r) => t[r]!), logSignalSd: 0.5 * t[d]!, cachedDistances: true });
 }
 
 export function kernelAt(space: HyperSpace, t: ArrayLike<number>): KernelAt {

@@ -47,9 +47,10 @@ export interface SiteApproximation extends LogTheta {
   sitePrecisions: ArrayLike<number>;
 }
 
-function conditional(theta: LogTheta, x: Matrix, xStar: Matrix, jitter: JitterSpec | undefined): ConditionalAtTheta {
+/** The conditional at one theta; `sampled`: one of many thetas, whose K and K_* come from distances summed once (shared lengthscale). */
+function conditional(theta: LogTheta, x: Matrix, xStar: Matrix, jitter: JitterSpec | undefined, sampled: boolean): ConditionalAtTheta {
   const ls = Array.from(theta.logLengthscale);
-  const kernel = seKernel({ logLengthscale: ls.length === 1 ? ls[0]! : ls, logSignalSd: theta.logSignalSd });
+  const kernel = seKernel({ logLengthscale: ls.length === 1 ? ls[0]! : ls, logSignalSd: theta.logSignalSd, cachedDistances: sampled });
   return conditionalAtTheta(kernel, x, xStar, jitterAt(jitter, theta.logSignalSd));
 }
 
@@ -77,7 +78,7 @@ export function predictFromDraws(model: PredictiveModel, x: Matrix, source: Late
       theta = source.fixedTheta!;
       key = "fixed";
     }
-    if (cached?.key !== key) cached = { key, cond: conditional(theta, x, xStar, options.jitter) };
+    if (cached?.key !== key) cached = { key, cond: conditional(theta, x, xStar, options.jitter, source.theta !== undefined) };
     const mean = cached.cond.mean(source.f[c]!.subarray(i * n, (i + 1) * n));
     return { mean, variance: cached.cond.variance };
   };
@@ -89,7 +90,7 @@ export function predictFromDraws(model: PredictiveModel, x: Matrix, source: Late
 export function predictFromApproximation(model: PredictiveModel, x: Matrix, q: SiteApproximation, xStar: Matrix, options: { jitter?: JitterSpec; yStar?: Float64Array } = {}): Prediction {
   const n = x.rows;
   if (q.mean.length !== n || q.sitePrecisions.length !== n) throw new RangeError(`predictFromApproximation: the approximation has ${q.mean.length} values, the training inputs ${n} rows`);
-  const cond = conditional(q, x, xStar, options.jitter);
+  const cond = conditional(q, x, xStar, options.jitter, false);
   const ls = Array.from(q.logLengthscale);
   const K = seKernel({ logLengthscale: ls.length === 1 ? ls[0]! : ls, logSignalSd: q.logSignalSd }).matrix(x);
   const jitter = jitterAt(options.jitter, q.logSignalSd);

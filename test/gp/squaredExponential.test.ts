@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { KernelParameterError, seKernel } from "../../src/gp/index.js";
 import { cholesky, DimensionError, Matrix } from "../../src/linalg/index.js";
 import { Rng } from "../../src/random/rng.js";
+import { crossSquaredDistances, squaredDistances } from "../../src/gp/distances.js";
 
 function randomInputs(n: number, d: number, seed: number): Matrix {
   const rng = new Rng(seed);
@@ -60,9 +61,37 @@ test("seKernel: K is symmetric positive definite and cross(X, X) = K(X, X); cros
   assert.deepEqual(Array.from(k.diagonal(x)), new Array(20).fill(2.25));
 });
 
+test("seKernel with cachedDistances: K, K(X, X*) and dK/dpsi as direct assembly's to round-off; the distances summed once per input matrix", () => {
+  const x = randomInputs(30, 8, 6);
+  const xs = randomInputs(11, 8, 7);
+  for (const logL of [-0.7, 0.4, 2]) {
+    const direct = seKernel({ logLengthscale: logL, logSignalSd: 0.3 });
+    const cached = seKernel({ logLengthscale: logL, logSignalSd: 0.3, cachedDistances: true });
+    const pairs: [Matrix, Matrix][] = [[direct.matrix(x), cached.matrix(x)], [direct.cross(x, xs), cached.cross(x, xs)], [direct.derivative(x, 0), cached.derivative(x, 0)]];
+    for (const [a, b] of pairs) {
+      assert.equal(a.data.length, b.data.length);
+      for (let i = 0; i < a.data.length; i++) assert.ok(Math.abs(a.data[i] - b.data[i]) <= 1e-13 * Math.max(1, Math.abs(a.data[i])), `entry ${i}: ${a.data[i]} against ${b.data[i]}`);
+    }
+    // withLogParameters keeps the option
+    const moved = cached.withLogParameters([logL + 0.1, 0.3]).matrix(x);
+    const want = direct.withLogParameters([logL + 0.1, 0.3]).matrix(x);
+    for (let i = 0; i < want.data.length; i++) assert.ok(Math.abs(moved.data[i] - want.data[i]) <= 1e-13);
+  }
+  assert.equal(squaredDistances(x), squaredDistances(x), "one array per input matrix");
+  assert.equal(crossSquaredDistances(x, xs), crossSquaredDistances(x, xs));
+  assert.notEqual(crossSquaredDistances(x, xs), crossSquaredDistances(x, x));
+  // a distance by hand
+  let r2 = 0;
+  for (let k = 0; k < 8; k++) r2 += (x.get(3, k) - xs.get(5, k)) ** 2;
+  assert.ok(Math.abs(crossSquaredDistances(x, xs)[3 + 5 * 30] - r2) < 1e-14);
+  // ARD ignores the option: bit for bit direct assembly
+  const ard = Array.from({ length: 8 }, (_, k) => 0.5 + 0.1 * k);
+  assert.deepEqual(seKernel({ lengthscale: ard, signalSd: 1, cachedDistances: true }).matrix(x).data, seKernel({ lengthscale: ard, signalSd: 1 }).matrix(x).data);
+});
+
 test("seKernel: dK/dtheta agrees with central differences (shared lengthscale and ARD)", () => {
   const x = randomInputs(9, 3, 4);
-  for (const k0 of [seKernel({ lengthscale: 0.9, signalSd: 1.7 }), seKernel({ lengthscale: [0.5, 1.2, 2.0], signalSd: 0.8 })]) {
+  for (const k0 of [seKernel({ lengthscale: 0.9, signalSd: 1.7 }), seKernel({ lengthscale: 0.9, signalSd: 1.7, cachedDistances: true }), seKernel({ lengthscale: [0.5, 1.2, 2.0], signalSd: 0.8 })]) {
     const theta = k0.logParameters;
     assert.equal(k0.parameterNames.length, theta.length);
     const K = k0.matrix(x);
