@@ -87,15 +87,17 @@ function refuseFixedOnly(raw: Raw): void {
 }
 
 /**
- * The relative jitter r of K = sigma (C + r I): with theta sampled only a jitter relative to the
- * signal variance (or none) keeps the target one density in every scheme, and the Gibbs step of
- * sigma exact (src/hyper/covariance.ts).
+ * The jitter of K = sigma (C + r I) + a I: relative (r, every scheme: the target stays one density
+ * and the Gibbs step of sigma exact, src/hyper/covariance.ts), or absolute (a, the pm scheme
+ * only: the others need K linear in sigma).
  */
-function hyperRelativeJitter(policy: JitterPolicy | undefined): number {
-  if (policy === undefined) return DEFAULT_RELATIVE_JITTER;
-  if (policy === 0) return 0;
-  if (typeof policy === "object") return policy.relative;
-  throw new OptionError("--jitter", `with sampled hyperparameters the jitter is relative to the signal variance (K = sigma (C + R I)): give relative:R or 0, not ${JSON.stringify(String(policy))}`);
+function hyperJitter(policy: JitterPolicy | undefined, scheme: SchemeName): { relativeJitter: number; absoluteJitter?: number } {
+  if (policy === undefined) return { relativeJitter: DEFAULT_RELATIVE_JITTER };
+  if (policy === 0) return { relativeJitter: 0 };
+  if (typeof policy === "object") return { relativeJitter: policy.relative };
+  if (policy === "auto") throw new OptionError("--jitter", "auto is not available with sampled hyperparameters (the jitter is part of the model, the same at every theta): give relative:R, an absolute amount, or 0");
+  if (scheme !== "pm") throw new OptionError("--jitter", `an absolute jitter (K = sigma (C + R I) + J I) needs --scheme pm: the ${scheme} scheme needs K linear in the signal variance; give relative:R or 0`);
+  return { relativeJitter: 0, absoluteJitter: policy };
 }
 
 export interface HyperThetaColumn {
@@ -113,8 +115,10 @@ export interface HyperSampleReport extends RunSummary {
   complete: boolean;
   data: { file: string; n: number; d: number; sha256: string; inputNames: string[] };
   run: HyperRunSpec;
-  /** j of K = sigma (C + j I): the jitter is part of the model, relative to the signal variance (what `gpmcmc predict` reads). */
-  jitterRelative: number;
+  /** r of K = sigma (C + r I): the jitter is part of the model, relative to the signal variance (what `gpmcmc predict` reads); absent with an absolute jitter. */
+  jitterRelative?: number;
+  /** a of K = sigma C + a I: an absolute jitter (pm only; what `gpmcmc predict` reads). */
+  jitter?: number;
   /** Per theta column: posterior mean, sd, ESS (Geyer) and classic R-hat over the chains. */
   theta: HyperThetaColumn[];
   /** O(n^3) operations per iteration (burn-in included), averaged over the chains. */
@@ -179,10 +183,10 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const read = readModelData({ ...options.model, kernel: { logLengthscale: "0", logSignalSd: "0" } });
   for (const w of read.warnings) stderr(`gpmcmc: warning: ${w}\n`);
   const fixedSpec = latentGpModelSpec(options.model, read);
-  const relativeJitter = hyperRelativeJitter(options.model.jitter);
+  const jitter = hyperJitter(options.model.jitter, scheme);
   const seed = options.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
   const spec: HyperRunSpec = {
-    model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, relativeJitter, ...(raw.sharedLengthscale ? { sharedLengthscale: true } : {}) },
+    model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, ...jitter, ...(raw.sharedLengthscale ? { sharedLengthscale: true } : {}) },
     sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent, ...(importanceSamples !== undefined ? { importanceSamples } : {}) },
     draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
   };
@@ -223,7 +227,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
     parallel: run.workers,
     complete: run.complete,
     data: dataRecord(data, dataSha256),
-    jitterRelative: spec.model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
+    ...(spec.model.absoluteJitter ? { jitter: spec.model.absoluteJitter } : { jitterRelative: spec.model.relativeJitter ?? DEFAULT_RELATIVE_JITTER }),
     run: spec,
     theta: thetaColumns(run.results, names, lengthscales + 1),
     operationsPerIteration: operationsPerIteration(run.results),
@@ -239,7 +243,7 @@ export function formatHyperReport(r: HyperSampleReport): string {
   const ops = r.operationsPerIteration;
   const lines = [
     ...(r.complete ? [] : ["STOPPED EARLY: the figures below are over the draws kept"]),
-    `scheme ${s.scheme} (${s.scheme === "pm" ? "theta: pseudo-marginal MH, f: among the importance draws" : `theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}`}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, ${r.run.model.variancePrior.on === "sd" ? "signal sd" : "signal variance"} ${prior(r.run.model.variancePrior)}, relative jitter ${r.run.model.relativeJitter}`,
+    `scheme ${s.scheme} (${s.scheme === "pm" ? "theta: pseudo-marginal MH, f: among the importance draws" : `theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}`}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, ${r.run.model.variancePrior.on === "sd" ? "signal sd" : "signal variance"} ${prior(r.run.model.variancePrior)}, ${r.run.model.absoluteJitter ? `absolute jitter ${r.run.model.absoluteJitter}` : `relative jitter ${r.run.model.relativeJitter}`}`,
     `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}), seed ${r.run.seed}; theta acceptance rate ${fmt(r.acceptanceRate)}`,
     "variable            mean       sd      ESS    R-hat",
     ...r.theta.map((c) => `${c.name.padEnd(16)}${fmt(c.mean).padStart(9)}${fmt(c.sd).padStart(9)}${fmt(c.ess).padStart(9)}${fmt(c.rhat, 4).padStart(9)}`),

@@ -89,7 +89,7 @@ const FIELD_OPTIONS: Record<string, string> = {
   // sampled hyperparameters (HyperRunSpec)
   "sampler.scheme": "--scheme", "sampler.thetaSampler": "--theta-sampler",
   "sampler.latent": "--sampler, --step-size, --leapfrog-steps, --max-leapfrog-steps or --max-tree-depth",
-  "model.lengthscalePrior": "--prior-lengthscale", "model.variancePrior": "--prior-variance", "model.relativeJitter": "--jitter",
+  "model.lengthscalePrior": "--prior-lengthscale", "model.variancePrior": "--prior-variance", "model.relativeJitter": "--jitter", "model.absoluteJitter": "--jitter",
   "model.sharedLengthscale": "--shared-lengthscale",
   // --model runs (cli/modelRunResume.ts)
   "model.name": "--model", "model.priorVariance": "--prior-variance", "model.polynomialDegree": "--polynomial-degree",

@@ -10,7 +10,10 @@
  * Jitter is part of the model: K = sigma (C + j I) with C the unit-variance correlation matrix and
  * j the relative jitter (default 1e-6), so that the target is one fixed density whatever theta
  * is, and f | sigma stays conjugate to an inverse-Gamma prior on sigma (the exact Gibbs step of
- * the SA scheme). Then dK/dlog sigma = K, and dK/dpsi_r = sigma dC/dpsi_r.
+ * the SA scheme). Then dK/dlog sigma = K, and dK/dpsi_r = sigma dC/dpsi_r. An absolute jitter a
+ * (K = sigma (C + j I) + a I, as in GPML's and GPstuff's models) is a density too, but not linear
+ * in sigma: only the pm scheme, which makes K afresh at each theta, takes it
+ * (dK/dlog sigma = K - a I).
  */
 import { seKernel } from "../gp/squaredExponential.js";
 import type { PositivePrior } from "../gp/hyperpriors.js";
@@ -32,6 +35,8 @@ export interface HyperSpace {
   variancePrior: PositivePrior;
   /** j in K = sigma (C + j I). */
   relativeJitter: number;
+  /** a in K = sigma (C + j I) + a I (default 0; the pm scheme only). */
+  absoluteJitter?: number;
 }
 
 /** K(t) with its factor, and dK/dt_k on demand. */
@@ -74,7 +79,8 @@ export function kernelAt(space: HyperSpace, t: ArrayLike<number>): KernelAt {
   const n = space.x.rows;
   const K = seAt(space, tt).matrix(space.x);
   const sigma = Math.exp(tt[d]!);
-  for (let i = 0; i < n; i++) K.data[i + i * n] += space.relativeJitter * sigma;
+  const a = space.absoluteJitter ?? 0;
+  for (let i = 0; i < n; i++) K.data[i + i * n] += space.relativeJitter * sigma + a;
   return withFactor(space, tt, K, cholesky(K));
 }
 
@@ -85,6 +91,7 @@ export function kernelAt(space: HyperSpace, t: ArrayLike<number>): KernelAt {
  */
 export function rescaledKernelAt(space: HyperSpace, from: KernelAt, t: ArrayLike<number>): KernelAt {
   checkT(space, t);
+  if (space.absoluteJitter) throw new RangeError("rescaledKernelAt: K = sigma (C + j I) + a I is not linear in sigma when a > 0");
   const d = lengthscaleCount(space);
   for (let r = 0; r < d; r++) if (from.t[r] !== t[r]) throw new DimensionError(`rescaledKernelAt: psi_${r + 1} differs (${from.t[r]} and ${t[r]})`);
   const ratio = Math.exp(t[d]! - from.t[d]!);
@@ -119,13 +126,21 @@ function withFactor(space: HyperSpace, tt: Float64Array, K: Matrix, chol: Choles
       if (!Number.isInteger(k) || k < 0 || k > d) throw new DimensionError(`hyperparameter index ${k} out of range 0..${d}`);
       let m = cache.get(k);
       if (!m) {
-        // The jitter sigma j I does not depend on psi; dK/dlog sigma = K, jitter included.
-        m = k === d ? K.clone() : kernel.derivative(space.x, k, undefined, K);
+        // The jitter sigma j I does not depend on psi; dK/dlog sigma = K, relative jitter included, absolute not.
+        m = k === d ? withoutAbsoluteJitter(K, space.absoluteJitter ?? 0) : kernel.derivative(space.x, k, undefined, K);
         cache.set(k, m);
       }
       return m;
     },
   };
+}
+
+/** K - a I (a copy). */
+function withoutAbsoluteJitter(K: Matrix, a: number): Matrix {
+  const out = K.clone();
+  const n = K.rows;
+  if (a !== 0) for (let i = 0; i < n; i++) out.data[i + i * n] -= a;
+  return out;
 }
 
 /** log p(t) (Jacobians of the log transforms included), its gradient and the diagonal of its Hessian. */

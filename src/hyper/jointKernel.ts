@@ -33,8 +33,10 @@ export interface HyperModelSpec {
   lengthscalePrior: PositivePriorSpec;
   /** The prior of the signal variance sigma. */
   variancePrior: PositivePriorSpec;
-  /** j of K = sigma (C + j I) (default DEFAULT_RELATIVE_JITTER). */
+  /** j of K = sigma (C + j I) + a I (default DEFAULT_RELATIVE_JITTER). */
   relativeJitter?: number;
+  /** a of K = sigma (C + j I) + a I (default 0): the pm scheme only (./covariance.ts). */
+  absoluteJitter?: number;
   /** One lengthscale shared by every input column instead of one per column (ARD). */
   sharedLengthscale?: boolean;
 }
@@ -60,6 +62,7 @@ export function hyperSpace(X: Matrix, model: HyperModelSpec): HyperSpace {
     lengthscalePriors: Array.from({ length: model.sharedLengthscale ? 1 : X.cols }, () => ell),
     variancePrior: positivePrior(model.variancePrior),
     relativeJitter: model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
+    ...(model.absoluteJitter ? { absoluteJitter: model.absoluteJitter } : {}),
   };
 }
 

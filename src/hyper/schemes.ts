@@ -125,6 +125,7 @@ export function jointChain(problem: JointProblem, options: SchemeOptions, t0: Ar
     if (options.thetaSampler !== undefined) throw new RangeError(`the pm scheme proposes theta by its own independence and random-walk moves; theta sampler ${options.thetaSampler} does not apply`);
     return pseudoMarginalChain(prob, { importanceSamples: options.importanceSamples, approximation: options.approximation, broken: faultOf("pseudo-marginal", broken) }, t0, f0);
   }
+  if (space.absoluteJitter) throw new RangeError(`the ${options.scheme} scheme needs K = sigma (C + j I), linear in the signal variance; an absolute jitter needs the pm scheme`);
   const n = space.x.rows;
   const m = hyperDimension(space);
   const thetaName = options.thetaSampler ?? "mh";

@@ -156,6 +156,7 @@ export function hyperDrawsFileInfo(spec: HyperRunSpec, chain: number, dataFile: 
       prior_lengthscale: priorText(model.lengthscalePrior),
       prior_variance: priorText(model.variancePrior),
       relative_jitter: model.relativeJitter ?? DEFAULT_RELATIVE_JITTER,
+      ...(model.absoluteJitter ? { absolute_jitter: model.absoluteJitter } : {}),
       shared_lengthscale: model.sharedLengthscale === true,
     },
   };

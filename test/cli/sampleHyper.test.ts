@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { runHyperSampleCommand } from "../../src/cli/sampleHyper.js";
+import { readRun } from "../../src/cli/predictInputs.js";
 import { essGeyer } from "../../src/diagnostics/ess.js";
 import { columnValues, readCmdStanCsv } from "../../src/io/cmdstan.js";
 import { REPO_ROOT, scratchDir } from "../fixtures.js";
@@ -58,6 +59,30 @@ for (const [scheme, thetaSampler] of [["pm", undefined], ["aa", "smmala"], ["sa"
     }
   });
 }
+
+test("sample --jitter J with sampled hyperparameters (pm): K = sigma C + J I in the run, the header, the draws' settings and the summary, which predict reads", async () => {
+  const s = scratchDir();
+  try {
+    const data = join(s.dir, "data.csv");
+    writeData(data);
+    const out = join(s.dir, "run");
+    const lines: string[] = [];
+    const report = await runHyperSampleCommand({ data, jitter: "1e-3", draws: "5", burnIn: "5", chains: "1", seed: "5", out, parallel: "1" }, { stdout: (t: string) => lines.push(t) });
+    assert.equal(report.run.model.absoluteJitter, 1e-3);
+    assert.equal(report.run.model.relativeJitter, 0);
+    assert.equal(report.jitter, 1e-3);
+    assert.equal(report.jitterRelative, undefined);
+    assert.match(lines.join(""), /, absolute jitter 0\.001\n/);
+    assert.equal(Number(readCmdStanCsv(join(out, "draws_1.csv")).config.absolute_jitter), 1e-3);
+    assert.deepEqual(readRun(out).model.jitter, { absolute: 1e-3 });
+    // another model than the default relative jitter: other draws from the same seed
+    await runHyperSampleCommand({ data, draws: "5", burnIn: "5", chains: "1", seed: "5", out: join(s.dir, "relative"), parallel: "1", quiet: true }, { stdout: () => {} });
+    const f1 = (dir: string) => columnValues(readCmdStanCsv(join(s.dir, dir, "draws_1.csv")), "f.1");
+    assert.notDeepEqual(f1("relative"), f1("run"));
+  } finally {
+    s.cleanup();
+  }
+});
 
 test("sample --jitter relative:R with sampled hyperparameters is the model's r in K = sigma (C + r I): in the run, the header and the summary", async () => {
   const s = scratchDir();
@@ -120,9 +145,9 @@ test("bad inputs with sampled hyperparameters: one line naming the option, exit 
       [["--prior-signal-sd", "halft:3"], /^gpmcmc: --prior-signal-sd: the halft family takes 2 parameters/],
       [["--lengthscale", "1", "--signal-sd", "1", "--prior-signal-sd", "halfnormal:1"], /^gpmcmc: --prior-signal-sd: applies only when the hyperparameters are sampled/],
       [["--lengthscale", "1", "--signal-sd", "1", "--shared-lengthscale"], /^gpmcmc: --shared-lengthscale: applies only when the hyperparameters are sampled/],
-      // theta moves: only a jitter relative to the signal variance keeps the target one density
-      [["--jitter", "1e-3"], /^gpmcmc: --jitter: with sampled hyperparameters the jitter is relative to the signal variance .*give relative:R or 0, not "0.001"$/],
-      [["--jitter", "auto"], /^gpmcmc: --jitter: with sampled hyperparameters .*not "auto"$/],
+      // an absolute jitter: pm only, the other schemes need K linear in the signal variance
+      [["--jitter", "1e-3", "--scheme", "aa"], /^gpmcmc: --jitter: an absolute jitter \(K = sigma \(C \+ R I\) \+ J I\) needs --scheme pm: the aa scheme needs K linear in the signal variance; give relative:R or 0$/],
+      [["--jitter", "auto"], /^gpmcmc: --jitter: auto is not available with sampled hyperparameters \(the jitter is part of the model, the same at every theta\): give relative:R, an absolute amount, or 0$/],
     ];
     for (const [args, message] of cases) {
       const r = gpmcmc(["sample", "--data", data, "--draws", "5", "--burn-in", "5", "--out", out, ...args]);

@@ -77,3 +77,12 @@ test("pm under the priors Stan users write (half-normal on the signal sd, invers
   // the check tells these priors from the default ones: the same chains against the other posterior
   assert.ok(invarianceFailures({ ...stanLike, exact: problem.exact }, "pm", undefined, 31).length > 0, "the check does not tell the priors apart");
 });
+
+test("pm with an absolute jitter (K = sigma C + a I, a = 0.5) leaves p(theta | y) invariant; without the Jacobian the check fails", () => {
+  // (the n = 3 posterior moves little with the jitter: a = 0.5 shifts E psi by 0.02, so the check
+  // cannot tell the jitters apart; K's entries are checked against the formula in absoluteJitter.test.ts)
+  const space = { ...gridSpace(GRID3_X), relativeJitter: 0, absoluteJitter: 0.5 };
+  const absolute = { space, y: GRID3_Y, exact: gridMoments(space, GRID3_Y) };
+  assert.deepEqual(invarianceFailures(absolute, "pm", undefined, 37), []);
+  assert.ok(invarianceFailures(absolute, "pm", undefined, 37, "scheme-no-jacobian").length > 0, "the broken variant passed the invariance check");
+});
