@@ -92,6 +92,11 @@ const TABLE: Row[] = [
     message: () => "big.csv: n = 60000 rows: the n x n kernel matrix K and its Cholesky factor need at least 2 x 60000^2 x 8 bytes = 57.6 GB, more than GPMCMC_MAX_MEMORY (8.00 GB); use fewer rows",
   })),
   {
+    name: "sample --model lgcp: a GP data file (no row and column columns)",
+    args: () => ["sample", "--model", "lgcp", "--data", DATA, "--draws", "10", "--out", "run"],
+    message: () => `${DATA}:1: a count grid needs the columns row, column and y (found y, x1, x2)`,
+  },
+  {
     name: "predict --run: a run that was interrupted",
     setup: (s) => killedRun(s),
     args: () => ["predict", "--run", "run", "--test", DATA],
