@@ -1,0 +1,91 @@
+/**
+ * The bad-input table's rows of whole commands (badInputMore.test.ts runs each with the built
+ * `gpmcmc` in a scratch directory, its working directory).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
+
+export const COMMAND_ROWS: CommandRow[] = [
+  {
+    name: "sample --resume: a checkpoint cut off",
+    setup: (s) => killedRun(s, '{"chain":0,"dim":5,"draws":20,"burnIn":10,"thin":1,"done":12,"pha'),
+    args: () => [...SHORT_RUN, "--resume", "run"],
+    message: () => "run/checkpoint_1.json: is cut off after 65 bytes (not a complete checkpoint); remove it, and its chain starts again from its first transition",
+  },
+  {
+    name: "sample --resume: a checkpoint that is not JSON",
+    setup: (s) => killedRun(s, "garbage\n"),
+    args: () => [...SHORT_RUN, "--resume", "run"],
+    message: () => "run/checkpoint_1.json: is not a checkpoint: not JSON; remove it, and its chain starts again from its first transition",
+  },
+  {
+    name: "sample --resume: a checkpoint of another shape",
+    setup: (s) => killedRun(s, '{"chain":0}\n'),
+    args: () => [...SHORT_RUN, "--resume", "run"],
+    message: () => 'run/checkpoint_1.json: is not a checkpoint of this run: its field "dim" is missing or not a whole number; remove it, and its chain starts again from its first transition',
+  },
+  {
+    name: "sample: --adapt and --no-adapt together",
+    args: () => [...SHORT_RUN, "--adapt", "--no-adapt", "--out", "run"],
+    message: () => "--adapt: and --no-adapt exclude each other: give one of them",
+  },
+  ...(["laplace", "ep"] as const).map((command): CommandRow => ({
+    name: `${command}: n = 60000, the n x n matrices beyond the memory`,
+    env: { GPMCMC_MAX_MEMORY: "8e9" },
+    setup: writeBig,
+    args: () => [command, "--data", "big.csv", ...KERNEL, "--out", "approx.json"],
+    message: () => "big.csv: n = 60000 rows: the n x n kernel matrix K and its Cholesky factor need at least 2 x 60000^2 x 8 bytes = 57.6 GB, more than GPMCMC_MAX_MEMORY (8.00 GB); use fewer rows",
+  })),
+  {
+    name: "sample --model lgcp: a GP data file (no row and column columns)",
+    args: () => ["sample", "--model", "lgcp", "--data", DATA, "--draws", "10", "--out", "run"],
+    message: () => `${DATA}:1: a count grid needs the columns row, column and y (found y, x1, x2)`,
+  },
+  {
+    name: "predict --run: a run that was interrupted",
+    setup: (s) => killedRun(s),
+    args: () => ["predict", "--run", "run", "--test", DATA],
+    message: () => "run: holds a gpmcmc sample run that was interrupted (it has no summary.json); finish it with gpmcmc sample --resume run and the options it was started with, then predict from it",
+  },
+  {
+    name: "laplace --out in a directory that takes no new files (/proc)",
+    args: () => ["laplace", "--data", DATA, ...KERNEL, "--out", "/proc/x"],
+    // root may write /proc's directory, whose file system then refuses; anyone else is refused before
+    message: () => process.getuid?.() === 0
+      ? 'output "/proc/x": cannot be written: the file system refuses to create it in "/proc" (ENOENT), although that directory exists'
+      : 'output "/proc/x": its directory "/proc" is not writable',
+  },
+  {
+    name: "a binary data file",
+    setup: (s) => writeFileSync(join(s, "bin.csv"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0x0a, 0x31, 0x2c, 0xff])),
+    args: () => ["laplace", "--data", "bin.csv", ...KERNEL],
+    message: () => "bin.csv:1:1: the file is not text (binary byte 0x7f)",
+  },
+  {
+    name: "a data file with a control byte in a cell",
+    setup: (s) => writeFileSync(join(s, "ctl.csv"), "y,x1\n1,0.5\n-1,caf\u00e9\u0001\n"),
+    args: () => ["sample", "--data", "ctl.csv", ...KERNEL],
+    message: () => "ctl.csv:3:8: the file is not text (binary byte 0x01)",
+  },
+  {
+    name: "grid run: a spec of an unknown job kind",
+    setup: (s) => writeSpec(s, { kind: "nope" }),
+    args: () => ["grid", "run", "grid.json"],
+    message: () => `grid.json: unknown job kind "nope" in "kind" (known: ${GRID_KINDS})`,
+  },
+  { name: "grid run: no such spec file", args: () => ["grid", "run", "nope.json"], message: () => "nope.json: no such file" },
+  {
+    name: "grid collect: no job has finished",
+    setup: (s) => writeSpec(s, {}),
+    args: () => ["grid", "collect", "grid.json", "--out", "table.csv"],
+    message: () => 'grid.json: no job of grid "demo seed=1" has finished yet (0 of 4); gpmcmc grid run grid.json runs them',
+  },
+  {
+    name: "grid run --queue: Redis cannot be reached",
+    setup: (s) => writeSpec(s, {}),
+    args: () => ["grid", "run", "grid.json", "--queue", "redis://127.0.0.1:1"],
+    message: () => "cannot reach Redis at redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1",
+  },
+  { name: "worker: Redis cannot be reached", args: () => ["worker", "--queue", "redis://127.0.0.1:1"], message: () => "cannot reach Redis at redis://127.0.0.1:1: connect ECONNREFUSED 127.0.0.1:1" },
+];
