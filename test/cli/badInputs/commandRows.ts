@@ -43,6 +43,24 @@ export const COMMAND_ROWS: CommandRow[] = [
     message: () => `${DATA}:1: a count grid needs the columns row, column and y (found y, x1, x2)`,
   },
   {
+    name: "ais: --temperatures 1e12, the traces beyond the memory",
+    env: { GPMCMC_MAX_MEMORY: "8e9" },
+    args: () => ["ais", "--data", DATA, ...KERNEL, "--temperatures", "1000000000000", "--out", "run"],
+    message: () => "--temperatures: 10 runs x 1000000000001 points (--temperatures + 1) x 80 bytes = 800 TB, more than GPMCMC_MAX_MEMORY (8.00 GB); lower --temperatures or --runs",
+  },
+  {
+    name: "ais: --runs 1e11, the traces beyond the memory",
+    env: { GPMCMC_MAX_MEMORY: "8e9" },
+    args: () => ["ais", "--data", DATA, ...KERNEL, "--temperatures", "5", "--runs", "100000000000"],
+    message: () => "--runs: 100000000000 runs x 6 points (--temperatures + 1) x 80 bytes = 48.0 TB, more than GPMCMC_MAX_MEMORY (8.00 GB); lower --temperatures or --runs",
+  },
+  {
+    name: "ais --out: the traces beyond what ais.json can hold",
+    env: { GPMCMC_MAX_MEMORY: "1e13" },
+    args: () => ["ais", "--data", DATA, ...KERNEL, "--temperatures", "10000000", "--out", "run"],
+    message: () => "--temperatures: 10 runs x 10000001 points (--temperatures + 1) x about 160 characters = 16.0 GB of ais.json, more than one JSON text can hold (537 MB); lower --temperatures or --runs",
+  },
+  {
     name: "predict --run: a run that was interrupted",
     setup: (s) => killedRun(s),
     args: () => ["predict", "--run", "run", "--test", DATA],
