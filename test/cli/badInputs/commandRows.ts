@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
+import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, finishedRun, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
 
 export const COMMAND_ROWS: CommandRow[] = [
   {
@@ -59,6 +59,12 @@ export const COMMAND_ROWS: CommandRow[] = [
     env: { GPMCMC_MAX_MEMORY: "1e13" },
     args: () => ["ais", "--data", DATA, ...KERNEL, "--temperatures", "10000000", "--out", "run"],
     message: () => "--temperatures: 10 runs x 10000001 points (--temperatures + 1) x about 160 characters = 16.0 GB of ais.json, more than one JSON text can hold (537 MB); lower --temperatures or --runs",
+  },
+  {
+    name: "report --out: an existing file that is not a report (the data file)",
+    setup: (s) => { finishedRun(s); writeFileSync(join(s, "d.csv"), "y,x1\n1,0.5\n"); },
+    args: () => ["report", "run", "--out", "d.csv"],
+    message: () => 'output "d.csv": exists and is not a page of gpmcmc report; give --force to replace it',
   },
   {
     name: "predict --run: a run that was interrupted",
