@@ -4,9 +4,45 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, finishedRun, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
+import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, finishedRun, inBase, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
 
+const K = KERNEL;
 export const COMMAND_ROWS: CommandRow[] = [
+  inBase("sample: --force without --out", ["sample", "--data", "d.csv", ...K, "--force"], "--force: needs --out (it lets the run write into an existing --out directory that is not gpmcmc's)"),
+  inBase("sample: --overwrite without --out", ["sample", "--data", "d.csv", ...K, "--overwrite"], "--overwrite: needs --out (it replaces the run in the --out directory)"),
+  inBase("sample --model logistic-regression: --overwrite without --out", ["sample", "--data", "d.csv", "--model", "logistic-regression", "--overwrite"], "--overwrite: needs --out (it replaces the run in the --out directory)"),
+  inBase("sample: --checkpoint-every without --out", ["sample", "--data", "d.csv", ...K, "--checkpoint-every", "5"], "--checkpoint-every: needs --out (the checkpoints are written into the output directory)"),
+  inBase("sample --out: a finished run", ["sample", "--data", "d.csv", ...K, "--out", "run"], 'output "run": holds a finished gpmcmc run; choose another directory, or use --overwrite to replace it'),
+  inBase("sample --resume: an ais run", ["sample", "--data", "d.csv", "--resume", "aisrun"], 'output "aisrun": holds a gpmcmc ais run; continue it with gpmcmc ais --resume aisrun'),
+  inBase("sample --resume: a run with fixed hyperparameters, resumed without them", ["sample", "--data", "d.csv", "--resume", "run"], "--lengthscale: the run in run has fixed kernel hyperparameters; resume it with the --lengthscale and --signal-sd it was started with"),
+  inBase("sample --resume: no such directory", ["sample", "--data", "d.csv", ...K, "--resume", "nodir"], 'output "nodir": is not a gpmcmc output directory; --resume takes the --out directory of an earlier sample run'),
+  inBase("sample: --out and --resume together", ["sample", "--data", "d.csv", ...K, "--out", "run2", "--resume", "run"], "--resume: continues the run in its own directory: give --out or --resume, not both"),
+  inBase("sample: an unknown option", ["sample", "--data", "d.csv", ...K, "--bogus"], "unknown option '--bogus' (see --help)"),
+  inBase("sample: an argument it does not take", ["sample", "--data", "d.csv", ...K, "extra"], "too many arguments for 'sample'. Expected 0 arguments but got 1. (see --help)"),
+  inBase("sample: no --data", ["sample"], "required option '--data <file>' not specified (see --help)"),
+  inBase("sample: --data without its value", ["sample", "--data"], "option '--data <file>' argument missing (see --help)"),
+  inBase("sample: --scheme with fixed hyperparameters", ["sample", "--data", "d.csv", ...K, "--scheme", "sa"], "--scheme: applies only when the hyperparameters are sampled, i.e. without --lengthscale/--log-lengthscale and --signal-sd/--log-signal-sd"),
+  inBase("sample: an unknown --scheme", ["sample", "--data", "d.csv", "--scheme", "nope"], '--scheme: unknown scheme "nope" (known: sa, aa, asis, khr, surr, pm)'),
+  inBase("sample: an unknown --theta-sampler", ["sample", "--data", "d.csv", "--scheme", "aa", "--theta-sampler", "nope"], '--theta-sampler: unknown theta sampler "nope" (known: mh, hmc, smmala)'),
+  inBase("sample: --theta-sampler with pm", ["sample", "--data", "d.csv", "--theta-sampler", "mh"], "--theta-sampler: does not apply to --scheme pm (it proposes theta by its own independence and random-walk moves)"),
+  inBase("sample: --importance-samples with aa", ["sample", "--data", "d.csv", "--importance-samples", "10", "--scheme", "aa"], "--importance-samples: applies only to --scheme pm, not aa"),
+  inBase("sample: --importance-samples 0", ["sample", "--data", "d.csv", "--importance-samples", "0"], '--importance-samples: must be a whole number >= 1, got "0"'),
+  inBase("sample: a prior of the wrong form", ["sample", "--data", "d.csv", "--prior-signal-sd", "-1"], '--prior-signal-sd: "-1" is not of the form family:p1,p2 (gamma:A,B, invgamma:A,B, lognormal:M,S, halfnormal:S or halft:NU,S)'),
+  inBase("sample: a prior with too few parameters", ["sample", "--data", "d.csv", "--prior-lengthscale", "gamma:1"], '--prior-lengthscale: the gamma family takes 2 parameters, "gamma:1" gives 1 (gamma:A,B, invgamma:A,B, lognormal:M,S, halfnormal:S or halft:NU,S)'),
+  inBase("sample: an unknown prior family", ["sample", "--data", "d.csv", "--prior-lengthscale", "nope:1,2"], '--prior-lengthscale: unknown prior family "nope" (known: gamma:A,B, invgamma:A,B, lognormal:M,S, halfnormal:S or halft:NU,S)'),
+  inBase("sample: an unknown --model", ["sample", "--data", "d.csv", "--model", "nope"], '--model: unknown model "nope" (known: latent-gp, logistic-regression, lgcp, volatility, fitzhugh-nagumo)'),
+  inBase("sample --model lgcp: --sigma2 -1", ["sample", "--data", "d.csv", "--model", "lgcp", "--sigma2", "-1"], '--sigma2: must be a positive number, got "-1"'),
+  inBase("sample: --sigma2 without --model lgcp", ["sample", "--data", "d.csv", ...K, "--sigma2", "1"], "--sigma2: applies only to --model lgcp"),
+  inBase("sample --model logistic-regression: --lengthscale", ["sample", "--data", "d.csv", "--model", "logistic-regression", "--lengthscale", "1"], "--lengthscale: applies only to --model latent-gp (the GP models)"),
+  inBase("sample --model volatility: an unknown sampler", ["sample", "--data", "d.csv", "--model", "volatility", "--sampler", "nope"], '--sampler: "nope" does not apply to --model volatility (its samplers: rmhmc, mmala, mala, hmc; give one, or two as parameters,volatilities)'),
+  inBase("sample --model volatility: a GP data file", ["sample", "--data", "d.csv", "--model", "volatility"], 'd.csv:1: the volatility model reads the returns y (and an optional time column t); unexpected column "x1"'),
+  inBase("sample --model fitzhugh-nagumo: a GP data file", ["sample", "--data", "d.csv", "--model", "fitzhugh-nagumo"], 'd.csv:1:1: unexpected column "y": the columns are t, V, R'),
+  inBase("sample --model fitzhugh-nagumo: --noise-sd 0", ["sample", "--data", "d.csv", "--model", "fitzhugh-nagumo", "--noise-sd", "0"], '--noise-sd: must be a positive number, got "0"'),
+  inBase("sample: the former name simplified-mmala", ["sample", "--data", "d.csv", ...K, "--sampler", "simplified-mmala"], '--sampler: "simplified-mmala" is now named "smmala"'),
+  inBase("sample: an unknown --integrator", ["sample", "--data", "d.csv", ...K, "--integrator", "lagrangian"], '--integrator: unknown integrator "lagrangian" (known: split, leapfrog)'),
+  inBase("sample: --exposure-column not in the data", ["sample", "--data", "c.csv", ...K, "--likelihood", "poisson", "--exposure-column", "x9"], '--exposure-column: "x9" is not an input column of c.csv (input columns: x1, x2)'),
+  inBase("sample: --exposure-column with probit", ["sample", "--data", "c.csv", ...K, "--exposure-column", "x1"], "--exposure-column: applies only to --likelihood poisson, not probit"),
+
   {
     name: "sample --resume: a checkpoint cut off",
     setup: (s) => killedRun(s, '{"chain":0,"dim":5,"draws":20,"burnIn":10,"thin":1,"done":12,"pha'),

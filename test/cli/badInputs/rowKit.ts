@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RawSampleOptions } from "../../../src/cli/sampleOptions.js";
 import { fixture } from "../../fixtures.js";
@@ -70,6 +71,34 @@ export function killedRun(s: string, checkpoint?: string): void {
 export function finishedRun(s: string): void {
   const r = gpmcmc([...SHORT_RUN, "--out", "run"], s);
   assert.equal(r.code, 0, r.stderr);
+}
+
+let template: string | undefined;
+
+/**
+ * The set-up most command rows start from, copied into s: d.csv (binary labels), c.csv (counts),
+ * run/ (a finished sample run), ep.json (an approximation file) and aisrun/ (a finished ais run),
+ * made once per test process.
+ */
+export function base(s: string): void {
+  if (template === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "gpmcmc-bad-input-base-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    cpSync(DATA, join(dir, "d.csv"));
+    cpSync(data("counts.csv"), join(dir, "c.csv"));
+    finishedRun(dir);
+    for (const args of [["ep", "--data", "d.csv", ...KERNEL, "--out", "ep.json"], ["ais", "--data", "d.csv", ...KERNEL, "--temperatures", "5", "--runs", "2", "--out", "aisrun", "--quiet"]]) {
+      const r = gpmcmc(args, dir);
+      assert.equal(r.code, 0, r.stderr);
+    }
+    template = dir;
+  }
+  cpSync(template, s, { recursive: true });
+}
+
+/** A row run in the set-up of `base`, from its arguments and the line it must print. */
+export function inBase(name: string, args: string[], message: string, env?: Record<string, string>): CommandRow {
+  return { name, setup: base, args: () => args, message: () => message, ...(env ? { env } : {}) };
 }
 
 /** A grid spec of 4 small jobs in s/grid.json, with `change` applied. */

@@ -4,10 +4,16 @@
  * `SAMPLE_ROWS` are `sample`'s inputs checked in process (badInput.test.ts); `COMMAND_ROWS` are
  * whole commands run with the built `gpmcmc` (badInputMore.test.ts).
  */
-import { COMMAND_ROWS } from "./commandRows.js";
+import { APPROX_ROWS } from "./approxRows.js";
+import { COMMAND_ROWS as SAMPLE_COMMAND_ROWS } from "./commandRows.js";
+import { GRID_ROWS } from "./gridRows.js";
+import type { CommandRow } from "./rowKit.js";
 import { SAMPLE_ROWS } from "./sampleRows.js";
+import { TOOL_ROWS } from "./toolRows.js";
 
-export { COMMAND_ROWS, SAMPLE_ROWS };
+/** Every command row: sample's and the listed cases' (commandRows.ts), predict, laplace, ep, ais, simulate, diagnose, report, grid and worker. */
+export const COMMAND_ROWS: CommandRow[] = [...SAMPLE_COMMAND_ROWS, ...APPROX_ROWS, ...TOOL_ROWS, ...GRID_ROWS];
+export { SAMPLE_ROWS };
 export type { CommandRow, SampleRow } from "./rowKit.js";
 
 /** Every row's name, for the table's own checks (a name says which row failed, so each is unique). */
