@@ -23,6 +23,7 @@ import "../grid/coxProcessRunJob.js"; // registers its job kind
 import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
 import { readJobResults } from "../grid/store.js";
 import { registerUserError } from "./errors.js";
+import { checkGridDrawsFit } from "./memoryBudget.js";
 import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 registerUserError(RedisUnreachableError);
@@ -136,6 +137,10 @@ export function registerGridCommands(program: Command): void {
       if (url !== undefined && parallel !== undefined) throw new OptionError("--parallel", "applies to a local run; with --queue each worker sets its own --concurrency");
       const g = readGridSpec(parsePath("SPEC", specPath));
       const jobs = gridJobs(g);
+      for (const j of jobs) {
+        const draws = j.fixed.draws ?? j.cell.draws;
+        if (typeof draws === "number") checkGridDrawsFit(g.path, draws);
+      }
       const made = makeGridOutDir(g.outDir);
       try {
         await runGridJobsHere(specPath, o, g, jobs, url, parallel);

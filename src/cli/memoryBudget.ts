@@ -140,3 +140,14 @@ export function checkAisFits(size: AisSize, limit: MemoryLimit = memoryLimit()):
     throw new OptionError(option, `${product} x about ${AIS_POINT_CHARACTERS} characters = ${formatBytes(characters)} of ais.json, more than one JSON text can hold (${formatBytes(bufferConstants.MAX_STRING_LENGTH)}); lower --temperatures or --runs`);
   }
 }
+
+/**
+ * Throws a DataError naming the grid spec where a job's "draws" cannot fit in memory: a chain
+ * keeps at least draws x (one variable and the statistics) x 8 bytes.
+ */
+export function checkGridDrawsFit(spec: string, draws: number, limit: MemoryLimit = memoryLimit()): void {
+  const columns = 1 + STATISTICS;
+  const bytes = draws * columns * 8;
+  if (bytes <= limit.bytes) return;
+  throw new DataError({ file: spec }, `"draws": ${draws} draws x at least ${columns} columns (a variable and ${STATISTICS} statistics) x 8 bytes = ${formatBytes(bytes)} per chain, more than ${limit.what}; lower "draws"`);
+}

@@ -29,6 +29,7 @@ export const GRID_ROWS: CommandRow[] = [
   specRow("grid run: an unknown sampler in a job", axes({ sampler: ["nope"] }), `grid job "${job.replace("ess", "nope")}": unknown sampler "nope"`),
   specRow("grid run: a negative n in a job", axes({ n: [-1] }), `grid job "${job.replace("n=10", "n=-1")}": n must be a non-negative integer, got -1`),
   specRow("grid run: draws 0", { ...axes({}), fixed: { draws: 0, burnIn: 5, dataSeed: 1 } }, `grid job "${job}": fixed setting draws must be an integer >= 1, got 0`),
+  { ...specRow("grid run: draws 1e12, beyond the memory", { ...axes({}), fixed: { draws: 1e12, burnIn: 5, dataSeed: 1 } }, 'grid.json: "draws": 1000000000000 draws x at least 7 columns (a variable and 6 statistics) x 8 bytes = 56.0 TB per chain, more than GPMCMC_MAX_MEMORY (8.00 GB); lower "draws"'), env: { GPMCMC_MAX_MEMORY: "8e9" } },
   specRow("grid run: an out directory the file system refuses (/proc)", { out: "/proc/x" },
     // root may write /proc's directory, whose file system then refuses; anyone else is refused by permissions
     () => `output "/proc/x": cannot be created: ${process.getuid?.() === 0 ? 'the file system refuses to create it in "/proc" (ENOENT), although that directory exists' : "permission denied"}`),
