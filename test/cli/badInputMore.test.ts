@@ -64,6 +64,8 @@ test("labels all of one class: one warning line on stderr, and the command runs 
       [["laplace", "--data", "pos.csv", ...KERNEL], warning("pos.csv", "+1")],
       [["ep", "--data", "neg.csv", ...KERNEL], warning("neg.csv", "-1 (0 in a 0/1 file)")],
       [["sample", "--data", "neg.csv", "--likelihood", "logistic", ...KERNEL, "--draws", "10", "--burn-in", "10", "--chains", "1", "--quiet"], warning("neg.csv", "-1 (0 in a 0/1 file)")],
+      [["ais", "--data", "pos.csv", ...KERNEL, "--temperatures", "3", "--runs", "2", "--quiet"], warning("pos.csv", "+1")],
+      [["sample", "--data", "pos.csv", "--model", "logistic-regression", "--draws", "10", "--burn-in", "10", "--chains", "1", "--quiet"], warning("pos.csv", "+1")],
     ];
     for (const [args, stderr] of runs) {
       const r = gpmcmc(args, s.dir);

@@ -48,6 +48,8 @@ export const TOOL_ROWS: CommandRow[] = [
     args: () => ["diagnose", "one.csv"],
     message: () => "one.csv: has 1 draw; the diagnostics need at least 4 per chain",
   },
+  inBase("diagnose: an approximation file (JSON)", ["diagnose", "ep.json"], "ep.json:1: is JSON, not a CmdStan draws file (a CSV file with an lp__ column)"),
+  inBase("diagnose: a run's summary.json", ["diagnose", "run/summary.json"], "run/summary.json:1: is JSON, not a CmdStan draws file (a CSV file with an lp__ column)"),
   inBase("diagnose --variables: no such column", ["diagnose", "run", "--variables", "nope"], '--variables: no column "nope" in the draws (variables: f.1, f.2, f.3, f.4, f.5; sampler columns: lp__, accept_stat__, stepsize__, n_leapfrog__, divergent__, energy__)'),
   inBase("diagnose --sig-figs 0", ["diagnose", "run", "--sig-figs", "0"], '--sig-figs: must be a whole number >= 1, got "0"'),
   inBase("diagnose --sig-figs 100", ["diagnose", "run", "--sig-figs", "100"], "--sig-figs: must be at most 17 (a double has 17 significant digits), got 100"),
