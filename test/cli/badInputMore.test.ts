@@ -12,7 +12,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { scratchDir, snapshotDir as snapshot } from "../fixtures.js";
 import { CLI } from "./cliRun.js";
-import { gpmcmc, KERNEL } from "./badInputs/rowKit.js";
+import { gpmcmc, KERNEL, writeSpec } from "./badInputs/rowKit.js";
 import { COMMAND_ROWS } from "./badInputs/table.js";
 
 for (const row of COMMAND_ROWS) {
@@ -50,6 +50,34 @@ test("worker: SIGINT and SIGTERM stop it within a second, even while Redis does 
       assert.ok(performance.now() - t0 < 2000, `${signal}: ${(performance.now() - t0).toFixed(0)} ms to stop`);
     }
   } finally {
+    silent.close();
+  }
+});
+
+test("grid run --queue and worker on a Redis that never answers: one line naming the 5 s connection timeout, exit 2, nothing written", async () => {
+  const silent = createServer(() => {});
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  const url = `redis://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+  const s = scratchDir();
+  try {
+    writeSpec(s.dir, {});
+    const before = snapshot(s.dir);
+    for (const args of [["grid", "run", "grid.json", "--queue", url], ["worker", "--queue", url]]) {
+      const t0 = performance.now();
+      // asynchronous: this process's server must answer the child's connections while it waits
+      const r = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [CLI, ...args], { cwd: s.dir, env: { ...process.env, GPMCMC_DEBUG: "" } });
+        let stderr = "";
+        child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+        child.on("exit", (code) => resolve({ code, stderr }));
+      });
+      assert.equal(r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, ""), `gpmcmc: cannot reach Redis at ${url}: no answer within 5 s\n`);
+      assert.equal(r.code, 2);
+      assert.ok(performance.now() - t0 < 15_000, `${args[0]}: ${(performance.now() - t0).toFixed(0)} ms`);
+    }
+    assert.deepEqual(snapshot(s.dir), before, "nothing was written");
+  } finally {
+    s.cleanup();
     silent.close();
   }
 });
