@@ -125,6 +125,11 @@ interface RunOpts { parallel?: string; queue?: string; quiet?: boolean }
 
 export function registerGridCommands(program: Command): void {
   const grid = program.command("grid").description("run an experiment grid (jobs: data set x model x sampler x chain, seeds from each job's identity) on worker threads here or on a BullMQ queue");
+  // without a subcommand: one line, as every other usage error (Commander would print the help as an error)
+  grid.allowExcessArguments(true).action((_options: unknown, command: Command) => {
+    const given = command.args[0];
+    throw new OptionError("grid", given === undefined ? "needs a subcommand: run, status or collect (gpmcmc grid --help describes them)" : `unknown subcommand ${JSON.stringify(given)} (known: run, status, collect)`);
+  });
   grid
     .command("run <spec>")
     .description("run the jobs of SPEC.json that have no result yet (on worker threads here, or with --queue on `gpmcmc worker` processes)")
