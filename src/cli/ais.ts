@@ -35,6 +35,7 @@ import { addModelOptions, latentGpModelSpec, MODEL_LIKELIHOODS, parseModelOption
 import { OptionError, parseChoice, parseNonNegativeInteger, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 import { parseLeapfrogSolveOptions, type RawSampleOptions } from "./sampleOptions.js";
 import { parseLastingRunOptions } from "./lastingRunOptions.js";
+import { checkAisFits } from "./memoryBudget.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { publishReport } from "./sampleReport.js";
 import { AIS_RESUME_FIELDS, aisRecordSpec, aisRunFileNames, type AisRecordSpec } from "./aisResume.js";
@@ -133,6 +134,7 @@ export async function runAisCommand(raw: RawAisOptions, io: CommandIO = processI
   }
   const runs = parsePositiveInteger("--runs", raw.runs ?? "10");
   if (runs < 2) throw new OptionError("--runs", `must be at least 2 (the standard error needs two runs), got ${JSON.stringify(raw.runs)}`);
+  checkAisFits({ temperatures, runs, out: raw.out !== undefined || raw.resume !== undefined });
   const parallel = raw.parallel === undefined ? undefined : parsePositiveInteger("--parallel", raw.parallel);
   const solve = parseLeapfrogSolveOptions(raw, transitionName, "--transition");
   let mass: HmcMassName | undefined;

@@ -5,9 +5,11 @@
  * processes, on any number of machines, run them. Results land in the spec's output directory
  * either way; `collect` prints them as one table, `status` says how far the grid is.
  */
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { writeFileAtomic } from "../io/atomic.js";
-import { DataError } from "../io/errors.js";
+import { DataError, fileErrorReason, OutputError } from "../io/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import { runGridLocally } from "../grid/localRunner.js";
 import { awaitGrid, gridStates, parseRedisUrl, RedisUnreachableError, startQueueWorker, submitGrid } from "../grid/queue.js";
@@ -21,6 +23,7 @@ import "../grid/coxProcessRunJob.js"; // registers its job kind
 import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
 import { readJobResults } from "../grid/store.js";
 import { registerUserError } from "./errors.js";
+import { checkGridDrawsFit } from "./memoryBudget.js";
 import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 registerUserError(RedisUnreachableError);
@@ -51,10 +54,82 @@ export function resultRows(jobs: readonly GridJob[], results: readonly (GridJobR
   return [header, ...rows];
 }
 
+/**
+ * Makes the grid's output directory before any job runs, so that one the file system refuses
+ * (under /proc, read-only, a file in the way) is one line naming it, not a failure in every job.
+ */
+function makeGridOutDir(dir: string): string[] {
+  // one level at a time from the nearest existing ancestor: mkdirSync's own recursion retries
+  // for ever where the file system answers ENOENT under a directory that exists (/proc)
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) missing.unshift(d);
+  const made: string[] = [];
+  for (const d of missing) {
+    try {
+      mkdirSync(d);
+      made.push(d);
+    } catch (e) {
+      removeEmptyDirs(made);
+      throw new OutputError(dir, `cannot be created: ${fileErrorReason(e, d)}`);
+    }
+  }
+  return made;
+}
+
+/** Whether a directory holds no file, only (possibly) directories that hold none, as a job refused at its start leaves its draws/ and checkpoints/. */
+function holdsNoFile(dir: string): boolean {
+  return readdirSync(dir, { withFileTypes: true }).every((e) => e.isDirectory() && holdsNoFile(join(dir, e.name)));
+}
+
+/** Removes the directories makeGridOutDir made, deepest first, where they still hold no file (a run refused before any job wrote). */
+function removeEmptyDirs(made: readonly string[]): void {
+  for (const d of [...made].reverse()) {
+    try {
+      if (holdsNoFile(d)) rmSync(d, { recursive: true });
+    } catch {
+      // not ours to clean any more
+    }
+  }
+}
+
+/** grid run's jobs, here or on the queue at `url`, once the output directory is made. */
+async function runGridJobsHere(specPath: string, o: RunOpts, g: ReturnType<typeof readGridSpec>, jobs: readonly GridJob[], url: string | undefined, parallel: number | undefined): Promise<void> {
+  let done = 0;
+  const onJob = (j: GridJob) => {
+    done++;
+    if (!o.quiet) process.stderr.write(`grid: ${done} done: ${j.identity}\n`);
+  };
+  const t0 = performance.now();
+  if (url === undefined) {
+    const stop = new StopFlag();
+    for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => stop.request());
+    let r;
+    try {
+      r = await runGridLocally(g.outDir, jobs, { parallel, stop, onJob });
+    } catch (e) {
+      if (!stop.requested) throw e;
+      // the running jobs stopped at a transition (and checkpointed, with checkpointEvery)
+      process.stderr.write(`gpmcmc: grid stopped: ${done} of ${jobs.length} jobs done this time; grid run ${specPath} again runs the rest\n`);
+      process.exitCode = 130;
+      return;
+    }
+    process.stdout.write(`grid ${g.spec.grid}: ${jobs.length} jobs, ${r.ran} run here, ${r.skipped} already done; ${((performance.now() - t0) / 1000).toFixed(2)} s; results in ${g.outDir}\n`);
+  } else {
+    await submitGrid(url, jobs);
+    await awaitGrid(url, g.outDir, jobs, onJob);
+    process.stdout.write(`grid ${g.spec.grid}: ${jobs.length} jobs on ${url}, ${done} finished while waiting; ${((performance.now() - t0) / 1000).toFixed(2)} s; results in ${g.outDir}\n`);
+  }
+}
+
 interface RunOpts { parallel?: string; queue?: string; quiet?: boolean }
 
 export function registerGridCommands(program: Command): void {
   const grid = program.command("grid").description("run an experiment grid (jobs: data set x model x sampler x chain, seeds from each job's identity) on worker threads here or on a BullMQ queue");
+  // without a subcommand: one line, as every other usage error (Commander would print the help as an error)
+  grid.allowExcessArguments(true).action((_options: unknown, command: Command) => {
+    const given = command.args[0];
+    throw new OptionError("grid", given === undefined ? "needs a subcommand: run, status or collect (gpmcmc grid --help describes them)" : `unknown subcommand ${JSON.stringify(given)} (known: run, status, collect)`);
+  });
   grid
     .command("run <spec>")
     .description("run the jobs of SPEC.json that have no result yet (on worker threads here, or with --queue on `gpmcmc worker` processes)")
@@ -67,30 +142,16 @@ export function registerGridCommands(program: Command): void {
       if (url !== undefined && parallel !== undefined) throw new OptionError("--parallel", "applies to a local run; with --queue each worker sets its own --concurrency");
       const g = readGridSpec(parsePath("SPEC", specPath));
       const jobs = gridJobs(g);
-      let done = 0;
-      const onJob = (j: GridJob) => {
-        done++;
-        if (!o.quiet) process.stderr.write(`grid: ${done} done: ${j.identity}\n`);
-      };
-      const t0 = performance.now();
-      if (url === undefined) {
-        const stop = new StopFlag();
-        for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => stop.request());
-        let r;
-        try {
-          r = await runGridLocally(g.outDir, jobs, { parallel, stop, onJob });
-        } catch (e) {
-          if (!stop.requested) throw e;
-          // the running jobs stopped at a transition (and checkpointed, with checkpointEvery)
-          process.stderr.write(`gpmcmc: grid stopped: ${done} of ${jobs.length} jobs done this time; grid run ${specPath} again runs the rest\n`);
-          process.exitCode = 130;
-          return;
-        }
-        process.stdout.write(`grid ${g.spec.grid}: ${jobs.length} jobs, ${r.ran} run here, ${r.skipped} already done; ${((performance.now() - t0) / 1000).toFixed(2)} s; results in ${g.outDir}\n`);
-      } else {
-        await submitGrid(url, jobs);
-        await awaitGrid(url, g.outDir, jobs, onJob);
-        process.stdout.write(`grid ${g.spec.grid}: ${jobs.length} jobs on ${url}, ${done} finished while waiting; ${((performance.now() - t0) / 1000).toFixed(2)} s; results in ${g.outDir}\n`);
+      for (const j of jobs) {
+        const draws = j.fixed.draws ?? j.cell.draws;
+        if (typeof draws === "number") checkGridDrawsFit(g.path, draws);
+      }
+      const made = makeGridOutDir(g.outDir);
+      try {
+        await runGridJobsHere(specPath, o, g, jobs, url, parallel);
+      } catch (e) {
+        removeEmptyDirs(made);
+        throw e;
       }
     });
   grid

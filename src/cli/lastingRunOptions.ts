@@ -1,6 +1,7 @@
 /**
  * The options of a long run that must survive faults: --checkpoint-every, --resume and
- * --overwrite, checked before anything is read or written.
+ * --overwrite (and --force, which like --overwrite says what to do with an existing --out
+ * directory), checked before anything is read or written.
  */
 import { OptionError, parsePath, parsePositiveInteger } from "./options.js";
 
@@ -9,6 +10,7 @@ export interface RawLastingRunOptions {
   checkpointEvery?: string;
   resume?: string;
   overwrite?: boolean;
+  force?: boolean;
 }
 
 export interface LastingRunOptions {
@@ -27,5 +29,10 @@ export function parseLastingRunOptions(raw: RawLastingRunOptions): LastingRunOpt
   const resume = raw.resume === undefined ? undefined : parsePath("--resume", raw.resume);
   if (resume !== undefined && raw.out !== undefined) throw new OptionError("--resume", "continues the run in its own directory: give --out or --resume, not both");
   if (resume !== undefined && raw.overwrite) throw new OptionError("--overwrite", "cannot be combined with --resume (one continues the run, the other replaces it)");
+  // without --out they would say nothing: refused, so that a forgotten --out is not a run that keeps nothing
+  if (raw.out === undefined && resume === undefined) {
+    if (raw.overwrite) throw new OptionError("--overwrite", "needs --out (it replaces the run in the --out directory)");
+    if (raw.force) throw new OptionError("--force", "needs --out (it lets the run write into an existing --out directory that is not gpmcmc's)");
+  }
   return { checkpointEvery, resume, overwrite: raw.overwrite === true };
 }

@@ -5,9 +5,10 @@
  *
  * The memory the process can be given is the machine's (os.totalmem()), or less where a control
  * group limits the process (process.constrainedMemory()), or what GPMCMC_MAX_MEMORY says (bytes,
- * e.g. 8e9 or 8G: on a shared machine, or to check a large run's size elsewhere). Two things are
- * checked against it: the n x n matrices of a GP model (K and its Cholesky factor, at least) and
- * the draws a run keeps in memory (draws x chains x columns x 8 bytes). A chain's checkpoint is one
+ * e.g. 8e9 or 8G: on a shared machine, or to check a large run's size elsewhere). Three things are
+ * checked against it: the n x n matrices of a GP model (K and its Cholesky factor, at least), the
+ * draws a run keeps in memory (draws x chains x columns x 8 bytes) and the traces of AIS's runs
+ * (runs x temperatures points, which ais.json, one JSON text, must also hold with --out). A chain's checkpoint is one
  * JSON text, a V8 string of at most buffer.constants.MAX_STRING_LENGTH characters holding the
  * base64 of the chain's draws so far, so with --out a chain's draws must also fit in one.
  */
@@ -105,4 +106,48 @@ export function checkKernelMatrixFits(data: Pick<Dataset, "n" | "path">, limit: 
     { file: data.path },
     `n = ${data.n} rows: the n x n kernel matrix K and its Cholesky factor need at least ${matrices} x ${data.n}^2 x 8 bytes = ${formatBytes(bytes)}, more than ${limit.what}; use fewer rows`,
   );
+}
+
+/** Bytes a point of an AIS run's trace takes in memory: its three numbers in the run's trace, and again as the point object they make. */
+const AIS_POINT_BYTES = 80;
+/** Characters a point takes at most in ais.json, indented JSON (a point with its three numbers at 17 digits). */
+const AIS_POINT_CHARACTERS = 160;
+
+/** An AIS computation's traces: `runs` runs of `temperatures` + 1 points each. */
+export interface AisSize {
+  temperatures: number;
+  runs: number;
+  /** Whether it writes --out: all the runs' traces must fit in one ais.json. */
+  out: boolean;
+}
+
+/**
+ * Throws an OptionError on --temperatures (--runs where they are more) when the runs' traces (runs x (B + 1) points) are more
+ * than the memory limit, or, with --out, more than ais.json's one JSON text can hold (a run's
+ * checkpoint, 24 bytes a point, holds more): the message gives the sizes and the options that lower them.
+ */
+export function checkAisFits(size: AisSize, limit: MemoryLimit = memoryLimit()): void {
+  const points = size.temperatures + 1;
+  const product = `${size.runs} runs x ${points} points (--temperatures + 1)`;
+  const bytes = size.runs * points * AIS_POINT_BYTES;
+  const option = size.runs > points ? "--runs" : "--temperatures";
+  if (bytes > limit.bytes) {
+    throw new OptionError(option, `${product} x ${AIS_POINT_BYTES} bytes = ${formatBytes(bytes)}, more than ${limit.what}; lower --temperatures or --runs`);
+  }
+  if (!size.out) return;
+  const characters = size.runs * points * AIS_POINT_CHARACTERS;
+  if (characters > bufferConstants.MAX_STRING_LENGTH) {
+    throw new OptionError(option, `${product} x about ${AIS_POINT_CHARACTERS} characters = ${formatBytes(characters)} of ais.json, more than one JSON text can hold (${formatBytes(bufferConstants.MAX_STRING_LENGTH)}); lower --temperatures or --runs`);
+  }
+}
+
+/**
+ * Throws a DataError naming the grid spec where a job's "draws" cannot fit in memory: a chain
+ * keeps at least draws x (one variable and the statistics) x 8 bytes.
+ */
+export function checkGridDrawsFit(spec: string, draws: number, limit: MemoryLimit = memoryLimit()): void {
+  const columns = 1 + STATISTICS;
+  const bytes = draws * columns * 8;
+  if (bytes <= limit.bytes) return;
+  throw new DataError({ file: spec }, `"draws": ${draws} draws x at least ${columns} columns (a variable and ${STATISTICS} statistics) x 8 bytes = ${formatBytes(bytes)} per chain, more than ${limit.what}; lower "draws"`);
 }

@@ -190,13 +190,25 @@ export function resolveKernelHyperparameters(raw: RawKernelOptions, d: number, i
     );
   }
   const lGiven = (lOption === "--lengthscale" ? raw.lengthscale : raw.logLengthscale)!.split(",");
-  logL.forEach((t, i) => checkScale(lOption, lGiven[i]!, t, logL.length > 1 ? `value ${i + 1} of ${logL.length}` : undefined, "lengthscale"));
+  logL.forEach((t, i) => checkLengthscale(lOption, lGiven[i]!, t, logL.length > 1 ? `value ${i + 1} of ${logL.length}` : undefined));
   let logS: number;
   if (raw.signalSd !== undefined) logS = Math.log(parsePositiveNumber("--signal-sd", raw.signalSd));
   else if (raw.logSignalSd !== undefined) logS = parseNumber("--log-signal-sd", raw.logSignalSd);
   else throw new OptionError("--signal-sd", "is required (or --log-signal-sd)");
   checkScale(raw.signalSd !== undefined ? "--signal-sd" : "--log-signal-sd", (raw.signalSd ?? raw.logSignalSd)!, logS, undefined, "signal variance s^2", 2);
   return { logLengthscale: Float64Array.from(logL), logSignalSd: logS, ard: logL.length > 1 };
+}
+
+/**
+ * The kernel divides distances by the lengthscale l (and by l^2 where it reuses squared
+ * distances): 1/l^2 must be a finite double, so l above about 7.46e-155 (log l above about
+ * -354.8), and l itself finite.
+ */
+function checkLengthscale(option: string, given: string, logValue: number, which: string | undefined): void {
+  if (Number.isFinite(Math.exp(-2 * logValue))) return checkScale(option, given, logValue, which, "lengthscale");
+  const logBound = -Math.log(Number.MAX_VALUE) / 2;
+  const bound = option.startsWith("--log-") ? String(Math.ceil(logBound * 10) / 10) : Math.exp(logBound).toPrecision(3);
+  throw new OptionError(option, `${which ? `${which} ` : ""}${shown(given.trim())} makes 1/lengthscale^2 overflow to infinity (the kernel divides by the lengthscale squared); it must be above about ${bound}`);
 }
 
 /**

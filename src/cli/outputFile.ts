@@ -1,5 +1,5 @@
 /**
- * Checks on a single output file (--out of laplace and ep, --out and --truth of simulate) made
+ * Checks on a single output file (--out of laplace, ep, predict and report, --out and --truth of simulate) made
  * before any work, so that a path that cannot be written, or a file that is not ours, stops the
  * command with one line and nothing written.
  */
@@ -48,7 +48,17 @@ export function checkOutputFile(
 }
 
 function isApproximationFile(path: string): boolean {
-  const buf = Buffer.alloc(256);
+  return new RegExp(`^\\s*\\{\\s*"format"\\s*:\\s*"${APPROXIMATION_FILE_FORMAT}"`).test(fileHead(path, 256));
+}
+
+/** Whether the file at `path` is a page `gpmcmc report` wrote (its generator meta tag names gpmcmc). */
+export function isReportPage(path: string): boolean {
+  return /^<!DOCTYPE html>[\s\S]*<meta name="generator" content="gpmcmc /.test(fileHead(path, 1024));
+}
+
+/** The first `bytes` bytes of a file as UTF-8 text ("" where it cannot be read). */
+function fileHead(path: string, bytes: number): string {
+  const buf = Buffer.alloc(bytes);
   let got = 0;
   try {
     const fd = openSync(path, "r");
@@ -58,7 +68,7 @@ function isApproximationFile(path: string): boolean {
       closeSync(fd);
     }
   } catch {
-    return false;
+    return "";
   }
-  return new RegExp(`^\\s*\\{\\s*"format"\\s*:\\s*"${APPROXIMATION_FILE_FORMAT}"`).test(buf.subarray(0, got).toString("utf8"));
+  return buf.subarray(0, got).toString("utf8");
 }

@@ -4,12 +4,14 @@ import type { Command } from "commander";
 import { writeFileAtomic } from "../io/atomic.js";
 import { renderReport, UnknownVariableError, DEFAULT_MAX_VARIABLES } from "../report/html.js";
 import { loadRun } from "../report/run.js";
+import { checkOutputFile, isReportPage } from "./outputFile.js";
 import { OptionError, parsePath, parsePositiveInteger } from "./options.js";
 
 interface ReportCommandOptions {
   variables?: string;
   maxVariables?: string;
   out?: string;
+  force?: boolean;
   json?: boolean;
 }
 
@@ -32,12 +34,15 @@ export function registerReportCommand(program: Command): void {
     .option("--variables <LIST>", "comma-separated columns to show, e.g. lp__,f.1,f.7 (default: lp__, the first 3 variables and those with the highest R-hat)")
     .option("--max-variables <N>", `how many variables to show when they are chosen by default (default ${DEFAULT_MAX_VARIABLES})`)
     .option("--out <FILE>", "where to write the page (default DIR/report.html)")
+    .option("--force", "replace an existing --out file that is not a page of gpmcmc report")
     .option("--json", "print one JSON object")
     .action((dir: string, opts: ReportCommandOptions) => {
       const variables = opts.variables !== undefined ? parseVariableList("--variables", opts.variables) : undefined;
       const maxVariables = opts.maxVariables !== undefined ? parsePositiveInteger("--max-variables", opts.maxVariables) : undefined;
       const out = opts.out !== undefined ? parsePath("--out", opts.out) : join(dir, "report.html");
       const run = loadRun(dir);
+      // an existing file other than a report is not replaced without --force (a data file given as --out by mistake)
+      checkOutputFile(out, opts.force === true, { is: isReportPage, what: "a page of gpmcmc report", example: "report.html" });
       let html: string;
       try {
         html = renderReport(run, { variables, maxVariables });

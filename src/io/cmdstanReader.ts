@@ -58,6 +58,11 @@ export function parseCmdStanCsv(text: string, path: string): CmdStanCsv {
     const l = lines[i].replace(/^\uFEFF/, "");
     if (l.startsWith("#")) comments.push({ line: i + 1, text: l.slice(1) });
   }
+  // a JSON file (a summary, an approximation) given by mistake: say what it is, not where its quotes break the CSV
+  const first = lines.findIndex((l) => l.trim() !== "" && !l.replace(/^\uFEFF/, "").startsWith("#"));
+  if (first >= 0 && /^\s*[{[]/.test(lines[first]!.replace(/^\uFEFF/, ""))) {
+    throw new DataError({ file: path, line: first + 1 }, "is JSON, not a CmdStan draws file (a CSV file with an lp__ column)");
+  }
   const records = parseCsvRecords(text, path, { comment: "#" });
   if (records.length === 0) throw new DataError({ file: path }, "no header line: the file has only comments");
   const header = records[0].record;

@@ -17,15 +17,20 @@ export interface CountGrid {
 }
 
 export function readCountGrid(path: string): CountGrid {
-  const data = readDataset(path, { labels: "count" });
+  // the columns first: a file of another layout (a GP data set) is refused for them, not for its labels
+  const checkColumns = (inputNames: string[], line: number) => {
+    if (!inputNames.includes("row") || !inputNames.includes("column")) {
+      throw new DataError({ file: path, line }, `a count grid needs the columns row, column and y (found ${["y", ...inputNames].join(", ")})`);
+    }
+    for (const name of inputNames) {
+      if (!["row", "column", "field"].includes(name)) throw new DataError({ file: path, line, columnName: name }, `unknown column ${JSON.stringify(name)} in a count grid (row, column, y, field)`);
+    }
+  };
+  const data = readDataset(path, { labels: "count", checkColumns });
   const col = (name: string) => data.inputNames.indexOf(name);
   const rowCol = col("row");
   const columnCol = col("column");
-  if (rowCol < 0 || columnCol < 0) throw new DataError({ file: path, line: 1 }, `a count grid needs the columns row, column and y (found ${["y", ...data.inputNames].join(", ")})`);
   const fieldCol = col("field");
-  for (const name of data.inputNames) {
-    if (!["row", "column", "field"].includes(name)) throw new DataError({ file: path, line: 1, columnName: name }, `unknown column ${JSON.stringify(name)} in a count grid (row, column, y, field)`);
-  }
   const side = Math.round(Math.sqrt(data.n));
   if (side * side !== data.n) throw new DataError({ file: path }, `${data.n} cells do not make a square grid (n x n cells, each once)`);
   const counts = new Float64Array(data.n);

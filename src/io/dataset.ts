@@ -23,6 +23,11 @@ export interface ReadDatasetOptions {
   binaryCoding?: BinaryCoding;
   /** A file without the response column is read with `y` all NaN and `hasResponse` false (test inputs to predict at). */
   responseOptional?: boolean;
+  /**
+   * Checks the header's input columns (the response left out) before any row is read, so that a
+   * file of another layout is refused for its columns, not for a cell that the layout explains.
+   */
+  checkColumns?: (inputNames: string[], headerLine: number) => void;
 }
 
 export interface Dataset {
@@ -158,6 +163,7 @@ export function parseDataset(text: string, path: string, options: ReadDatasetOpt
   if (header.length === 1) {
     throw new DataError({ file: path, line: headerLine }, `no input columns: the header has only ${quoteCell(responseName)}`);
   }
+  options.checkColumns?.(header.filter((_, j) => j !== yCol), headerLine);
   const n = records.length - 1;
   if (n === 0) throw new DataError({ file: path, line: headerLine }, "header only: no data rows follow it");
 

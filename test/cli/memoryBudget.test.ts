@@ -1,12 +1,12 @@
 /**
  * The memory a command may use (src/cli/memoryBudget.ts): the machine's, a control group's, or
- * GPMCMC_MAX_MEMORY; the sizes in words; and the two checks' limits. The lines the checks print
- * are in the bad-input table (badInput.test.ts).
+ * GPMCMC_MAX_MEMORY; the sizes in words; and the checks' limits. The lines the checks print
+ * are in the bad-input table (badInputs/).
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { totalmem } from "node:os";
-import { CHECKPOINT_LIMIT_BYTES, checkDrawsFit, checkKernelMatrixFits, formatBytes, memoryLimit } from "../../src/cli/memoryBudget.js";
+import { CHECKPOINT_LIMIT_BYTES, checkAisFits, checkDrawsFit, checkGridDrawsFit, checkKernelMatrixFits, formatBytes, memoryLimit } from "../../src/cli/memoryBudget.js";
 import { OptionError } from "../../src/cli/options.js";
 import { DataError } from "../../src/io/errors.js";
 
@@ -41,4 +41,16 @@ test("the checks refuse only what is beyond the limit; a run without checkpoints
   assert.throws(() => checkDrawsFit({ ...perChainOverCheckpoint, checkpoint: true }, limit), OptionError);
   checkKernelMatrixFits({ n: 20000, path: "d.csv" }, limit);
   assert.throws(() => checkKernelMatrixFits({ n: 23000, path: "d.csv" }, limit), (e: unknown) => e instanceof DataError && e.file === "d.csv");
+});
+
+test("AIS's traces and a grid job's draws: refused only beyond the limit, ais.json's text only with --out", () => {
+  const limit = { bytes: 8e9, what: "8 GB" };
+  // 10 runs x 1e7 points x 80 bytes = 8e9: at the limit, accepted without --out; as text, 16e9 characters
+  assert.doesNotThrow(() => checkAisFits({ temperatures: 1e7 - 1, runs: 10, out: false }, limit));
+  assert.throws(() => checkAisFits({ temperatures: 1e7 - 1, runs: 10, out: true }, limit), (e) => e instanceof OptionError && /--temperatures: .* of ais\.json/.test(e.message));
+  assert.throws(() => checkAisFits({ temperatures: 1e7, runs: 10, out: false }, limit), (e) => e instanceof OptionError && e.message.startsWith("--temperatures: "));
+  assert.throws(() => checkAisFits({ temperatures: 5, runs: 1e9, out: false }, limit), (e) => e instanceof OptionError && e.message.startsWith("--runs: "));
+  assert.doesNotThrow(() => checkAisFits({ temperatures: 1000, runs: 10, out: true }, limit));
+  assert.doesNotThrow(() => checkGridDrawsFit("g.json", 1e6, limit));
+  assert.throws(() => checkGridDrawsFit("g.json", 1e9, limit), (e) => e instanceof DataError && e.message.startsWith('g.json: "draws": 1000000000 draws'));
 });

@@ -49,7 +49,7 @@ test("gpmcmc report: bad input is one line on stderr, exit code 2, and nothing w
       [["report", run, "--variables", "f.1,f.9"], '--variables: no column "f.9" in the draws (columns: lp__, accept_stat__, stepsize__, n_leapfrog__, divergent__, energy__, f.1, f.2, f.3)'],
       [["report", run, "--variables", " , "], "--variables: needs one or more column names, e.g. lp__,f.1,f.2"],
       [["report", run, "--max-variables", "0"], '--max-variables: must be a whole number >= 1, got "0"'],
-      [["report", run, "--out", join(s.dir, "nowhere", "r.html")], `output ${JSON.stringify(join(s.dir, "nowhere", "r.html"))}: cannot be written: its directory does not exist`],
+      [["report", run, "--out", join(s.dir, "nowhere", "r.html")], `output ${JSON.stringify(join(s.dir, "nowhere", "r.html"))}: its directory ${JSON.stringify(join(s.dir, "nowhere"))} does not exist`],
       [["report"], "missing required argument 'DIR' (see --help)"],
     ];
     for (const [args, message] of cases) {
