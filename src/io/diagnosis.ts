@@ -227,7 +227,8 @@ export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOpti
       quantities: rows.filter((r) => r.kind === "variable" || r.name === "lp__"),
       chains: m,
       draws: n,
-      divergences: files.every((f) => f.divergences !== null) ? files.map((f) => f.divergences as number) : null,
+      // the pm scheme's divergent__ marks proposals of theta rejected for want of a usable estimate, not divergent trajectories (run/summary.ts judges it so too)
+      divergences: files.every((f) => f.divergences !== null) && first.config["scheme"] !== "pm" ? files.map((f) => f.divergences as number) : null,
       transitions: m * n,
       ...(depths.length > 0 && depths.every((k) => k !== null) ? { treeDepth: { saturated: depths as number[], maxDepth } } : {}),
       ...(energies.every((x) => x !== undefined) ? { energy: energies as Float64Array[] } : {}),

@@ -125,6 +125,8 @@ test("gpmcmc sample with sampled hyperparameters (pm): too few draws warn, enoug
     const short = sample(s.dir, "short", ["--data", data, "--draws", "20", "--burn-in", "20", "--chains", "2", "--seed", "1"]);
     assertWarned(short, ["ess-bulk"]);
     assert.equal(short.report.verdict.divergences, null, "pm's rejected proposals are not judged as divergences");
+    assertSameAsDiagnose(short);
+    assert.equal(JSON.parse(cli("diagnose", short.out, "--json").stdout).verdict.divergences, null, "nor by diagnose");
     const clear = sample(s.dir, "clear", ["--data", data, "--draws", "1000", "--burn-in", "500", "--chains", "2", "--seed", "1"]);
     assertAllClear(clear);
   } finally {
