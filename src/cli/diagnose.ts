@@ -7,6 +7,7 @@
  */
 import type { Command } from "commander";
 import { diagnoseRun, ESS_PER_CHAIN, formatRhat, RHAT_THRESHOLD, type Diagnosis, type DiagnosisRow } from "../io/diagnosis.js";
+import { EBFMI_THRESHOLD, verdictFigures, verdictLines } from "../diagnostics/verdict.js";
 import { ESS_PER_SECOND_BASIS } from "../diagnostics/runFigures.js";
 import { basename, dirname } from "node:path";
 import { exclusive, OptionError, parsePositiveInteger } from "./options.js";
@@ -93,7 +94,8 @@ const HEADER = ["", "Mean", "MCSE", "StdDev", "5%", "50%", "95%", "ESS_bulk", "E
 
 function isFlagged(d: Diagnosis, r: DiagnosisRow): boolean {
   if (r.kind === "sampler" && r.name !== "lp__") return false;
-  return r.rhat > d.thresholds.rhat || r.essBulk < d.thresholds.ess || r.essTail < d.thresholds.ess;
+  const t = d.verdict.thresholds;
+  return r.rhat > t.rhat || r.essBulk < t.ess || r.essTail < t.ess;
 }
 
 function cells(d: Diagnosis, r: DiagnosisRow, sig: number): string[] {
@@ -190,7 +192,7 @@ export function formatDiagnosis(d: Diagnosis, options: DiagnoseTableOptions = {}
     );
   }
   if (rows.some((r) => isFlagged(d, r))) {
-    out.push(`* R_hat > ${RHAT_THRESHOLD}, or ESS_bulk or ESS_tail < ${d.thresholds.ess} (${ESS_PER_CHAIN} per chain)`);
+    out.push(`* R_hat > ${RHAT_THRESHOLD}, or ESS_bulk or ESS_tail < ${d.verdict.thresholds.ess} (${ESS_PER_CHAIN} per chain)`);
   }
   out.push("");
 
@@ -206,11 +208,7 @@ export function formatDiagnosis(d: Diagnosis, options: DiagnoseTableOptions = {}
       `  R-hat (classic Gelman-Rubin): ` +
         (d.rhatMax === null ? (d.chains < 2 ? "needs 2 or more chains" : "not computable") : `max ${formatRhat(d.rhatMax)}${at(d.rhatMaxVariable)}`),
     );
-    const opt = (x: number | null, f: (x: number) => string) => (x === null ? "NaN" : f(x));
-    out.push(
-      `  ESS_bulk min ${opt(d.essBulkMin, formatEss)}${at(d.essBulkMinVariable)}, ESS_tail min ${opt(d.essTailMin, formatEss)}${at(d.essTailMinVariable)}, ` +
-        `R_hat max ${opt(d.rhatRankMax, formatRhat)}${at(d.rhatRankMaxVariable)}`,
-    );
+    out.push(`  ${verdictFigures(d.verdict)}`);
   }
   out.push(d.divergences === null ? "Divergences: no divergent__ column" : `Divergences: ${d.divergences} of ${d.transitions} transitions`);
   if (d.samplingSeconds !== null) {
@@ -220,15 +218,7 @@ export function formatDiagnosis(d: Diagnosis, options: DiagnoseTableOptions = {}
     );
   }
   out.push("");
-  if (d.warnings.length === 0) {
-    out.push(
-      `No warnings: R_hat <= ${RHAT_THRESHOLD}, ESS_bulk and ESS_tail >= ${d.thresholds.ess} for lp__ and every variable` +
-        (d.divergences === null ? "." : ", no divergent transitions."),
-    );
-  } else {
-    out.push("Warnings:");
-    for (const w of d.warnings) out.push(`  ${w}`);
-  }
+  out.push(...verdictLines(d.verdict));
   return out.join("\n") + "\n";
 }
 
@@ -306,7 +296,8 @@ export function registerDiagnoseCommand(program: Command): void {
     .addHelpText(
       "after",
       `\nFlags R_hat (rank-normalised split, Vehtari et al. 2021) > ${RHAT_THRESHOLD}, and ESS_bulk or ESS_tail < ${ESS_PER_CHAIN} x chains,\n` +
-        "as Stan does; counts divergent transitions. The run-level ESS (Geyer) and classic R-hat are those `gpmcmc sample` reports.\n",
+        `as Stan does; counts divergent transitions, trees at the largest depth (treedepth__), and flags E-BFMI < ${EBFMI_THRESHOLD}.\n` +
+        "The verdict is the one `gpmcmc sample` ends with; the run-level ESS (Geyer) and classic R-hat are those it reports.\n",
     )
     .action((paths: string[], opts: RawDiagnoseOptions) => {
       const text = runDiagnose(paths, opts);

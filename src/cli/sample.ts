@@ -45,7 +45,7 @@ import { describeJitter, jitterWords } from "./jitterText.js";
 import { ProgressDisplay } from "./progress.js";
 import { parseLastingRunOptions } from "./lastingRunOptions.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
-import { dataRecord, fmt, publishReport } from "./sampleReport.js";
+import { acceptanceWords, dataRecord, fmt, latentVerdictOptions, publishReport, verdictSummary } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER } from "../hyper/schemes.js";
 import { DEFAULT_SCHEME, refuseHyperOptions, runHyperSampleCommand, samplesHyperparameters, type RawHyperOptions } from "./sampleHyper.js";
 import { addModelOptions, latentGpModelSpec } from "./modelOptions.js";
@@ -263,7 +263,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
     stopHandling?.();
   }
   if (out) settleCheckpoints(out, spec.chains, run.complete);
-  const summary = summariseRun(run.results, { seconds: run.seconds });
+  const summary = summariseRun(run.results, { seconds: run.seconds, thin: spec.thin, ...latentVerdictOptions(spec) });
   const backend = getBackend().describe();
   const report: SampleReport = {
     ...summary,
@@ -303,21 +303,23 @@ export function formatReport(r: SampleReport): string {
     ? `${r.run.model.likelihood} likelihood (thresholds ${r.run.model.likelihoodOptions.thresholds.join(",")}, noise sd ${r.run.model.likelihoodOptions.noiseSd ?? 1})`
     : `${r.run.model.likelihood} likelihood`;
   const ell = r.run.model.logLengthscale.map((t) => fmt(Math.exp(t), 4)).join(",");
+  const judged = verdictSummary(r);
   const lines = [
     ...(r.complete ? [] : [`STOPPED EARLY: ${r.perChain.map((c) => `chain ${c.chain} ${c.draws}`).join(", ")} of ${r.run.draws} draws; the figures below are over the first ${r.draws} draws of each chain`]),
     `${how} on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${lik}, lengthscale ${ell}, signal sd ${fmt(Math.exp(r.run.model.logSignalSd), 4)}, ${jitterWords(r.jitter, r.jitterRelative)}`,
     `${r.chains} chain${r.chains === 1 ? "" : "s"} (${r.parallel} at once) x ${r.draws} draws (burn-in ${r.run.burnIn}${r.run.thin > 1 ? `, thin ${r.run.thin}` : ""}) from ${r.run.init === "laplace" ? "the Laplace mode" : "f = 0"}, ${moves}, seed ${r.run.seed}`,
-    `acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}` +
+    `${acceptanceWords(r)}, divergences ${r.divergences}${r.burnInDivergences > 0 ? ` (and ${r.burnInDivergences} during burn-in)` : ""}` +
       (r.treeDepthSaturations === undefined ? "" : `, trees at the largest depth ${r.treeDepthSaturations}`),
     `ESS (Geyer, over f.1..f.${r.variables}): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over f): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax, 4)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
+    ...judged.figures,
     // ESS per second is per chain-second (ESS_PER_SECOND_BASIS): it does not depend on how many chains ran at once.
     ...(r.whitening ? [describeWhitening(r.whitening)] : []),
     `time: ${fmt(r.samplingSeconds)} s of sampling summed over ${r.chains} chain${r.chains === 1 ? "" : "s"}, ${fmt(r.seconds)} s wall-clock with burn-in; ` +
       `min ESS per second of sampling (per chain-second) ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
-  return lines.join("\n") + "\n";
+  return [...lines, ...judged.verdict].join("\n") + "\n";
 }
 
 const WHITENING_WORDS = { ep: "EP's covariance", laplace: "Laplace's covariance at the mode", fisher: "the Fisher information at f = 0" } as const;

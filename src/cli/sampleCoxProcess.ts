@@ -20,7 +20,7 @@ import { parseCoxHyperparameters, parseGridCovariance, withEmbeddableCovariance,
 import { OptionError } from "./options.js";
 import { runModelChains, startModelRun } from "./modelRunResume.js";
 import { parametricRunSpec, writeParametricChain, type ModelCommandIO, type RawParametricOptions } from "./sampleParametric.js";
-import { fmt } from "./sampleReport.js";
+import { acceptanceWords, fmt, modelRemedies, verdictSummary } from "./sampleReport.js";
 import { parseSampleOptions } from "./sampleOptions.js";
 
 /** Runs `gpmcmc sample --model lgcp`; returns the report it printed (undefined: the run was stopped). */
@@ -55,7 +55,7 @@ export async function runCoxProcessSample(raw: RawParametricOptions & RawCoxProc
     handleSigint: io.handleSigint, parallel: o.parallel,
     writeDraws: (out, r) => writeParametricChain(out, toField(r), names, { model: "lgcp", sampler, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt: s.kernel.tunable !== undefined, dataFile: o.data, settings }),
     report: (chains, seconds, files) => {
-      const summary = summariseRun(chains.map(toField), { names, seconds });
+      const summary = summariseRun(chains.map(toField), { names, seconds, thin: o.thin, remedies: modelRemedies("lgcp", sampler, given, s.adapt) });
       return { ...summary, gpmcmc: VERSION, model: "lgcp", sampler, seed: spec.seed, covariance, hyperparameters: hyper, setupSeconds: s.setupSeconds, data: { file: o.data, grid: grid.side, cells: n }, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [] };
     },
     format: formatCoxProcessReport,
@@ -68,11 +68,15 @@ type CoxProcessReport = ReturnType<typeof summariseRun> & {
 
 function formatCoxProcessReport(r: CoxProcessReport): string {
   const hyper = r.hyperparameters;
+  const judged = verdictSummary(r);
   const lines = [
     `log-Gaussian Cox process on ${r.data.file} (${r.data.grid} x ${r.data.grid} grid, ${r.covariance} covariance; sigma^2 ${hyper.sigma2}, beta ${fmt(hyper.beta)}, mu ${fmt(hyper.mu)}), sampler ${r.sampler}`,
-    `${r.chains} chains x ${r.draws} draws; acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}`,
+    `${r.chains} chains x ${r.draws} draws; ${acceptanceWords(r)}, divergences ${r.divergences}`,
     `ESS (Geyer, over x.1..x.${r.variables}): min ${fmt(r.minEss)}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
+    `R-hat (classic, max over x): ${r.chains < 2 ? "n/a with one chain" : fmt(r.rhatMax)}`,
+    ...judged.figures,
+    `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains, ${fmt(r.seconds)} s wall-clock with burn-in; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
-  return lines.join("\n") + "\n";
+  return [...lines, ...judged.verdict].join("\n") + "\n";
 }

@@ -21,6 +21,7 @@ import { runModelChains, startModelRun } from "./modelRunResume.js";
 import { parametricRunSpec, writeParametricChain, type ModelCommandIO } from "./sampleParametric.js";
 import { modelSampler, refuseOtherModelsOptions, samplerOptionsGiven } from "./modelScope.js";
 import { modelInfo } from "../models/registry.js";
+import { acceptanceWords, fmt, modelRemedies, verdictSummary } from "./sampleReport.js";
 
 /** The samplers that apply (IWLS is for generalised linear models), from the model registry. */
 export const FN_SAMPLERS = modelInfo["fitzhugh-nagumo"].samplers as readonly ParametricSamplerName[];
@@ -82,7 +83,7 @@ export async function runFitzhughNagumoSample(raw: RawFitzhughNagumoSampleOption
     spec, dataFile: o.data, build: { model: "fitzhugh-nagumo", targetOptions, sampler, samplerOptions }, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint, parallel: o.parallel,
     writeDraws: (out, r) => writeParametricChain(out, r, names, info),
     report: (chains, seconds, files) => {
-      const summary = summariseRun(chains, { names, seconds });
+      const summary = summariseRun(chains, { names, seconds, thin: o.thin, remedies: modelRemedies("fitzhugh-nagumo", sampler, given, adapt) });
       const means = names.map((_, k) => {
         let s = 0;
         let n = 0;
@@ -104,16 +105,17 @@ type FitzhughNagumoReport = ReturnType<typeof summariseRun> & {
 
 function formatFitzhughNagumoReport(report: FitzhughNagumoReport): string {
   const names = [...FN_PARAMETER_NAMES];
-  const fmt = (x: number | null) => (x === null || !Number.isFinite(x) ? "n/a" : Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3));
+  const judged = verdictSummary(report);
   const lines = [
     `fitzhugh-nagumo on ${report.data.file} (${report.data.times} times to t = ${fmt(report.data.tEnd)}, noise sd ${report.noiseSd}, prior N(0, ${report.priorSd}^2) on a, b, c > 0), sampler ${report.sampler}`,
     `chains start at the posterior mode (a, b, c) = (${report.mode.map((x) => x.toFixed(4)).join(", ")})`,
-    `${report.chains} chains x ${report.draws} draws; acceptance rate ${fmt(report.acceptanceRate)}, divergences ${report.divergences}`,
+    `${report.chains} chains x ${report.draws} draws; ${acceptanceWords(report)}, divergences ${report.divergences}`,
     `posterior means: ${names.map((n, k) => `${n} ${report.means[k].toFixed(4)}`).join(", ")}`,
     `ESS (Geyer, over a, b, c): min ${fmt(report.minEss)}, median ${fmt(report.medianEss)}, max ${fmt(report.maxEss)}`,
     `R-hat (classic, max over a, b, c): ${report.chains < 2 ? "n/a with one chain" : fmt(report.rhatMax)}`,
+    ...judged.figures,
     `time: ${fmt(report.samplingSeconds)} s of sampling summed over chains; min ESS per second of sampling ${fmt(report.essPerSecond)}`,
   ];
   if (report.out !== null) lines.push(`wrote ${report.files.map((f) => `${report.out}/${f}`).join(", ")}`);
-  return lines.join("\n") + "\n";
+  return [...lines, ...judged.verdict].join("\n") + "\n";
 }

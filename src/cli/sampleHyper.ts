@@ -31,7 +31,7 @@ import { checkDrawsFit } from "./memoryBudget.js";
 import { latentGpModelSpec, readModelData } from "./modelOptions.js";
 import { OptionError, parseChoice, parsePositiveInteger, parseSamplerChoice } from "./options.js";
 import { ProgressDisplay } from "./progress.js";
-import { dataRecord, fmt, publishReport } from "./sampleReport.js";
+import { dataRecord, fmt, publishReport, verdictSummary } from "./sampleReport.js";
 import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
@@ -219,7 +219,12 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   if (out) settleCheckpoints(out, spec.chains, run.complete);
   const lengthscales = lengthscalesOf(spec.model, data.d);
   const names = hyperVariableNames(lengthscales, data.n);
-  const summary = summariseRun(run.results, { names, seconds: run.seconds });
+  // pm's divergences are proposals of theta rejected for want of a usable estimate, not divergent trajectories
+  const latentDepth = scheme !== "pm" && spec.sampler.latent.sampler === "laplace-nuts" ? spec.sampler.latent.maxTreeDepth : undefined;
+  const summary = summariseRun(run.results, {
+    names, seconds: run.seconds, thin: spec.thin, divergences: scheme !== "pm", maxTreeDepth: latentDepth,
+    remedies: latentDepth !== undefined ? { maxTreeDepth: { option: "--max-tree-depth", value: latentDepth } } : {},
+  });
   const report: HyperSampleReport = {
     ...summary,
     gpmcmc: VERSION,
@@ -241,6 +246,7 @@ export function formatHyperReport(r: HyperSampleReport): string {
   const s = r.run.sampler;
   const prior = (p: PositivePriorSpec) => p.family === "gamma" ? `gamma(${p.shape}, ${p.rate})` : p.family === "invgamma" ? `inverse-gamma(${p.shape}, ${p.scale})` : p.family === "lognormal" ? `lognormal(${p.mu}, ${p.sigma})` : p.family === "halfnormal" ? `half-normal(${p.scale})` : `half-t(${p.nu}, ${p.scale})`;
   const ops = r.operationsPerIteration;
+  const judged = verdictSummary(r);
   const lines = [
     ...(r.complete ? [] : ["STOPPED EARLY: the figures below are over the draws kept"]),
     `scheme ${s.scheme} (${s.scheme === "pm" ? "theta: pseudo-marginal MH, f: among the importance draws" : `theta: ${s.thetaSampler ?? "slice sampling"}, f: ${s.latent.sampler}`}) on ${r.data.file} (n = ${r.data.n}, d = ${r.data.d}), ${r.run.model.likelihood} likelihood, priors ${r.run.model.sharedLengthscale ? "shared lengthscale" : "lengthscale"} ${prior(r.run.model.lengthscalePrior)}, ${r.run.model.variancePrior.on === "sd" ? "signal sd" : "signal variance"} ${prior(r.run.model.variancePrior)}, ${r.run.model.absoluteJitter ? `absolute jitter ${r.run.model.absoluteJitter}` : `relative jitter ${r.run.model.relativeJitter}`}`,
@@ -248,10 +254,11 @@ export function formatHyperReport(r: HyperSampleReport): string {
     "variable            mean       sd      ESS    R-hat",
     ...r.theta.map((c) => `${c.name.padEnd(16)}${fmt(c.mean).padStart(9)}${fmt(c.sd).padStart(9)}${fmt(c.ess).padStart(9)}${fmt(c.rhat, 4).padStart(9)}`),
     `ESS (Geyer, over all ${r.variables} variables): min ${fmt(r.minEss)}${r.minEssVariable ? ` (${r.minEssVariable})` : ""}, median ${fmt(r.medianEss)}; R-hat max ${r.chains < 2 ? "n/a with one chain" : fmt(r.rhatMax, 4)}`,
+    ...judged.figures,
     `O(n^3) operations per iteration: ${fmt(ops.cholesky)} Cholesky, ${fmt(ops.triangularSolveMatrix)} triangular solves with n x n right-hand sides, ${fmt(ops.symmetricProduct + ops.matrixProduct)} n x n products`,
     ...(r.divergences > 0 ? [`divergent transitions: ${r.divergences}${s.scheme === "pm" ? " (proposals of theta whose estimate of p(y | theta) had no usable importance weight, or whose K did not factorise: rejected)" : ""}`] : []),
     `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains, ${fmt(r.seconds)} s wall-clock with burn-in; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
-  return lines.join("\n") + "\n";
+  return [...lines, ...judged.verdict].join("\n") + "\n";
 }

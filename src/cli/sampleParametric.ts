@@ -24,6 +24,7 @@ import type { RawLastingRunOptions } from "./lastingRunOptions.js";
 import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { OptionError, parsePositiveNumber } from "./options.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
+import { acceptanceWords, fmt, modelRemedies, verdictSummary } from "./sampleReport.js";
 
 /** The models `--model` names (latent-gp: the GP models of the rest of `sample`), from the model registry. */
 export const SAMPLE_MODELS = MODEL_NAMES;
@@ -105,7 +106,7 @@ export async function runParametricSample(raw: RawParametricOptions, io: ModelCo
     spec, dataFile: o.data, build: { model: "logistic-regression", targetOptions, sampler, samplerOptions }, init, adapt, json: o.json, stdout, stderr, handleSigint: io.handleSigint, parallel: o.parallel,
     writeDraws: (out, r) => writeParametricChain(out, r, names, info),
     report: (chains, seconds, files) => {
-      const summary = summariseRun(chains, { names, seconds });
+      const summary = summariseRun(chains, { names, seconds, thin: o.thin, remedies: modelRemedies("logistic-regression", sampler, given, adapt) });
       return { ...summary, gpmcmc: VERSION, model: "logistic-regression", sampler, ...(integrator ? { integrator } : {}), seed: spec.seed, priorVariance, polynomialDegree: degree, terms: design.terms, data: { file: o.data, n: data.n, d: model.dim }, out: start.outPath ?? null, files: start.outPath !== undefined ? [...files, "summary.json"] : [] };
     },
     format: formatParametricReport,
@@ -151,21 +152,18 @@ export function writeParametricChain(out: OutputDir, r: ChainResult, names: stri
   return name;
 }
 
-function fmt(x: number | null): string {
-  if (x === null || !Number.isFinite(x)) return "n/a";
-  return Math.abs(x) >= 100 ? x.toFixed(0) : x.toPrecision(3);
-}
-
 type ParametricReport = ReturnType<typeof summariseRun> & { sampler: string; integrator?: string; data: { file: string; n: number; d: number }; terms: string[]; out: string | null; files: string[] };
 
 function formatParametricReport(r: ParametricReport): string {
+  const judged = verdictSummary(r);
   const lines = [
     `logistic regression on ${r.data.file} (n = ${r.data.n}, ${r.data.d} coefficients: ${r.terms.join(", ")}), sampler ${r.sampler}${r.integrator ? ` (${r.integrator} integrator)` : ""}`,
-    `${r.chains} chains x ${r.draws} draws; acceptance rate ${fmt(r.acceptanceRate)}, divergences ${r.divergences}`,
+    `${r.chains} chains x ${r.draws} draws; ${acceptanceWords(r)}, divergences ${r.divergences}`,
     `ESS (Geyer, over beta.1..beta.${r.variables}): min ${fmt(r.minEss)}, median ${fmt(r.medianEss)}, max ${fmt(r.maxEss)}`,
     `R-hat (classic, max over beta): ${r.chains < 2 ? "n/a with one chain" : fmt(r.rhatMax)}`,
+    ...judged.figures,
     `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
-  return lines.join("\n") + "\n";
+  return [...lines, ...judged.verdict].join("\n") + "\n";
 }

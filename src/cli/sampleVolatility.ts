@@ -26,7 +26,7 @@ import { modelInfo, samplersOfModelWithField } from "../models/registry.js";
 import { OptionError, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 import { runModelChains, startModelRun, type ModelRunSpec } from "./modelRunResume.js";
 import { writeParametricChain, type ModelCommandIO, type RawParametricOptions } from "./sampleParametric.js";
-import { fmt } from "./sampleReport.js";
+import { fmt, verdictSummary } from "./sampleReport.js";
 import { parseSampleOptions } from "./sampleOptions.js";
 
 /** One value for both blocks or two, comma-separated (parameters, volatilities). */
@@ -85,7 +85,7 @@ export async function runVolatilitySample(raw: RawParametricOptions, io: ModelCo
       return writeParametricChain(out, r, names, { model: "stochastic_volatility", sampler: samplerName, seed: spec.seed, draws: o.draws, burnIn: o.burnIn, thin: o.thin, chains: o.chains, adapt, dataFile: o.data, settings });
     },
     report: (chains, seconds, files) => {
-      const summary = summariseRun(chains, { names, seconds });
+      const summary = summariseRun(chains, { names, seconds, thin: o.thin, remedies: { stepSize: "--step-size" } });
       // each chain's block step sizes and acceptance rates, read as it ended
       const blocks = chains.map(blocksOf);
       const essOf = (j: number) => essGeyer(chains.map((r) => Float64Array.from({ length: r.draws }, (_, i) => r.samples[i * (3 + T) + j])));
@@ -108,12 +108,15 @@ type VolatilityReport = ReturnType<typeof summariseRun> & {
 
 function formatVolatilityReport(r: VolatilityReport): string {
   const [pSampler, vSampler] = r.sampler.split(",");
+  const judged = verdictSummary(r);
   const lines = [
     `stochastic volatility on ${r.data.file} (T = ${r.data.T}), samplers ${pSampler} (beta, sigma, phi) and ${vSampler} (x.1..x.${r.data.T})${r.interweave ? ", then (sigma, phi) interweaved" : ""}`,
-    `${r.chains} chains x ${r.draws} draws; acceptance rates ${r.blocks.map((b, c) => `chain ${c + 1}: ${b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")}`).join("; ")}`,
+    `${r.chains} chains x ${r.draws} draws; acceptance rates ${r.blocks.map((b, c) => `chain ${c + 1}: ${b.map((s) => `${s.name} ${fmt(s.acceptanceRate)}`).join(", ")}`).join("; ")}; divergences ${r.divergences}`,
     `ESS (Geyer): beta ${fmt(r.parameterEss.beta)}, sigma ${fmt(r.parameterEss.sigma)}, phi ${fmt(r.parameterEss.phi)}; x min ${fmt(r.volatilityEss.min)}, median ${fmt(r.volatilityEss.median)}, max ${fmt(r.volatilityEss.max)}`,
-    `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains`,
+    `R-hat (classic, max over beta, sigma, phi, x): ${r.chains < 2 ? "n/a with one chain" : `${fmt(r.rhatMax)}${r.rhatMaxVariable ? ` (${r.rhatMaxVariable})` : ""}`}`,
+    ...judged.figures,
+    `time: ${fmt(r.samplingSeconds)} s of sampling summed over chains, ${fmt(r.seconds)} s wall-clock with burn-in; min ESS per second of sampling ${fmt(r.essPerSecond)}`,
   ];
   if (r.out !== null) lines.push(`wrote ${r.files.map((f) => `${r.out}/${f}`).join(", ")}`);
-  return lines.join("\n") + "\n";
+  return [...lines, ...judged.verdict].join("\n") + "\n";
 }

@@ -50,3 +50,5 @@ export { ESS_PER_SECOND_BASIS, essRhatExtremes } from "./runFigures.js";
 export type { EssRhatExtremes } from "./runFigures.js";
 export { operationCounts } from "./operationCounts.js";
 export type { OperationCounts } from "./operationCounts.js";
+export { EBFMI_THRESHOLD, ebfmi, ESS_PER_CHAIN, formatRhat, judgeRun, RHAT_THRESHOLD, verdictFigures, verdictLines, withRunWarnings } from "./verdict.js";
+export type { JudgedQuantity, Remedies, RunEvidence, Verdict, VerdictCheck, VerdictWarning } from "./verdict.js";

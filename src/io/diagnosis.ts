@@ -9,8 +9,9 @@
  * `rhatClassic` itself), applied to the columns as read. Draws files hold every digit of each
  * double, so a run read back gives the very ESS and R-hat the run computed from its draws.
  *
- * lp__ is checked with the variables; the other sampler columns are not. Thresholds and
- * warnings: diagnosisWarnings.ts.
+ * lp__ is judged with the variables; the other sampler columns are not. The verdict is
+ * diagnostics/verdict.ts's `judgeRun`, the same that every sampling command's summary gives;
+ * what the files themselves warn of: diagnosisWarnings.ts.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -20,10 +21,10 @@ import { summarize, type VariableSummary } from "../diagnostics/summary.js";
 import { OUTPUT_MARKER, readOutputMarker } from "./atomic.js";
 import { findDrawsFiles, readCmdStanCsv, type CmdStanCsv } from "./cmdstan.js";
 import { DataError, quoteCell } from "./errors.js";
-import { ESS_PER_CHAIN, RHAT_THRESHOLD, warningsFor, type DiagnosisFlags } from "./diagnosisWarnings.js";
+import { judgeRun, withRunWarnings, type Remedies, type Verdict } from "../diagnostics/verdict.js";
+import { runFileWarnings } from "./diagnosisWarnings.js";
 
-export { ESS_PER_CHAIN, formatRhat, RHAT_THRESHOLD } from "./diagnosisWarnings.js";
-export type { DiagnosisFlags } from "./diagnosisWarnings.js";
+export { ESS_PER_CHAIN, formatRhat, RHAT_THRESHOLD } from "../diagnostics/verdict.js";
 
 /** The summary of one column of the draws files. */
 export interface DiagnosisRow extends VariableSummary {
@@ -65,14 +66,7 @@ export interface Diagnosis extends EssRhatExtremes {
   /** One row per column, sampler columns first, each group in file order. */
   rows: DiagnosisRow[];
 
-  // Over the model's variables: the sample command's figures (EssRhatExtremes), and
-  /** Smallest bulk and tail ESS, largest rank-normalised split R-hat. */
-  essBulkMin: number | null;
-  essBulkMinVariable: string | null;
-  essTailMin: number | null;
-  essTailMinVariable: string | null;
-  rhatRankMax: number | null;
-  rhatRankMaxVariable: string | null;
+  // Over the model's variables: the sample command's figures (EssRhatExtremes).
 
   /** Divergent transitions in the rows summarised, all chains (null: no divergent__ column). */
   divergences: number | null;
@@ -83,10 +77,8 @@ export interface Diagnosis extends EssRhatExtremes {
   /** minEss / samplingSeconds: min ESS per chain-second of sampling (ESS_PER_SECOND_BASIS). */
   minEssPerSecond: number | null;
 
-  thresholds: { rhat: number; ess: number };
-  flags: DiagnosisFlags;
-  /** One line each, for people. */
-  warnings: string[];
+  /** The verdict on the draws, as every sampling command's summary gives it (diagnostics/verdict.ts), with what the files warn of. */
+  verdict: Verdict;
 }
 
 export interface DiagnoseOptions {
@@ -144,7 +136,7 @@ export function diagnoseRun(paths: readonly string[], options: DiagnoseOptions =
   for (const dir of dirs) {
     const marker = readOutputMarker(dir);
     if (marker !== undefined && !marker.complete && !d.files.some((f) => f.incomplete)) {
-      d.warnings.push(`${dir}: the run did not complete (its ${OUTPUT_MARKER} marker says so): it is still running, or it stopped early`);
+      d.verdict = withRunWarnings(d.verdict, [`${dir}: the run did not complete (its ${OUTPUT_MARKER} marker says so): it is still running, or it stopped early`]);
     }
   }
   return d;
@@ -197,42 +189,55 @@ export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOpti
   // The sample command's figures: Geyer ESS order statistics, largest classic R-hat.
   const geyer = orderStats(variableRows.map((r) => r.essGeyer));
   const classic = extreme(variableRows.map((r) => r.rhatClassic), "max");
-  const bulk = extreme(variableRows.map((r) => r.essBulk), "min");
-  const tail = extreme(variableRows.map((r) => r.essTail), "min");
-  const rank = extreme(variableRows.map((r) => r.rhat), "max");
   const nameOf = (i: number): string | null => (i >= 0 ? variableRows[i].name : null);
 
-  const files: ChainFileInfo[] = csvs.map((c) => {
-    const j = c.columns.indexOf("divergent__");
-    let div: number | null = null;
-    if (j >= 0) {
-      div = 0;
-      const x = c.values[j];
-      for (let i = 0; i < n; i++) if (x[i] !== 0 && !Number.isNaN(x[i])) div++;
-    }
-    return {
-      path: c.path,
-      draws: c.draws,
-      expectedDraws: expectedDraws(c),
-      divergences: div,
-      incomplete: c.incomplete,
-      samplingSeconds: c.timing?.samplingSeconds ?? null,
-    };
-  });
+  const column = (c: CmdStanCsv, name: string): Float64Array | undefined => {
+    const j = c.columns.indexOf(name);
+    return j < 0 ? undefined : c.values[j].subarray(0, n);
+  };
+  const count = (x: Float64Array | undefined, hit: (v: number) => boolean): number | null => {
+    if (x === undefined) return null;
+    let k = 0;
+    for (let i = 0; i < x.length; i++) if (hit(x[i])) k++;
+    return k;
+  };
+  const files: ChainFileInfo[] = csvs.map((c) => ({
+    path: c.path,
+    draws: c.draws,
+    expectedDraws: expectedDraws(c),
+    divergences: count(column(c, "divergent__"), (v) => v !== 0 && !Number.isNaN(v)),
+    incomplete: c.incomplete,
+    samplingSeconds: c.timing?.samplingSeconds ?? null,
+  }));
   const divergences = files.every((f) => f.divergences !== null) ? files.reduce((t, f) => t + (f.divergences as number), 0) : null;
   const seconds = files.every((f) => f.samplingSeconds !== null) ? files.reduce((t, f) => t + (f.samplingSeconds as number), 0) : null;
 
-  const essThreshold = ESS_PER_CHAIN * m;
-  const checked = rows.filter((r) => r.kind === "variable" || r.name === "lp__");
-  const flags: DiagnosisFlags = {
-    rhat: worstFirst(checked.filter((r) => r.rhat > RHAT_THRESHOLD), (r) => -r.rhat),
-    notComputable: checked.filter((r) => Number.isNaN(r.rhat) || Number.isNaN(r.essBulk) || Number.isNaN(r.essTail)).map((r) => r.name),
-    essBulk: worstFirst(checked.filter((r) => r.essBulk < essThreshold), (r) => r.essBulk),
-    essTail: worstFirst(checked.filter((r) => r.essTail < essThreshold), (r) => r.essTail),
+  // CmdStan's NUTS records treedepth__ and its max_depth; the energies give E-BFMI where they are finite.
+  const maxDepth = Number(first.config["max_depth"]);
+  const depths = Number.isInteger(maxDepth) ? csvs.map((c) => count(column(c, "treedepth__"), (v) => v >= maxDepth)) : [];
+  const energies = csvs.map((c) => column(c, "energy__"));
+  const target = Number(first.config["adapt_target_acceptance"] ?? first.config["delta"]);
+  const remedies: Remedies = {
+    targetAcceptance: { option: "--target-acceptance", value: Number.isFinite(target) ? target : null },
+    stepSize: "--step-size",
+    ...(depths.length > 0 ? { maxTreeDepth: { option: "--max-tree-depth", value: maxDepth } } : {}),
   };
-
+  const verdict = judgeRun(
+    {
+      quantities: rows.filter((r) => r.kind === "variable" || r.name === "lp__"),
+      chains: m,
+      draws: n,
+      // the pm scheme's divergent__ marks proposals of theta rejected for want of a usable estimate, not divergent trajectories (run/summary.ts judges it so too)
+      divergences: files.every((f) => f.divergences !== null) && first.config["scheme"] !== "pm" ? files.map((f) => f.divergences as number) : null,
+      transitions: m * n,
+      ...(depths.length > 0 && depths.every((k) => k !== null) ? { treeDepth: { saturated: depths as number[], maxDepth } } : {}),
+      ...(energies.every((x) => x !== undefined) ? { energy: energies as Float64Array[] } : {}),
+    },
+    remedies,
+  );
+  const declared = Number(first.config["num_chains"]);
   const minEss = finite(geyer.min);
-  const d: Diagnosis = {
+  return {
     files,
     model: first.config["model"] ?? null,
     chains: m,
@@ -247,23 +252,12 @@ export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOpti
     minEssVariable: nameOf(geyer.argMin),
     rhatMax: finite(classic.value),
     rhatMaxVariable: nameOf(classic.arg),
-    essBulkMin: finite(bulk.value),
-    essBulkMinVariable: nameOf(bulk.arg),
-    essTailMin: finite(tail.value),
-    essTailMinVariable: nameOf(tail.arg),
-    rhatRankMax: finite(rank.value),
-    rhatRankMaxVariable: nameOf(rank.arg),
     divergences,
     transitions: m * n,
     samplingSeconds: seconds,
     minEssPerSecond: minEss !== null && seconds !== null && seconds > 0 ? minEss / seconds : null,
-    thresholds: { rhat: RHAT_THRESHOLD, ess: essThreshold },
-    flags,
-    warnings: [],
+    verdict: withRunWarnings(verdict, runFileWarnings(files, { draws: n, truncated, lengths, declaredChains: Number.isInteger(declared) && declared >= 1 ? declared : null })),
   };
-  const declared = Number(first.config["num_chains"]);
-  d.warnings = warningsFor(d, checked.length, lengths, Number.isInteger(declared) && declared >= 1 ? declared : null);
-  return d;
 }
 
 function checkSameColumns(first: CmdStanCsv, other: CmdStanCsv): void {
@@ -314,11 +308,4 @@ function extreme(v: readonly number[], which: "min" | "max"): { value: number; a
     }
   }
   return { value, arg };
-}
-
-function worstFirst(rows: DiagnosisRow[], key: (r: DiagnosisRow) => number): string[] {
-  return rows
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => key(a.r) - key(b.r) || a.i - b.i)
-    .map(({ r }) => r.name);
 }

@@ -31,6 +31,6 @@ export {
 } from "./cmdstan.js";
 export type { CmdStanCsv, CmdStanRunInfo, ChainDraws, DrawStats, Timing } from "./cmdstan.js";
 export { diagnoseRun, diagnoseDraws, formatRhat, RHAT_THRESHOLD, ESS_PER_CHAIN } from "./diagnosis.js";
-export type { Diagnosis, DiagnosisRow, DiagnosisFlags, ChainFileInfo, DiagnoseOptions } from "./diagnosis.js";
+export type { Diagnosis, DiagnosisRow, ChainFileInfo, DiagnoseOptions } from "./diagnosis.js";
 export { AIS_TRACE_FILE, readAisTrace, parseAisTrace, checkAisTrace, writeAisTrace } from "./ais.js";
 export type { AisTrace, AisRunTrace, AisTracePoint, AisReference } from "./ais.js";

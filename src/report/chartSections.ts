@@ -19,8 +19,8 @@ import {
   rankChartHeight,
   traceChart,
 } from "./charts.js";
+import { EBFMI_THRESHOLD, ebfmi } from "../diagnostics/verdict.js";
 import {
-  ebfmi,
   energyTransitions,
   forPlot,
   kernelDensities,
@@ -118,14 +118,14 @@ export function energySection(page: Page, run: RunData): string {
   const transition = concat(parts.map((p) => p.differences));
   const h = sharedHistogram([marginal, transition], 40);
   const values = energies.map(ebfmi);
-  const low = values.filter((v) => v < 0.3).length;
+  const low = values.filter((v) => v < EBFMI_THRESHOLD).length;
   const table = `<table class="diag small"><thead><tr><th>chain</th>${values.map((_, c) => `<th>${c + 1}</th>`).join("")}</tr></thead><tbody><tr><th>E-BFMI</th>${values
-    .map((v) => `<td class="num${v < 0.3 ? " warn" : ""}">${fmtFixed(v, 3)}</td>`)
+    .map((v) => `<td class="num${v < EBFMI_THRESHOLD ? " warn" : ""}">${fmtFixed(v, 3)}</td>`)
     .join("")}</tr></tbody></table>`;
   const chart = page.chart("energy distribution", energyChart(h.centres, h.width, h.counts[0], h.counts[1]), "histograms of the centred energy and of the energy transitions, all chains pooled");
   return (
     `<p class="note">The distribution of the Hamiltonian's energy at the draws (centred) beside that of its changes between successive draws (Betancourt 2016). ` +
-    `When the changes are much narrower than the energies, the sampler moves slowly between energy levels; E-BFMI below 0.3 is flagged${low > 0 ? ` (${low} ${low === 1 ? "chain" : "chains"} here)` : ""}.</p>` +
+    `When the changes are much narrower than the energies, the sampler moves slowly between energy levels; E-BFMI below ${EBFMI_THRESHOLD} is flagged${low > 0 ? ` (${low} ${low === 1 ? "chain" : "chains"} here)` : ""}.</p>` +
     table +
     grid([chart])
   );

@@ -164,29 +164,6 @@ export function runningMean(x: ArrayLike<number>, maxPoints: number): Point[] {
   return out;
 }
 
-/**
- * E-BFMI of one chain, sum_t (E_t - E_{t-1})^2 / sum_t (E_t - mean E)^2 (Betancourt 2016,
- * eq. 3.2 estimated as in Stan); values below 0.3 suggest the momentum resampling explores the
- * energy distribution poorly. NaN when there are non-finite or constant energies.
- */
-export function ebfmi(energy: ArrayLike<number>): number {
-  const n = energy.length;
-  if (n < 2) return NaN;
-  let m = 0;
-  for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(energy[i])) return NaN;
-    m += energy[i];
-  }
-  m /= n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    den += (energy[i] - m) * (energy[i] - m);
-    if (i > 0) num += (energy[i] - energy[i - 1]) * (energy[i] - energy[i - 1]);
-  }
-  return den > 0 ? num / den : NaN;
-}
-
 /** The energies less their mean, and their successive differences E_t - E_{t-1}, of one chain. */
 export function energyTransitions(energy: ArrayLike<number>): { centred: Float64Array; differences: Float64Array } {
   const x = Float64Array.from(energy as ArrayLike<number>);

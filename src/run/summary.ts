@@ -3,14 +3,16 @@
  * sample sizes by Geyer's initial monotone sequence (min, median, max over the variables), the
  * classic Gelman-Rubin R-hat (max over the variables; needs two chains or more), the acceptance
  * rate and divergences of the sampling phase, timings, and efficiency as min ESS per second of
- * sampling, the seconds added up over the chains (ESS_PER_SECOND_BASIS). The ESS and R-hat are
- * src/diagnostics' essGeyer and rhatClassic.
+ * sampling, the seconds added up over the chains (ESS_PER_SECOND_BASIS); and the verdict on the
+ * run (bulk and tail ESS and rank-normalised R-hat of lp__ and every variable, divergences, tree
+ * depth, E-BFMI), judged by diagnostics/verdict.ts as `gpmcmc diagnose` judges the run's files.
+ * Every figure is src/diagnostics' `summarize` of a variable's chains.
  */
 import { MIN_DRAWS } from "../diagnostics/errors.js";
-import { essGeyer } from "../diagnostics/ess.js";
 import { operationCounts, type OperationCounts } from "../diagnostics/operationCounts.js";
-import { rhatClassic } from "../diagnostics/rhat.js";
 import { ESS_PER_SECOND_BASIS, essRhatExtremes, type EssRhatExtremes } from "../diagnostics/runFigures.js";
+import { summarize } from "../diagnostics/summary.js";
+import { judgeRun, type JudgedQuantity, type Remedies, type Verdict } from "../diagnostics/verdict.js";
 import type { ChainResult } from "../samplers/chain/driver.js";
 
 /** One chain's share of a run; its operation counts are over the chain, burn-in included. */
@@ -40,9 +42,9 @@ export interface RunSummary extends EssRhatExtremes {
   draws: number;
   /** Number of latent variables summarised. */
   variables: number;
-  /** Fraction of sampling-phase transitions accepted, over all chains. */
+  /** Fraction of sampling-phase transitions accepted (that moved), over all chains. */
   acceptanceRate: number;
-  /** Mean acceptance probability over the sampling phase. */
+  /** Mean acceptance statistic (accept_stat__) over the sampling phase: what Stan reports, and NUTS's adaptation aims at. */
   meanAcceptStat: number;
   /** Divergent transitions in the sampling phase, all chains. */
   divergences: number;
@@ -58,17 +60,33 @@ export interface RunSummary extends EssRhatExtremes {
   /** What essPerSecond divides by, in words (ESS_PER_SECOND_BASIS). */
   essPerSecondBasis: string;
   perChain: ChainReport[];
+  /** The verdict on the run: the same checks, thresholds and words as `gpmcmc diagnose` (diagnostics/verdict.ts). */
+  verdict: Verdict;
+}
+
+/** What summariseRun is told besides the chains. */
+export interface SummariseOptions {
+  /** names[j] names variable j (default f.1 .. f.n). */
+  names?: string[];
+  /** The run's wall-clock seconds (default: the chains' total times added up). */
+  seconds?: number;
+  /** Transitions per kept draw (default 1): the divergences are counted among draws x thin transitions. */
+  thin?: number;
+  /** NUTS's largest tree depth, for the verdict's words. */
+  maxTreeDepth?: number;
+  /** Whether the sampler's divergences are divergences (default true; the pm scheme's are proposals rejected for want of a usable estimate). */
+  divergences?: boolean;
+  /** What the command that ran the chains offers against each problem (diagnostics/verdict.ts). */
+  remedies?: Remedies;
 }
 
 const finite = (x: number): number | null => (Number.isFinite(x) ? x : null);
 
 /**
- * Summarises chains of one run (all with the same dimension; the ESS and R-hat use the first
- * `draws` draws of each, the shortest chain's, when a stopped run's chains differ). `names[j]` names
- * variable j in the report (default f.1 .. f.n). `seconds` is the run's wall-clock time
- * (default: the chains' total times added up).
+ * Summarises chains of one run (all with the same dimension; the figures use the first `draws`
+ * draws of each, the shortest chain's, when a stopped run's chains differ) and judges it.
  */
-export function summariseRun(results: readonly ChainResult[], options: { names?: string[]; seconds?: number } = {}): RunSummary {
+export function summariseRun(results: readonly ChainResult[], options: SummariseOptions = {}): RunSummary {
   if (results.length === 0) throw new RangeError("summariseRun: no chains");
   const { dim } = results[0];
   for (const r of results) {
@@ -81,17 +99,30 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
 
   const ess = new Float64Array(dim).fill(NaN);
   const rhat = new Float64Array(dim).fill(NaN);
+  // lp__ and the variables, as `gpmcmc diagnose` reads them from the draws files
+  const quantities: JudgedQuantity[] = [];
   if (draws >= MIN_DRAWS) {
     const chains = results.map(() => new Float64Array(draws));
+    const judge = (name: string) => {
+      const v = summarize(chains);
+      quantities.push({ name, rhat: v.rhat, essBulk: v.essBulk, essTail: v.essTail });
+      return v;
+    };
+    results.forEach((r, c) => chains[c].set(r.stats.lp.subarray(0, draws)));
+    judge("lp__");
     for (let j = 0; j < dim; j++) {
       for (let c = 0; c < m; c++) {
         const s = results[c].samples;
         const out = chains[c];
         for (let i = 0; i < draws; i++) out[i] = s[i * dim + j];
       }
-      ess[j] = essGeyer(chains);
-      if (m >= 2) rhat[j] = rhatClassic(chains);
+      const v = judge(names[j]);
+      ess[j] = v.essGeyer;
+      rhat[j] = v.rhatClassic;
     }
+  } else {
+    // too few draws to judge: every quantity is named as not computable, never passed
+    for (const name of ["lp__", ...names]) quantities.push({ name, rhat: NaN, essBulk: NaN, essTail: NaN });
   }
   const perChain: ChainReport[] = results.map((r) => {
     const s = r.summary;
@@ -116,6 +147,19 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
   const samplingSeconds = sum((r) => r.seconds.sampling);
   const extremes = essRhatExtremes(ess, rhat, names);
   const minEss = extremes.minEss;
+  const trees = results.every((r) => r.summary.treeDepthSaturations !== undefined);
+  const verdict = judgeRun(
+    {
+      quantities,
+      chains: m,
+      draws,
+      divergences: options.divergences === false ? null : results.map((r) => r.summary.divergences),
+      transitions: results.reduce((t, r) => t + r.draws, 0) * (options.thin ?? 1),
+      ...(trees ? { treeDepth: { saturated: results.map((r) => r.summary.treeDepthSaturations as number), maxDepth: options.maxTreeDepth ?? null } } : {}),
+      energy: results.map((r) => r.stats.energy.subarray(0, draws)),
+    },
+    options.remedies,
+  );
   return {
     chains: m,
     draws,
@@ -131,5 +175,6 @@ export function summariseRun(results: readonly ChainResult[], options: { names?:
     essPerSecond: minEss !== null && samplingSeconds > 0 ? minEss / samplingSeconds : null,
     essPerSecondBasis: ESS_PER_SECOND_BASIS,
     perChain,
+    verdict,
   };
 }

@@ -17,6 +17,9 @@ import { ar1 } from "../diagnostics/helpers.js";
 import { fixture, scratchDir } from "../fixtures.js";
 import { cliWithoutDebug as cli } from "./cliRun.js";
 
+/** The verdict's warnings as printed, one line each. */
+const warningTexts = (d: { verdict: { warnings: { text: string }[] } } | Record<string, any>): string[] => (d.verdict.warnings as { text: string }[]).map((w) => w.text);
+
 const SUMMARY_FIELDS: (keyof VariableSummary)[] = ["mean", "sd", "mcseMean", "q5", "q50", "q95", "essBulk", "essTail", "rhat", "essGeyer", "rhatClassic"];
 const SAMPLER = ["lp__", "accept_stat__", "stepsize__", "n_leapfrog__", "divergent__", "energy__"];
 
@@ -114,8 +117,7 @@ test("AR(1) chains written as a run: every row, and the run's Geyer ESS and clas
     const d = JSON.parse(runDiagnose([run.dir], { json: true })) as Record<string, any>;
     for (const key of [
       "files", "model", "chains", "draws", "truncated", "variables", "samplerColumns", "rows", "minEss", "medianEss", "maxEss", "minEssVariable",
-      "rhatMax", "rhatMaxVariable", "essBulkMin", "essBulkMinVariable", "essTailMin", "essTailMinVariable", "rhatRankMax", "rhatRankMaxVariable",
-      "divergences", "transitions", "samplingSeconds", "minEssPerSecond", "thresholds", "flags", "warnings",
+      "rhatMax", "rhatMaxVariable", "divergences", "transitions", "samplingSeconds", "minEssPerSecond", "verdict",
     ]) {
       assert.ok(key in d, `--json output has ${key}`);
     }
@@ -146,13 +148,13 @@ test("AR(1) chains written as a run: every row, and the run's Geyer ESS and clas
     assert.ok(["f.4", "f.5"].includes(d.minEssVariable), d.minEssVariable);
     const sums = new Map([...run.byColumn].map(([n, chains]) => [n, summarize(chains)]));
     const bulk = run.names.map((n) => sums.get(n)!.essBulk);
-    assert.equal(d.essBulkMin, Math.min(...bulk));
-    assert.equal(d.essBulkMinVariable, run.names[bulk.indexOf(Math.min(...bulk))]);
+    assert.equal(d.verdict.essBulkMin, Math.min(...bulk));
+    assert.equal(d.verdict.essBulkMinVariable, run.names[bulk.indexOf(Math.min(...bulk))]);
     const tail = run.names.map((n) => sums.get(n)!.essTail);
-    assert.equal(d.essTailMin, Math.min(...tail));
+    assert.equal(d.verdict.essTailMin, Math.min(...tail));
     const rank = run.names.map((n) => sums.get(n)!.rhat);
-    assert.equal(d.rhatRankMax, Math.max(...rank));
-    assert.equal(d.rhatRankMaxVariable, run.names[rank.indexOf(Math.max(...rank))]);
+    assert.equal(d.verdict.rhatRankMax, Math.max(...rank));
+    assert.equal(d.verdict.rhatRankMaxVariable, run.names[rank.indexOf(Math.max(...rank))]);
     assert.equal(d.samplingSeconds, 5);
     assert.equal(d.minEssPerSecond, d.minEss / 5);
 
@@ -161,20 +163,24 @@ test("AR(1) chains written as a run: every row, and the run's Geyer ESS and clas
     assert.deepEqual(run.divergences, [0, 0, 4, 0]);
     assert.deepEqual(d.files.map((f: { divergences: number }) => f.divergences), [0, 0, 4, 0]);
     assert.equal(d.transitions, 4000);
-    assert.deepEqual(d.thresholds, { rhat: 1.01, ess: 400 });
+    assert.deepEqual(d.verdict.thresholds, { rhat: 1.01, ess: 400, ebfmi: 0.3 });
     // Flags: lp__ and the variables past the thresholds, worst first.
     const checked = ["lp__", ...run.names];
     const flagged = (bad: (x: VariableSummary) => boolean, key: (x: VariableSummary) => number) =>
       checked.filter((n) => bad(sums.get(n)!)).sort((a, b) => key(sums.get(a)!) - key(sums.get(b)!));
-    assert.deepEqual(d.flags.rhat, flagged((x) => x.rhat > 1.01, (x) => -x.rhat));
-    assert.deepEqual(d.flags.essBulk, flagged((x) => x.essBulk < 400, (x) => x.essBulk));
-    assert.deepEqual(d.flags.essTail, flagged((x) => x.essTail < 400, (x) => x.essTail));
-    for (const f of ["f.4", "f.5"]) assert.ok(d.flags.rhat.includes(f) && d.flags.essBulk.includes(f), `${f} is flagged`);
-    for (const f of ["f.1", "f.2"]) assert.ok(!d.flags.rhat.includes(f) && !d.flags.essBulk.includes(f), `${f} is not flagged`);
-    assert.deepEqual(d.flags.notComputable, []);
-    const k = d.flags.rhat.length;
-    assert.ok(d.warnings.some((w: string) => w.startsWith(`R_hat > 1.01 for ${k} of 6 quantities, worst: ${d.flags.rhat[0]} (`)));
-    assert.ok(d.warnings.includes("4 of 4000 transitions (0.1%) were divergent (chain 3: 4): the estimates may be biased"));
+    assert.deepEqual(d.verdict.flags.rhat, flagged((x) => x.rhat > 1.01, (x) => -x.rhat));
+    assert.deepEqual(d.verdict.flags.essBulk, flagged((x) => x.essBulk < 400, (x) => x.essBulk));
+    assert.deepEqual(d.verdict.flags.essTail, flagged((x) => x.essTail < 400, (x) => x.essTail));
+    for (const f of ["f.4", "f.5"]) assert.ok(d.verdict.flags.rhat.includes(f) && d.verdict.flags.essBulk.includes(f), `${f} is flagged`);
+    for (const f of ["f.1", "f.2"]) assert.ok(!d.verdict.flags.rhat.includes(f) && !d.verdict.flags.essBulk.includes(f), `${f} is not flagged`);
+    assert.deepEqual(d.verdict.flags.notComputable, []);
+    const k = d.verdict.flags.rhat.length;
+    assert.ok(warningTexts(d).some((w: string) => w.startsWith(`R_hat > 1.01 for ${k} of 6 quantities, worst: ${d.verdict.flags.rhat[0]} (`)));
+    assert.ok(warningTexts(d).includes("4 of 4000 transitions (0.1%) after burn-in were divergent (chain 3: 4): the estimates may be biased; raise --target-acceptance (e.g. 0.95), or give a smaller --step-size"), warningTexts(d).join("\n"));
+    // Low ESS and R-hat say how many draws would do: the lowest flagged ESS brought to 400, with a quarter to spare.
+    const lowest = Math.min(...["lp__", ...run.names].flatMap((n) => [sums.get(n)!.essBulk, sums.get(n)!.essTail]));
+    assert.ok(d.verdict.suggestedDraws >= (1000 * 1.25 * 400) / lowest, String(d.verdict.suggestedDraws));
+    assert.ok(warningTexts(d).some((w) => w.startsWith("ESS_bulk < 400 ") && w.endsWith(`: posterior means and medians may be unreliable; run longer: --draws ${d.verdict.suggestedDraws}`)));
 
     // The human table: the same numbers, laid out as stansummary does.
     const r = cli("diagnose", run.dir);
@@ -214,9 +220,9 @@ test("a run that mixes well gets no warnings", () => {
   try {
     const run = writeRun(join(s.dir, "run"), { chains: 2, draws: 600, phis: [0, 0.1], seed: 5 });
     const d = diagnoseRun([run.dir]);
-    assert.deepEqual(d.warnings, []);
-    assert.deepEqual(d.flags, { rhat: [], notComputable: [], essBulk: [], essTail: [] });
-    assert.match(formatDiagnosis(d), /\nNo warnings: R_hat <= 1\.01, ESS_bulk and ESS_tail >= 200 for lp__ and every variable, no divergent transitions\.\n$/);
+    assert.deepEqual(warningTexts(d), []);
+    assert.deepEqual(d.verdict.flags, { rhat: [], notComputable: [], essBulk: [], essTail: [] });
+    assert.match(formatDiagnosis(d), /\nNo warnings: R_hat <= 1\.01, ESS_bulk and ESS_tail >= 200 for lp__ and every variable, no divergent transitions, E-BFMI >= 0\.3 in every chain\.\n$/);
   } finally {
     s.cleanup();
   }
@@ -248,9 +254,9 @@ test("CmdStan's own files (two chains, treedepth__, six digits, (Default) marker
   assert.deepEqual(d.files.map((f) => f.divergences), [0, 2]);
   assert.deepEqual(d.files.map((f) => f.samplingSeconds), [0.018, 0.018]);
   assert.deepEqual(d.files.map((f) => f.expectedDraws), [60, 60]);
-  assert.deepEqual(d.flags.rhat, ["theta.2"]);
-  assert.equal(d.essBulkMinVariable, "theta.2");
-  assert.deepEqual(d.thresholds, { rhat: 1.01, ess: 200 });
+  assert.deepEqual(d.verdict.flags.rhat, ["theta.2"]);
+  assert.equal(d.verdict.essBulkMinVariable, "theta.2");
+  assert.deepEqual(d.verdict.thresholds, { rhat: 1.01, ess: 200, ebfmi: 0.3 });
 });
 
 test("a single CmdStan file with nan and inf draws: those rows are NaN, named in the warnings, and the rest still summarised", () => {
@@ -276,7 +282,7 @@ test("--truncate cuts chains of different lengths to the shortest, says so, and 
     assert.equal(d.truncated, true);
     const want = summarize(run.byColumn.get("f.2")!.map((x) => x.slice(0, 80)));
     assert.deepEqual(d.rows.find((r) => r.name === "f.2"), { name: "f.2", kind: "variable", ...want });
-    assert.ok(d.warnings.includes("chains cut to their first 80 draws (the files hold 100, 80)"));
+    assert.ok(warningTexts(d).includes("chains cut to their first 80 draws (the files hold 100, 80)"));
     assert.match(formatDiagnosis(d), /^Inference for gp_probit: 2 chains of 80 draws \(160 in all\), chains cut to the shortest\n/);
   } finally {
     s.cleanup();
@@ -289,16 +295,16 @@ test("runs that stopped early are flagged: from the files' incomplete marker, th
     const stopped = writeRun(join(s.dir, "stopped"), { chains: 2, draws: 50, declaredDraws: 100, phis: [0.3], incomplete: true, unfinished: true });
     const d = diagnoseRun([stopped.dir]);
     assert.deepEqual(d.files.map((f) => [f.incomplete, f.draws, f.expectedDraws]), [[true, 50, 100], [true, 50, 100]]);
-    assert.ok(d.warnings.includes(`${join(stopped.dir, "draws_1.csv")}: the run stopped early: 50 of 100 draws`));
-    assert.ok(d.warnings.includes(`${join(stopped.dir, "draws_2.csv")}: the run stopped early: 50 of 100 draws`));
-    assert.ok(!d.warnings.some((w) => w.includes(".gpmcmc")), "the files already say it");
+    assert.ok(warningTexts(d).includes(`${join(stopped.dir, "draws_1.csv")}: the run stopped early: 50 of 100 draws`));
+    assert.ok(warningTexts(d).includes(`${join(stopped.dir, "draws_2.csv")}: the run stopped early: 50 of 100 draws`));
+    assert.ok(!warningTexts(d).some((w) => w.includes(".gpmcmc")), "the files already say it");
 
     const running = writeRun(join(s.dir, "running"), { chains: 2, draws: 50, phis: [0.3], unfinished: true, declaredChains: 3 });
     const e = diagnoseRun([running.dir]);
-    assert.ok(e.warnings.includes(`${running.dir}: the run did not complete (its .gpmcmc marker says so): it is still running, or it stopped early`));
-    assert.ok(e.warnings.includes("the files say the run had 3 chains, but 2 were given"));
+    assert.ok(warningTexts(e).includes(`${running.dir}: the run did not complete (its .gpmcmc marker says so): it is still running, or it stopped early`));
+    assert.ok(warningTexts(e).includes("the files say the run had 3 chains, but 2 were given"));
     const done = writeRun(join(s.dir, "done"), { chains: 2, draws: 50, phis: [0.3] });
-    assert.ok(!diagnoseRun([done.dir]).warnings.some((w) => /did not complete|stopped early|chains, but/.test(w)));
+    assert.ok(!warningTexts(diagnoseRun([done.dir])).some((w) => /did not complete|stopped early|chains, but/.test(w)));
   } finally {
     s.cleanup();
   }

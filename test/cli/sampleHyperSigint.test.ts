@@ -56,7 +56,7 @@ test("Ctrl-C stops sample with sampled hyperparameters cleanly: theta and f so f
       assert.ok(csv.draws >= 1 && csv.draws < 300_000, `chain ${c}: ${csv.draws} draws`);
     }
     const d = diagnoseRun([r.out], { truncate: true });
-    assert.ok(d.warnings.some((w) => /draws_1\.csv: the run stopped early: \d+ of 300000 draws/.test(w)), d.warnings.join("\n"));
+    assert.ok(d.verdict.warnings.some(({ text: w }) => /draws_1\.csv: the run stopped early: \d+ of 300000 draws/.test(w)), d.verdict.warnings.map((w) => w.text).join("\n"));
 
     // Negative control: the same command left to finish is complete, with no stopping message.
     const done = await hyperRun(s.dir, 20, false);

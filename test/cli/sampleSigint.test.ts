@@ -57,7 +57,7 @@ test("Ctrl-C stops sample cleanly: the draws so far are written, marked incomple
     }
     assert.equal(summary.draws, Math.min(...summary.perChain.map((c) => c.draws)));
     const d = diagnoseRun([out], { truncate: true });
-    assert.ok(d.warnings.some((w) => /draws_1\.csv: the run stopped early: \d+ of 300000 draws/.test(w)), d.warnings.join("\n"));
+    assert.ok(d.verdict.warnings.some(({ text: w }) => /draws_1\.csv: the run stopped early: \d+ of 300000 draws/.test(w)), d.verdict.warnings.map((w) => w.text).join("\n"));
   } finally {
     s.cleanup();
   }
