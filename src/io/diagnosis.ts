@@ -41,7 +41,7 @@ export interface ChainFileInfo {
   draws: number;
   /** Rows the run was set to keep (ceil(num_samples / thin)), when the file says. */
   expectedDraws: number | null;
-  /** Divergent transitions among the rows summarised (null: no divergent__ column). */
+  /** Divergent transitions among the rows summarised (null: no divergent__ column, or one of nan only: not recorded). */
   divergences: number | null;
   /** The file says the run stopped early (`incomplete = 1`). */
   incomplete: boolean;
@@ -74,7 +74,7 @@ export interface Diagnosis extends EssRhatExtremes {
   rhatRankMax: number | null;
   rhatRankMaxVariable: string | null;
 
-  /** Divergent transitions in the rows summarised, all chains (null: no divergent__ column). */
+  /** Divergent transitions in the rows summarised, all chains (null: no divergent__ column, or one of nan only: not recorded). */
   divergences: number | null;
   /** Rows summarised, all chains. */
   transitions: number;
@@ -205,7 +205,8 @@ export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOpti
   const files: ChainFileInfo[] = csvs.map((c) => {
     const j = c.columns.indexOf("divergent__");
     let div: number | null = null;
-    if (j >= 0) {
+    // a divergent__ column of nan only is one the sampler did not record (a grid job's draws)
+    if (j >= 0 && !c.values[j].every((v) => Number.isNaN(v))) {
       div = 0;
       const x = c.values[j];
       for (let i = 0; i < n; i++) if (x[i] !== 0 && !Number.isNaN(x[i])) div++;
@@ -223,7 +224,9 @@ export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOpti
   const seconds = files.every((f) => f.samplingSeconds !== null) ? files.reduce((t, f) => t + (f.samplingSeconds as number), 0) : null;
 
   const essThreshold = ESS_PER_CHAIN * m;
-  const checked = rows.filter((r) => r.kind === "variable" || r.name === "lp__");
+  // lp__ of nan only was not recorded (a grid job's draws): not checked
+  const lpRecorded = csvs.some((c) => c.columns.includes("lp__") && !c.values[c.columns.indexOf("lp__")].every((v) => Number.isNaN(v)));
+  const checked = rows.filter((r) => r.kind === "variable" || (r.name === "lp__" && lpRecorded));
   const flags: DiagnosisFlags = {
     rhat: worstFirst(checked.filter((r) => r.rhat > RHAT_THRESHOLD), (r) => -r.rhat),
     notComputable: checked.filter((r) => Number.isNaN(r.rhat) || Number.isNaN(r.essBulk) || Number.isNaN(r.essTail)).map((r) => r.name),
