@@ -66,7 +66,7 @@ export function withRecordedOptions<T extends RawLastingRunOptions & { data?: st
   if (model === "latent-gp" && KERNEL_OPTIONS.some(given)) checkSameKind(run, false);
   const mine = Object.entries(raw).filter(([k, v]) => v !== undefined && (NOT_RECORDED.has(k) || given(k)));
   const replaced = new Set(mine.flatMap(([k]) => ALTERNATIVES.find((g) => g.includes(k)) ?? []));
-  const merged: Record<string, unknown> = Object.fromEntries(Object.entries(recorded).filter(([k]) => !replaced.has(k)));
+  const merged: Record<string, unknown> = Object.fromEntries(Object.entries(recorded).filter(([k]) => !replaced.has(k) && !NOT_RECORDED.has(k)));
   for (const [k, v] of mine) merged[k] = v;
   if (typeof recorded.data === "string") merged.data = recordedDataFile(run, recorded.data, run.record.cwd);
   return merged as T;
