@@ -210,7 +210,7 @@ export function formatDiagnosis(d: Diagnosis, options: DiagnoseTableOptions = {}
     );
     out.push(`  ${verdictFigures(d.verdict)}`);
   }
-  out.push(d.divergences === null ? "Divergences: no divergent__ column" : `Divergences: ${d.divergences} of ${d.transitions} transitions`);
+  out.push(d.divergences === null ? "Divergences: not recorded (no divergent__ column, or nan only)" : `Divergences: ${d.divergences} of ${d.transitions} transitions`);
   if (d.samplingSeconds !== null) {
     out.push(
       `Sampling took ${formatValue(d.samplingSeconds, 3)} s summed over ${d.chains} ${d.chains === 1 ? "chain" : "chains"} (not wall-clock)` +

@@ -22,9 +22,10 @@ import "../grid/fitzhughNagumoRunJob.js"; // registers its job kind
 import "../grid/coxProcessRunJob.js"; // registers its job kind
 import { gridJobs, readGridSpec, type GridJob } from "../grid/spec.js";
 import { readJobResults } from "../grid/store.js";
+import { collectGridDraws } from "../grid/collectDraws.js";
 import { registerUserError } from "./errors.js";
 import { checkGridDrawsFit } from "./memoryBudget.js";
-import { OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
+import { exclusive, OptionError, parsePath, parsePositiveInteger, parsePositiveNumber } from "./options.js";
 
 registerUserError(RedisUnreachableError);
 
@@ -171,10 +172,20 @@ export function registerGridCommands(program: Command): void {
     });
   grid
     .command("collect <spec>")
-    .description("the results of SPEC.json's jobs as one CSV table (one row per job, in the spec's order)")
+    .description("the results of SPEC.json's jobs as one CSV table (one row per job, in the spec's order); with --draws DIR, each finished job's draws as a run directory that diagnose and report read")
     .option("--out <file>", "write the table to a file instead of stdout")
     .option("--json", "print the results as one JSON array instead")
-    .action((specPath: string, o: { out?: string; json?: boolean }) => {
+    .option("--draws <dir>", "write each finished job's draws into <dir> instead of printing the table (--out still writes it): a directory per cell, named after it, holding draws_1.csv in the layout gpmcmc sample writes and job.json, for gpmcmc diagnose and gpmcmc report")
+    .option("--overwrite", "with --draws: replace what an earlier collect (or another gpmcmc command) wrote into <dir>")
+    .option("--force", "with --draws: write into an existing directory that is not empty and not gpmcmc's (its other entries are kept)")
+    .action((specPath: string, o: { out?: string; json?: boolean; draws?: string; overwrite?: boolean; force?: boolean }) => {
+      if (o.draws === undefined) {
+        for (const [flag, given] of [["--overwrite", o.overwrite], ["--force", o.force]] as const) {
+          if (given) throw new OptionError(flag, "applies only with --draws DIR (it says what to do with an existing DIR)");
+        }
+      }
+      exclusive({ "--draws": o.draws, "--json": o.json });
+      const drawsDir = o.draws === undefined ? undefined : parsePath("--draws", o.draws);
       const g = readGridSpec(parsePath("SPEC", specPath));
       const jobs = gridJobs(g);
       const results = readJobResults<GridJobResult>(g.outDir, jobs);
@@ -183,8 +194,13 @@ export function registerGridCommands(program: Command): void {
       if (missing === jobs.length) throw new DataError({ file: specPath }, `no job of grid ${JSON.stringify(g.spec.grid)} has finished yet (0 of ${jobs.length}); gpmcmc grid run ${specPath} runs them`);
       const text = o.json ? JSON.stringify(results.map((r, i) => r ?? { id: jobs[i].id, identity: jobs[i].identity, missing: true })) + "\n"
         : resultRows(jobs, results).map((r) => r.join(",")).join("\n") + "\n";
+      if (drawsDir !== undefined) {
+        const c = collectGridDraws(g, jobs, results, drawsDir, { overwrite: o.overwrite, force: o.force });
+        process.stdout.write(`wrote the draws of ${c.cells.length} job${c.cells.length === 1 ? "" : "s"} into ${drawsDir}, a directory per cell (gpmcmc diagnose ${join(drawsDir, c.cells[0].name)} reads the first)\n`);
+        if (c.withoutDraws.length > 0) process.stderr.write(`gpmcmc: ${c.withoutDraws.length} finished job${c.withoutDraws.length === 1 ? "" : "s"} kept no draws (${g.spec.kind})\n`);
+      }
       if (o.out !== undefined) writeFileAtomic(parsePath("--out", o.out), text);
-      else process.stdout.write(text);
+      else if (drawsDir === undefined) process.stdout.write(text);
       if (missing > 0) process.stderr.write(`gpmcmc: ${missing} of ${jobs.length} jobs have no result yet (gpmcmc grid run ${specPath})\n`);
     });
 

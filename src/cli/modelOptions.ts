@@ -187,9 +187,8 @@ function exposureColumn(read: Dataset, name: string): { data: Dataset; exposure:
  * Registers the model options on a command, with the same names and help on every command;
  * `likelihoods` says which likelihoods this command takes (the --likelihood help).
  */
-export function addModelOptions(cmd: Command, likelihoods: string, options: { dataRequired?: boolean } = {}): Command {
-  const data = "CSV data set with a header; column y holds the responses (labels -1/+1 or 0/1, counts, ordinal categories 1..r, or returns), the others are inputs";
-  return (options.dataRequired ? cmd.requiredOption("--data <file>", data) : cmd.option("--data <file>", data))
+export function addModelOptions(cmd: Command, likelihoods: string): Command {
+  return cmd.option("--data <file>", "CSV data set with a header; column y holds the responses (labels -1/+1 or 0/1, counts, ordinal categories 1..r, or returns), the others are inputs")
     .option("--likelihood <name>", likelihoods, "probit")
     .option("--thresholds <b>", "ordinal: the r - 1 increasing thresholds between the r categories, comma-separated")
     .option("--noise-sd <s>", "ordinal: sd of the latent noise (default 1)")

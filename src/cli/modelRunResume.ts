@@ -23,6 +23,7 @@ import { parseLastingRunOptions, type LastingRunOptions, type RawLastingRunOptio
 import { checkDrawsFit } from "./memoryBudget.js";
 import type { modelInfo, ModelName } from "../models/registry.js";
 import { OptionError } from "./options.js";
+import { recordOptions, type RecordedCommand } from "./recordedOptions.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir, type ResumableRun } from "./sampleResume.js";
 
 /** The --model models (the model registry's with a run of their own: models/modelRun.ts). */
@@ -59,6 +60,8 @@ export interface ModelRunStart {
   /** --out, or the directory resumed. */
   outPath?: string;
   given: { out?: string; force: boolean; checkpointEvery?: string };
+  /** The command's options as the run's record keeps them. */
+  recorded: RecordedCommand;
   /** The run's seed: --seed, else the resumed run's, else one drawn now. */
   seed: number;
 }
@@ -81,7 +84,7 @@ export function startModelRun(model: RunModelName, raw: RawLastingRunOptions & {
     }
   }
   const seed = o.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
-  return { lasting, resumed, outPath: o.out ?? lasting.resume, given: { out: o.out, force: o.force, checkpointEvery: raw.checkpointEvery }, seed };
+  return { lasting, resumed, outPath: o.out ?? lasting.resume, given: { out: o.out, force: o.force, checkpointEvery: raw.checkpointEvery }, recorded: recordOptions(raw), seed };
 }
 
 export interface ModelChainsRun<R> {
@@ -121,7 +124,7 @@ export async function runModelChains<R>(start: ModelRunStart, run: ModelChainsRu
   const checkpointEvery = start.given.checkpointEvery === undefined && resumed ? resumed.record.checkpointEvery ?? 0 : lasting.checkpointEvery;
   // read (and checked) before the run's directory is taken up: a damaged checkpoint is named, nothing changed
   const resume = resumed ? runCheckpoints(resumed.dir, spec.chains, { ...spec, dim: run.init.length }) : undefined;
-  const out = takeRunDir(resumed, start.given.out, { force: start.given.force, overwrite: lasting.overwrite }, { spec, data: { file: dataFile, sha256: dataSha256 }, checkpointEvery });
+  const out = takeRunDir(resumed, start.given.out, { force: start.given.force, overwrite: lasting.overwrite }, { spec, data: { file: dataFile, sha256: dataSha256 }, checkpointEvery, ...start.recorded });
   const stop = new StopFlag();
   const stopHandling = run.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
   const files: string[] = [];

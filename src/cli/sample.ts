@@ -44,6 +44,7 @@ import { relativeJitterOf } from "../gp/jitter.js";
 import { describeJitter, jitterWords } from "./jitterText.js";
 import { ProgressDisplay } from "./progress.js";
 import { parseLastingRunOptions } from "./lastingRunOptions.js";
+import { recordOptions, withRecordedOptions } from "./recordedOptions.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { acceptanceWords, dataRecord, fmt, latentVerdictOptions, publishReport, verdictSummary } from "./sampleReport.js";
 import { DEFAULT_HYPER_LATENT_SAMPLER } from "../hyper/schemes.js";
@@ -250,7 +251,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
       checkpoint: outPath !== undefined ? { dir: outPath, every: checkpointEvery, dataFile: data.path, dataSha256 } : undefined,
       resume: resumed ? runCheckpoints(resumed.dir, spec.chains, { ...spec, dim: data.n }) : undefined,
       onTargetReady: () => {
-        out = takeRunDir(resumed, o.out, { force: o.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
+        out = takeRunDir(resumed, o.out, { force: o.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery, ...recordOptions(raw) });
       },
     });
   } catch (e) {
@@ -339,7 +340,7 @@ export function registerSampleCommand(program: Command): Command {
   const command = program
     .command("sample")
     .description("draw the latent values f of a GP model (RMHMC, HMC and its variants, SMMALA, MH variants, elliptical slice), with fixed kernel hyperparameters or, when none is given, sampling them too (--scheme); or the coefficients of a parametric model (--model)");
-  return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(refuseFlagAndNegation(command, "adapt")), SAMPLE_LIKELIHOOD_HELP, { dataRequired: true }))
+  return addParametricModelOptions(addModelOptions(addFitzhughNagumoSampleOptions(refuseFlagAndNegation(command, "adapt")), SAMPLE_LIKELIHOOD_HELP))
     .option("--sampler <name>", `${SAMPLER_HELP}; with sampled hyperparameters the default is ${DEFAULT_HYPER_LATENT_SAMPLER}, with --model logistic-regression rmhmc`)
     .option("--scheme <name>", `with sampled hyperparameters (no --lengthscale, --signal-sd or their log forms): pm (pseudo-marginal MH of theta on an importance estimate of p(y | theta) from EP's approximation, Laplace's where the likelihood has no EP sites; f among the importance draws), or sa, aa, asis, khr or surr (Filippone, Zhong & Girolami, Section 2); default ${DEFAULT_SCHEME}`)
     .option("--theta-sampler <name>", "with sampled hyperparameters: mh, hmc or smmala for theta (default mh; khr takes mh only, surr none)")
@@ -372,12 +373,14 @@ export function registerSampleCommand(program: Command): Command {
     .option("--force", "write into an existing directory that is not a gpmcmc output directory")
     .option("--overwrite", "replace the run an existing --out directory holds (without it, such a directory is refused)")
     .option("--checkpoint-every <n>", "with --out: checkpoint each chain every n transitions (and on Ctrl-C or SIGTERM), so that --resume continues it; the resumed run's draws are those of a run never stopped")
-    .option("--resume <dir>", "continue the interrupted run in <dir> from its checkpoints; give the options it was started with (--seed may be left out); a finished run is left as it is")
+    .option("--resume <dir>", "continue the interrupted run in <dir> from its checkpoints, with the options it was started with (recorded there); an option given beside --resume must agree with the run's; a finished run is left as it is")
     .option("--parallel <p>", "chains run at once, on worker threads with one BLAS thread each (default: the number of cores, at most --chains); the draws do not depend on it")
     .option("--progress", "show per-chain progress on stderr even when it is not a terminal (plain lines every 10 s)")
     .option("--quiet", "show no progress (the default when stderr is not a terminal)")
     .option("--json", "print one JSON object instead of text")
-    .action(async (opts: RawSampleCommandOptions & RawParametricOptions) => {
+    .action(async (given: RawSampleCommandOptions & RawParametricOptions, cmd: Command) => {
+      // --resume DIR: the options not given come from the run's record
+      const opts = withRecordedOptions(given, (key) => !["default", undefined].includes(cmd.getOptionValueSource(key)));
       if (isParametricModel(opts)) {
         const run = { lgcp: runCoxProcessSample, volatility: runVolatilitySample, "fitzhugh-nagumo": runFitzhughNagumoSample }[opts.model as string] ?? runParametricSample;
         // undefined: stopped (Ctrl-C, SIGTERM) with its checkpoints kept

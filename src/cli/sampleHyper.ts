@@ -33,6 +33,7 @@ import { OptionError, parseChoice, parsePositiveInteger, parseSamplerChoice } fr
 import { ProgressDisplay } from "./progress.js";
 import { dataRecord, fmt, publishReport, verdictSummary } from "./sampleReport.js";
 import { parseLastingRunOptions, type RawLastingRunOptions } from "./lastingRunOptions.js";
+import { recordOptions } from "./recordedOptions.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
@@ -204,7 +205,7 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const display = showProgress ? new ProgressDisplay({ chains: spec.chains, tty: io.stderrIsTTY ?? process.stderr.isTTY === true, write: stderr, columns: process.stderr.columns }) : undefined;
   // read (and checked) before the run's directory is taken up: a damaged checkpoint is named, nothing changed
   const resume = resumed ? runCheckpoints(resumed.dir, spec.chains, spec) : undefined;
-  out = takeRunDir(resumed, options.out, { force: options.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery });
+  out = takeRunDir(resumed, options.out, { force: options.force, overwrite: lasting.overwrite }, { spec, data: { file: data.path, sha256: dataSha256 }, checkpointEvery, ...recordOptions(raw) });
   const stop = io.stop ?? new StopFlag();
   const stopHandling = io.handleSigint ? lastingRunInterrupts(stop, stderr, outPath) : undefined;
   const run = await runHyperGp(data, spec, {

@@ -33,6 +33,9 @@ export interface RunRecord<S = LatentGpRunSpec> {
   data: { file: string; sha256: string };
   /** --checkpoint-every of the run (a resume keeps it unless given anew). */
   checkpointEvery: number;
+  /** The command's options, by Commander's names, and the directory it ran in (recordedOptions.ts: what a resume takes when they are not given); absent in the records of earlier versions and of ais. */
+  options?: Record<string, string | boolean>;
+  cwd?: string;
 }
 
 /** A run directory that `--resume` was given. */

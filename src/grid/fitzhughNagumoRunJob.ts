@@ -14,6 +14,7 @@
  * and counting the same solves; its seconds are then the sum over its attempts of those of the
  * transitions it kept.
  */
+import { FN_PARAMETER_NAMES } from "../models/fitzhughNagumo/equations.js";
 import { essGeyer } from "../diagnostics/ess.js";
 import type { PosteriorMode } from "../models/fitzhughNagumo/mode.js";
 import type { FitzhughNagumoModel } from "../models/fitzhughNagumo/model.js";
@@ -145,4 +146,4 @@ export function fitzhughNagumoRunJob(job: GridJob, context?: TaskContext): Fitzh
   return figuresResult(job, { dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.seconds, t0, resumed });
 }
 
-registerGridJobKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob");
+registerGridJobKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob", () => [...FN_PARAMETER_NAMES]);

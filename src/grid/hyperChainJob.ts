@@ -14,6 +14,7 @@
  * worker died, resumes from there: its draws and figures are those of the job never
  * interrupted. The checkpoint goes once the draws file is written.
  */
+import { vectorNames } from "../io/cmdstan.js";
 import { hostname } from "node:os";
 import { drawsArray } from "../diagnostics/draws.js";
 import { minEssByChain } from "../diagnostics/summary.js";
@@ -122,4 +123,5 @@ export function hyperChainJob(job: GridJob, context?: TaskContext): HyperChainJo
   };
 }
 
-registerGridJobKind(HYPER_CHAIN, import.meta.url, "hyperChainJob");
+// theta's sampled components, in the order of its chains (hyperChains.ts)
+registerGridJobKind(HYPER_CHAIN, import.meta.url, "hyperChainJob", (dim) => vectorNames("theta", dim));

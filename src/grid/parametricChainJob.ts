@@ -24,6 +24,7 @@
  * timings come from one job at a time.
  * A resumed job's time is the sum over its attempts of the time of the transitions it kept.
  */
+import { vectorNames } from "../io/cmdstan.js";
 import { existsSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -301,4 +302,4 @@ export function parametricChainJob(job: GridJob, context?: TaskContext): Paramet
   return figuresResult(job, { dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0, resumed });
 }
 
-registerGridJobKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob");
+registerGridJobKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob", (dim) => vectorNames("beta", dim));

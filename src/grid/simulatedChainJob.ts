@@ -9,6 +9,7 @@
  * directory and resumes from its checkpoint when one is there (a job retried after its worker
  * died), so its draws are those of a run never interrupted.
  */
+import { vectorNames } from "../io/cmdstan.js";
 import { readFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
@@ -140,4 +141,4 @@ export function readJobDraws(drawsDir: string, result: Pick<GridJobResult, "draw
   return decodeExact(readFileSync(join(drawsDir, result.drawsFile), "utf8"));
 }
 
-registerGridJobKind(SIMULATED_LATENT_CHAIN, import.meta.url, "simulatedLatentChainJob");
+registerGridJobKind(SIMULATED_LATENT_CHAIN, import.meta.url, "simulatedLatentChainJob", (dim) => vectorNames("f", dim));

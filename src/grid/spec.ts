@@ -11,20 +11,30 @@
  */
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readTextFile } from "../io/dataset.js";
+import { vectorNames } from "../io/cmdstan.js";
 import { DataError } from "../io/errors.js";
 import { registerTaskKind } from "../parallel/tasks.js";
 import { cellIdentity, jobId } from "./identity.js";
 
 const jobKinds: string[] = [];
+const drawNamers = new Map<string, (dim: number) => string[]>();
 
 /**
  * Registers a grid job kind: the task kind (src/parallel/tasks.ts) of the function `exportName`
- * of `module` that runs one job. Each job module calls it as it loads, so the kinds a spec may
- * name are those of the modules loaded (the command line loads them all).
+ * of `module` that runs one job, and the names of the columns of its draws file (`drawNames`, given
+ * the draw's length; absent for a kind that keeps no draws). Each job module calls it as it loads,
+ * so the kinds a spec may name are those of the modules loaded (the command line loads them all).
  */
-export function registerGridJobKind(kind: string, module: string | URL, exportName: string): void {
+export function registerGridJobKind(kind: string, module: string | URL, exportName: string, drawNames?: (dim: number) => string[]): void {
   registerTaskKind(kind, module, exportName);
   if (!jobKinds.includes(kind)) jobKinds.push(kind);
+  if (drawNames) drawNamers.set(kind, drawNames);
+}
+
+/** The names of the `dim` columns of a job's draws, as its kind names them (x.1, ..., x.dim where it names none, or not that many). */
+export function gridDrawNames(kind: string, dim: number): string[] {
+  const names = drawNamers.get(kind)?.(dim);
+  return names !== undefined && names.length === dim ? names : vectorNames("x", dim);
 }
 
 /** The grid job kinds registered so far, in the order their modules loaded. */

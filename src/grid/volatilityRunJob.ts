@@ -36,6 +36,9 @@ import { writeJobDraws } from "./store.js";
 
 export const VOLATILITY_RUN = "volatility-run";
 
+/** The model's parameters, the columns of a job's draws (the volatilities are not kept). */
+const VOLATILITY_PARAMETERS = ["beta", "sigma", "phi"] as const;
+
 export interface SvConfig {
   label: string;
   parameters: SvSamplerName;
@@ -121,7 +124,7 @@ export function volatilityRun(y: Float64Array, config: SvConfig, run: number, bu
     const m = c.reduce((a, b) => a + b, 0) / draws;
     return { m, sd: Math.sqrt(c.reduce((a, b) => a + (b - m) ** 2, 0) / (draws - 1)) };
   });
-  const names = ["beta", "sigma", "phi"];
+  const names = VOLATILITY_PARAMETERS;
   const densities = cols.map((c, j) => {
     const { grid, densities: d } = kernelDensities([c], 100);
     return { name: names[j]!, grid: Array.from(grid), density: Array.from(d[0] ?? []) };
@@ -167,4 +170,4 @@ export function volatilityRunJob(job: GridJob, context?: TaskContext): Volatilit
   });
 }
 
-registerGridJobKind(VOLATILITY_RUN, import.meta.url, "volatilityRunJob");
+registerGridJobKind(VOLATILITY_RUN, import.meta.url, "volatilityRunJob", () => [...VOLATILITY_PARAMETERS]);

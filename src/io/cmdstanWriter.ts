@@ -39,7 +39,8 @@ export interface DrawStats {
   acceptStat: number;
   stepSize: number;
   nLeapfrog: number;
-  divergent: boolean;
+  /** null: not recorded (written nan, as the other statistics are when NaN). */
+  divergent: boolean | null;
   energy: number;
 }
 
@@ -186,7 +187,7 @@ export class CmdStanWriter {
     l[1] = formatNumber(stats.acceptStat);
     l[2] = formatNumber(stats.stepSize);
     l[3] = formatNumber(stats.nLeapfrog);
-    l[4] = stats.divergent ? "1" : "0";
+    l[4] = stats.divergent === null ? formatNumber(NaN) : stats.divergent ? "1" : "0";
     l[5] = formatNumber(stats.energy);
     for (let j = 0; j < values.length; j++) l[6 + j] = formatNumber(values[j]);
     this.file.write(l.join(",") + "\n");

@@ -42,7 +42,7 @@ export interface ChainFileInfo {
   draws: number;
   /** Rows the run was set to keep (ceil(num_samples / thin)), when the file says. */
   expectedDraws: number | null;
-  /** Divergent transitions among the rows summarised (null: no divergent__ column). */
+  /** Divergent transitions among the rows summarised (null: no divergent__ column, or one of nan only: not recorded). */
   divergences: number | null;
   /** The file says the run stopped early (`incomplete = 1`). */
   incomplete: boolean;
@@ -68,7 +68,7 @@ export interface Diagnosis extends EssRhatExtremes {
 
   // Over the model's variables: the sample command's figures (EssRhatExtremes).
 
-  /** Divergent transitions in the rows summarised, all chains (null: no divergent__ column). */
+  /** Divergent transitions in the rows summarised, all chains (null: no divergent__ column, or one of nan only: not recorded). */
   divergences: number | null;
   /** Rows summarised, all chains. */
   transitions: number;
@@ -201,11 +201,13 @@ export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOpti
     for (let i = 0; i < x.length; i++) if (hit(x[i])) k++;
     return k;
   };
+  // a sampler column of nan only is one the sampler did not record (a grid job's draws)
+  const recorded = (x: Float64Array | undefined): Float64Array | undefined => (x && !x.every((v) => Number.isNaN(v)) ? x : undefined);
   const files: ChainFileInfo[] = csvs.map((c) => ({
     path: c.path,
     draws: c.draws,
     expectedDraws: expectedDraws(c),
-    divergences: count(column(c, "divergent__"), (v) => v !== 0 && !Number.isNaN(v)),
+    divergences: count(recorded(column(c, "divergent__")), (v) => v !== 0 && !Number.isNaN(v)),
     incomplete: c.incomplete,
     samplingSeconds: c.timing?.samplingSeconds ?? null,
   }));
@@ -224,7 +226,7 @@ export function diagnoseDraws(csvs: readonly CmdStanCsv[], options: DiagnoseOpti
   };
   const verdict = judgeRun(
     {
-      quantities: rows.filter((r) => r.kind === "variable" || r.name === "lp__"),
+      quantities: rows.filter((r) => r.kind === "variable" || (r.name === "lp__" && csvs.some((c) => recorded(column(c, "lp__")) !== undefined))),
       chains: m,
       draws: n,
       // the pm scheme's divergent__ marks proposals of theta rejected for want of a usable estimate, not divergent trajectories (run/summary.ts judges it so too)

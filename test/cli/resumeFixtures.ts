@@ -30,8 +30,27 @@ export function writeData(path: string, n: number): void {
   writeFileSync(path, rows.join("\n") + "\n");
 }
 
-export function gpmcmc(args: string[]) {
-  return spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8" });
+export function gpmcmc(args: string[], cwd?: string) {
+  return spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8", cwd });
+}
+
+/**
+ * Runs `args` into `out` (an absolute path) with a checkpoint every `every` transitions, in `cwd`,
+ * and sends SIGTERM once chain 1's first checkpoint is on disk: the run stops there (exit 130),
+ * its draws so far and checkpoints kept.
+ */
+export async function stopOnceCheckpointed(args: string[], out: string, every: string, cwd?: string): Promise<void> {
+  const child = spawn(process.execPath, [MAIN, ...args, "--out", out, "--checkpoint-every", every], { cwd });
+  let stderr = "";
+  child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+  const poll = setInterval(() => {
+    if (!existsSync(join(out, "checkpoint_1.json"))) return;
+    clearInterval(poll);
+    child.kill("SIGTERM");
+  }, 20);
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  clearInterval(poll);
+  assert.equal(code, 130, `the run was to be stopped midway: ${stderr}`);
 }
 
 /** The data rows of a draws file (its comment lines hold timings, which differ between runs). */

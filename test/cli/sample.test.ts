@@ -244,7 +244,7 @@ test("the gpmcmc executable: sample --json prints one JSON object and exits 0; a
 
     const missing = gpmcmc(["sample", "--lengthscale", "1", "--signal-sd", "2"]);
     assert.equal(missing.status, 2);
-    assert.match(missing.stderr, /^gpmcmc: required option '--data <file>' not specified \(see --help\)\n$/m);
+    assert.match(missing.stderr, /^gpmcmc: --data: is required: the CSV data set \(header line; response column y\)\n$/m);
   } finally {
     s.cleanup();
   }

@@ -2,11 +2,25 @@
  * The bad-input table's rows of whole commands (badInputMore.test.ts runs each with the built
  * `gpmcmc` in a scratch directory, its working directory).
  */
-import { writeFileSync } from "node:fs";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, finishedRun, inBase, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
+import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, base, finishedRun, gpmcmc, inBase, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
 
 const K = KERNEL;
+
+const sha12 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
+
+/** The set-up of `base` and a finished run in s/rel on s/d.csv named as relative, then `change`. */
+function relativeRun(change: (s: string) => void): (s: string) => void {
+  return (s) => {
+    base(s);
+    const r = gpmcmc(["sample", "--data", "d.csv", ...K, "--draws", "20", "--burn-in", "10", "--chains", "1", "--seed", "3", "--quiet", "--out", "rel"], s);
+    assert.equal(r.code, 0, r.stderr);
+    change(s);
+  };
+}
 export const COMMAND_ROWS: CommandRow[] = [
   inBase("sample: --force without --out", ["sample", "--data", "d.csv", ...K, "--force"], "--force: needs --out (it lets the run write into an existing --out directory that is not gpmcmc's)"),
   inBase("sample: --overwrite without --out", ["sample", "--data", "d.csv", ...K, "--overwrite"], "--overwrite: needs --out (it replaces the run in the --out directory)"),
@@ -19,7 +33,25 @@ export const COMMAND_ROWS: CommandRow[] = [
   inBase("sample: --out and --resume together", ["sample", "--data", "d.csv", ...K, "--out", "run2", "--resume", "run"], "--resume: continues the run in its own directory: give --out or --resume, not both"),
   inBase("sample: an unknown option", ["sample", "--data", "d.csv", ...K, "--bogus"], "unknown option '--bogus' (see --help)"),
   inBase("sample: an argument it does not take", ["sample", "--data", "d.csv", ...K, "extra"], "too many arguments for 'sample'. Expected 0 arguments but got 1. (see --help)"),
-  inBase("sample: no --data", ["sample"], "required option '--data <file>' not specified (see --help)"),
+  inBase("sample: no --data", ["sample"], "--data: is required: the CSV data set (header line; response column y)"),
+  inBase("sample --resume alone: an option that differs from the run", ["sample", "--resume", "run", "--draws", "21"], "--draws: differs from the run being resumed in run (it has 20, the options given ask for 21); resume with the options the run was started with"),
+  inBase("sample --resume alone: another --model", ["sample", "--resume", "run", "--model", "volatility"], "--model: the run in run is a GP (latent-gp) run; resume it with --model latent-gp, or without --model"),
+  { name: "sample --resume alone: the data file gone", setup: relativeRun((s) => rmSync(join(s, "d.csv"))), args: () => ["sample", "--resume", "rel"], message: () => "d.csv: the data file the run in rel was started on is missing; put it back, or resume with --data FILE and the other options the run was started with" },
+  {
+    name: "sample --resume alone: the data file changed",
+    setup: relativeRun((s) => writeFileSync(join(s, "d.csv"), "y,x1\n1,0.5\n-1,0.25\n")),
+    args: () => ["sample", "--resume", "rel"],
+    message: (s) => `d.csv: is not the data the run in rel was started on (SHA-256 ${sha12(join(s, "d.csv"))}..., the run's ${sha12(DATA)}...); resume with the run's own data`,
+  },
+  {
+    name: "sample --resume alone: a record without the options (an earlier gpmcmc's)",
+    setup: relativeRun((s) => {
+      const { options: _options, cwd: _cwd, ...record } = JSON.parse(readFileSync(join(s, "rel", "run.json"), "utf8")) as Record<string, unknown>;
+      writeFileSync(join(s, "rel", "run.json"), JSON.stringify(record));
+    }),
+    args: () => ["sample", "--resume", "rel"],
+    message: () => "--resume: rel/run.json records no options (the run was started by an earlier gpmcmc): resume it with --data and the other options it was started with",
+  },
   inBase("sample: --data without its value", ["sample", "--data"], "option '--data <file>' argument missing (see --help)"),
   inBase("sample: --scheme with fixed hyperparameters", ["sample", "--data", "d.csv", ...K, "--scheme", "sa"], "--scheme: applies only when the hyperparameters are sampled, i.e. without --lengthscale/--log-lengthscale and --signal-sd/--log-signal-sd"),
   inBase("sample: an unknown --scheme", ["sample", "--data", "d.csv", "--scheme", "nope"], '--scheme: unknown scheme "nope" (known: sa, aa, asis, khr, surr, pm)'),

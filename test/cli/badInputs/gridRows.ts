@@ -2,9 +2,11 @@
  * The bad-input table's rows of grid and worker (whole commands; a spec of 4 small jobs in
  * s/grid.json, varied by each row).
  */
-import { writeFileSync } from "node:fs";
+import assert from "node:assert/strict";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { writeSpec, type CommandRow } from "./rowKit.js";
+import { jobId } from "../../../src/grid/identity.js";
+import { gpmcmc, writeSpec, type CommandRow } from "./rowKit.js";
 
 const axes = (change: Record<string, unknown>) => ({ axes: { likelihood: ["logistic"], n: [10], d: [2], "data-set": [0], sampler: ["ess"], chain: [0], ...change } });
 const job = "demo seed=1 likelihood=logistic n=10 d=2 data-set=0 sampler=ess chain=0";
@@ -12,6 +14,25 @@ const job = "demo seed=1 likelihood=logistic n=10 d=2 data-set=0 sampler=ess cha
 function specRow(name: string, change: Record<string, unknown>, message: string | ((s: string) => string), args: string[] = ["grid", "run", "grid.json"]): CommandRow {
   return { name, setup: (s) => writeSpec(s, change), args: () => args, message: typeof message === "string" ? () => message : message };
 }
+
+/** The grid of writeSpec run to its end in s (its results in s/grid-out), then `change`. */
+function finishedGrid(change: (s: string) => void = () => {}): (s: string) => void {
+  return (s) => {
+    writeSpec(s, {});
+    const r = gpmcmc(["grid", "run", "grid.json", "--parallel", "1", "--quiet"], s);
+    assert.equal(r.code, 0, r.stderr);
+    change(s);
+  };
+}
+
+/** A row of `grid collect grid.json --draws ...` on a finished grid. */
+function collectRow(name: string, args: string[], message: string | ((s: string) => string), change?: (s: string) => void): CommandRow {
+  return { name, setup: finishedGrid(change), args: () => ["grid", "collect", "grid.json", ...args], message: typeof message === "string" ? () => message : message };
+}
+
+/** The job of writeSpec's first cell, whose draws file the rows below damage, and that file. */
+const first = "demo seed=1 likelihood=logistic n=10 d=2 data-set=0 sampler=mh-v1 chain=0";
+const firstDraws = (s: string) => join(s, "grid-out", "draws", `${jobId("simulated-latent-chain", first, { draws: 20, burnIn: 5, dataSeed: 1 })}.json`);
 
 function fileRow(name: string, text: string, message: string): CommandRow {
   return { name, setup: (s) => writeFileSync(join(s, "grid.json"), text), args: () => ["grid", "run", "grid.json"], message: () => message };
@@ -44,6 +65,31 @@ export const GRID_ROWS: CommandRow[] = [
   specRow("grid status --queue: not a URL", {}, '--queue: not a URL: "nope" (expected redis://HOST:PORT)', ["grid", "status", "grid.json", "--queue", "nope"]),
   specRow("grid status: no such spec", {}, "nope.json: no such file", ["grid", "status", "nope.json"]),
   specRow("grid collect: no such spec", {}, "nope.json: no such file", ["grid", "collect", "nope.json"]),
+  specRow("grid collect --draws: no job has finished", {}, 'grid.json: no job of grid "demo seed=1" has finished yet (0 of 4); gpmcmc grid run grid.json runs them', ["grid", "collect", "grid.json", "--draws", "cells"]),
+  specRow("grid collect: --overwrite without --draws", {}, "--overwrite: applies only with --draws DIR (it says what to do with an existing DIR)", ["grid", "collect", "grid.json", "--overwrite"]),
+  specRow("grid collect: --force without --draws", {}, "--force: applies only with --draws DIR (it says what to do with an existing DIR)", ["grid", "collect", "grid.json", "--force"]),
+  specRow("grid collect: --draws with --json", {}, "--draws: cannot be combined with --json: give one or the other", ["grid", "collect", "grid.json", "--draws", "cells", "--json"]),
+  collectRow("grid collect --draws: a directory that is not empty and not gpmcmc's", ["--draws", "cells"], 'output "cells": the directory exists, is not empty and is not a gpmcmc output directory (it has no .gpmcmc file); choose a new directory, or use --force to write into it', (s) => {
+    mkdirSync(join(s, "cells"));
+    writeFileSync(join(s, "cells", "notes.txt"), "mine\n");
+  }),
+  collectRow("grid collect --draws: an earlier collect, without --overwrite", ["--draws", "cells"], 'output "cells": holds a finished gpmcmc run; choose another directory, or use --overwrite to replace it', (s) => {
+    const r = gpmcmc(["grid", "collect", "grid.json", "--draws", "cells"], s);
+    assert.equal(r.code, 0, r.stderr);
+  }),
+  collectRow("grid collect --draws: a directory the file system refuses (/proc)", ["--draws", "/proc/x"],
+    // root may write /proc's directory, whose file system then refuses; anyone else is refused by permissions
+    () => `output "/proc/x": cannot be created: ${process.getuid?.() === 0 ? 'the file system refuses to create it in "/proc" (ENOENT), although that directory exists' : '"/proc" is not writable'}`),
+  collectRow("grid collect --draws: a directory under a file", ["--draws", "grid.json/cells"], 'output "grid.json/cells": cannot be created: "grid.json" is a file, not a directory'),
+  collectRow("grid collect --draws: no finished job kept draws", ["--draws", "cells"], 'grid.json: no finished job of grid "demo seed=1" kept draws (4 of 4 jobs finished, none with a draws file; lgcp-run jobs keep none)', (s) => {
+    // as an lgcp-run job's result says: no draws file
+    for (const f of readdirSync(join(s, "grid-out", "results"))) {
+      const path = join(s, "grid-out", "results", f);
+      writeFileSync(path, readFileSync(path, "utf8").replace(/"drawsFile":"[^"]*"/, '"drawsFile":""'));
+    }
+  }),
+  collectRow("grid collect --draws: a draws file missing", ["--draws", "cells"], (s) => `${firstDraws(s)}: is missing: the draws file of finished job "${first}" (its result names it)`, (s) => rmSync(firstDraws(s))),
+  collectRow("grid collect --draws: a draws file that is not one", ["--draws", "cells"], (s) => `${firstDraws(s)}: is not the draws of finished job "${first}" (20 draws of 10 numbers)`, (s) => writeFileSync(firstDraws(s), "{}\n")),
   { name: "grid: an unknown subcommand", args: () => ["grid", "nope"], message: () => 'grid: unknown subcommand "nope" (known: run, status, collect)' },
   { name: "grid: no subcommand", args: () => ["grid"], message: () => "grid: needs a subcommand: run, status or collect (gpmcmc grid --help describes them)" },
   { name: "grid run: no spec", args: () => ["grid", "run"], message: () => "missing required argument 'spec' (see --help)" },
