@@ -6,7 +6,7 @@
  *
  * One t at the draws' mean, the proposal of burn-in, proposes a skewed posterior poorly: with
  * d = 5 ARD lengthscales the log-lengthscales have long left tails (skewness about -0.9), and a
- * chain sticks where the proposal is thin (BENCHMARKS.md, "pm: a proposal fitted to burn-in").
+ * chain sticks where the proposal is thin (BENCHMARKS.md, "pm: proposals tried on the n = 100 cases").
  */
 import { cholesky, Cholesky } from "../linalg/cholesky.js";
 import { Matrix } from "../linalg/matrix.js";
