@@ -12,7 +12,7 @@ import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import { takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { binaryCodingOf, likelihoods, likelihoodsWith } from "../likelihoods/registry.js";
-import { checkLatentGpResponses, latentGpDataWarnings, latentGpRun } from "../models/latentGpRun.js";
+import { checkLatentGpResponses, LATENT_GP_DEFAULTS, latentGpDataWarnings, latentGpRun } from "../models/latentGpRun.js";
 import { checkKernelMatrixFits } from "./memoryBudget.js";
 import type { LatentGpLikelihoodOptions, LatentGpModelSpec } from "../targets/latentGpModel.js";
 import {
@@ -98,7 +98,7 @@ export function parseModelOptions(raw: RawModelOptions, scope: ModelScope): Mode
     if (scope.noJitter !== undefined) throw new OptionError("--jitter", scope.noJitter);
     jitter = parseJitter(raw.jitter);
   } else if (scope.noJitter === undefined) {
-    jitter = { relative: DEFAULT_RELATIVE_JITTER };
+    jitter = LATENT_GP_DEFAULTS.jitter;
   }
   return {
     data,
