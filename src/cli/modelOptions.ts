@@ -189,7 +189,7 @@ function exposureColumn(read: Dataset, name: string): { data: Dataset; exposure:
  */
 export function addModelOptions(cmd: Command, likelihoods: string): Command {
   return cmd.option("--data <file>", "CSV data set with a header; column y holds the responses (labels -1/+1 or 0/1, counts, ordinal categories 1..r, or returns), the others are inputs")
-    .option("--likelihood <name>", likelihoods, "probit")
+    .option("--likelihood <name>", likelihoods, LATENT_GP_DEFAULTS.likelihood)
     .option("--thresholds <b>", "ordinal: the r - 1 increasing thresholds between the r categories, comma-separated")
     .option("--noise-sd <s>", "ordinal: sd of the latent noise (default 1)")
     .option("--exposure-column <name>", "poisson: the input column holding each case's exposure m (rate m exp(f)); it is not an input of the kernel")
