@@ -19,7 +19,8 @@ import type { RandomSource } from "../random/types.js";
 import { latentSampler, type LatentSamplerSpec } from "../samplers/registry.js";
 import type { Kernel, SamplerState } from "../samplers/types.js";
 import type { AnnealedLatentTarget, GaussianApproximation } from "../targets/annealedLatent.js";
-import { latentGpTarget, type LatentGpData, type LatentGpModelSpec } from "../targets/latentGpModel.js";
+import type { LatentGpData, LatentGpModelSpec } from "../targets/latentGpModel.js";
+import { latentGpRun } from "../models/latentGpRun.js";
 import { checkAisResume, TRACE_COLUMNS, type AisPoint, type AisRunCheckpoint } from "./aisCheckpoint.js";
 import { temperatureSchedule, type ScheduleSpec } from "./schedule.js";
 import type { FaultOf } from "../math/negativeControl.js";
@@ -201,7 +202,7 @@ function releaseState(state: SamplerState): void {
 /** The target of `spec` on `data`: K assembled and factorised, q set up. */
 export function aisTarget(data: LatentGpData, spec: AisSpec, onWarning?: (message: string) => void): AnnealedLatentTarget {
   const q: GaussianApproximation | undefined = spec.start.kind === "q" ? { mean: spec.start.mean, sitePrecisions: spec.start.sitePrecisions } : undefined;
-  return latentGpTarget(data.X, data.y, spec.model, onWarning, q);
+  return latentGpRun.buildTarget(data, spec.model, { onJitter: onWarning, q }); // the model's options not given: LATENT_GP_DEFAULTS
 }
 
 /** What a caller may add to run `run` of a spec: progress, a stop, checkpoints, a checkpoint to continue from. */

@@ -12,7 +12,7 @@ import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import { takeInputColumn, type BinaryCoding, type Dataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { binaryCodingOf, likelihoods, likelihoodsWith } from "../likelihoods/registry.js";
-import { checkLatentGpResponses, latentGpDataWarnings, latentGpRun } from "../models/latentGpRun.js";
+import { checkLatentGpResponses, LATENT_GP_DEFAULTS, latentGpDataWarnings, latentGpRun } from "../models/latentGpRun.js";
 import { checkKernelMatrixFits } from "./memoryBudget.js";
 import type { LatentGpLikelihoodOptions, LatentGpModelSpec } from "../targets/latentGpModel.js";
 import {
@@ -98,7 +98,7 @@ export function parseModelOptions(raw: RawModelOptions, scope: ModelScope): Mode
     if (scope.noJitter !== undefined) throw new OptionError("--jitter", scope.noJitter);
     jitter = parseJitter(raw.jitter);
   } else if (scope.noJitter === undefined) {
-    jitter = { relative: DEFAULT_RELATIVE_JITTER };
+    jitter = LATENT_GP_DEFAULTS.jitter;
   }
   return {
     data,
@@ -189,7 +189,7 @@ function exposureColumn(read: Dataset, name: string): { data: Dataset; exposure:
  */
 export function addModelOptions(cmd: Command, likelihoods: string): Command {
   return cmd.option("--data <file>", "CSV data set with a header; column y holds the responses (labels -1/+1 or 0/1, counts, ordinal categories 1..r, or returns), the others are inputs")
-    .option("--likelihood <name>", likelihoods, "probit")
+    .option("--likelihood <name>", likelihoods, LATENT_GP_DEFAULTS.likelihood)
     .option("--thresholds <b>", "ordinal: the r - 1 increasing thresholds between the r categories, comma-separated")
     .option("--noise-sd <s>", "ordinal: sd of the latent noise (default 1)")
     .option("--exposure-column <name>", "poisson: the input column holding each case's exposure m (rate m exp(f)); it is not an input of the kernel")

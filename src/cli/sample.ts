@@ -7,7 +7,7 @@
  *
  * Everything that can be checked before sampling is checked first (options, output directory,
  * data, kernel), so a bad input stops the command with one line and exit code 2 and writes
- * nothing. The run itself is src/run's runLatentGp on a plain-data LatentGpRunSpec: chains on
+ * nothing. The run itself is src/run's runLatentGpSpec on a plain-data LatentGpRunSpec: chains on
  * worker threads (--parallel), progress on stderr (progress.ts), and Ctrl-C stopping the chains
  * through a shared flag so that their draws so far are written, marked incomplete.
  */
@@ -18,16 +18,13 @@ import { getBackend } from "../linalg/backend.js";
 import { NotPositiveDefiniteError } from "../linalg/errors.js";
 import { StopFlag } from "../parallel/pool.js";
 import { LAPLACE_INTEGRATORS, type LaplaceIntegrator } from "../samplers/integrators/laplaceDynamics.js";
-import { runLatentGp } from "../run/chains.js";
+import { runLatentGpSpec } from "../run/chains.js";
 import { defaultWhitening, type WhiteningFit } from "../run/whiteningMass.js";
-import { INITS, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
+import { INITS, latentGpRunSpec, type InitName, type LatentGpRunSpec } from "../run/runSpec.js";
 import {
-  defaultTargetAcceptance,
   describeLeapfrogSolve,
-  latentAdaptation,
   HMC_MASSES,
   latentSamplerInfo,
-  latentSamplerSpec,
   leapfrogSteps,
   RMHMC_INTEGRATORS,
   tunableValue,
@@ -123,12 +120,10 @@ export function parseSampleExtras(raw: RawSampleCommandOptions): SampleExtras {
   return { adapt: raw.adapt ?? true, targetAcceptance, mass, integrator, init, sampler: samplerOptions };
 }
 
-/** The plain-data description of the run the checked inputs ask for. */
+/** The plain-data description of the run the checked inputs ask for: the library's (latentGpRunSpec), with its defaults. */
 export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: number): LatentGpRunSpec {
   const o = inputs.options;
   const sampler = o.sampler as LatentSamplerName;
-  const targetAcceptance = extras.targetAcceptance ?? defaultTargetAcceptance(sampler);
-  const adapt = latentAdaptation(sampler, extras.adapt, o.burnIn, targetAcceptance);
   // Each option reaches the spec field of its own name; one a sampler does not have was refused by parseSamplerOptions.
   const given = {
     sampler,
@@ -147,17 +142,18 @@ export function runSpecFor(inputs: SampleInputs, extras: SampleExtras, seed: num
     mass: extras.mass,
     targetAcceptance: extras.targetAcceptance,
   } as LatentSamplerSpecInput;
-  return {
+  return latentGpRunSpec({
     model: latentGpModelSpec(o.model, inputs),
-    sampler: latentSamplerSpec(given),
+    sampler: given,
     draws: o.draws,
     burnIn: o.burnIn,
     thin: o.thin,
     chains: o.chains,
     seed,
-    adapt,
+    // the adaptation towards the sampler's target acceptance (given, or the registry's) unless --no-adapt
+    ...(extras.adapt ? {} : { adapt: false as const }),
     init: extras.init,
-  };
+  });
 }
 
 /** What `gpmcmc sample --json` prints and summary.json holds. */
@@ -240,7 +236,7 @@ export async function runSampleCommand(raw: RawSampleCommandOptions, io: SampleI
   try {
     // The kernel matrix is built (and factorised) before the output directory is made, so a
     // K that is not positive definite writes nothing.
-    run = await runLatentGp(data, spec, {
+    run = await runLatentGpSpec(data, spec, {
       parallel: o.parallel,
       stop,
       onProgress: display && ((p) => display.update(p)),

@@ -23,7 +23,7 @@ import { THETA_SAMPLER_NAMES, type ThetaSamplerName } from "../hyper/thetaSample
 import { DEFAULT_RELATIVE_JITTER, type JitterPolicy } from "../gp/jitter.js";
 import type { OpCounts } from "../linalg/counters.js";
 import { StopFlag } from "../parallel/pool.js";
-import { operationsPerIteration, runHyperGp, writeHyperChainDraws, type HyperChainResult, type HyperRunSpec } from "../run/hyperRun.js";
+import { DEFAULT_SCHEME, hyperRunSpec, operationsPerIteration, runHyperGp, writeHyperChainDraws, type HyperChainResult, type HyperRunSpec } from "../run/hyperRun.js";
 import { summariseRun, type RunSummary } from "../run/summary.js";
 import { latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
 import { VERSION } from "../version.js";
@@ -37,8 +37,8 @@ import { recordOptions } from "./recordedOptions.js";
 import { checkResume, lastingRunInterrupts, readResumableRun, runCheckpoints, settleCheckpoints, takeRunDir } from "./sampleResume.js";
 import { parseSampleOptions, type RawSampleOptions } from "./sampleOptions.js";
 
-/** The scheme `gpmcmc sample` uses unless --scheme is given (why: BENCHMARKS.md, "Fully Bayesian GP classification: the pm scheme against Stan"). */
-export const DEFAULT_SCHEME: SchemeName = "pm";
+/** The scheme `gpmcmc sample` uses unless --scheme is given: the library's (src/run/hyperRun.ts). */
+export { DEFAULT_SCHEME };
 
 export interface RawHyperOptions {
   scheme?: string;
@@ -92,8 +92,8 @@ function refuseFixedOnly(raw: Raw): void {
  * and the Gibbs step of sigma exact, src/hyper/covariance.ts), or absolute (a, the pm scheme
  * only: the others need K linear in sigma).
  */
-function hyperJitter(policy: JitterPolicy | undefined, scheme: SchemeName): { relativeJitter: number; absoluteJitter?: number } {
-  if (policy === undefined) return { relativeJitter: DEFAULT_RELATIVE_JITTER };
+function hyperJitter(policy: JitterPolicy | undefined, scheme: SchemeName): { relativeJitter?: number; absoluteJitter?: number } {
+  if (policy === undefined) return {}; // the model's default (HYPER_MODEL_DEFAULTS)
   if (policy === 0) return { relativeJitter: 0 };
   if (typeof policy === "object") return { relativeJitter: policy.relative };
   if (policy === "auto") throw new OptionError("--jitter", "auto is not available with sampled hyperparameters (the jitter is part of the model, the same at every theta): give relative:R, an absolute amount, or 0");
@@ -186,11 +186,12 @@ export async function runHyperSampleCommand(raw: Raw, io: { stdout?: (s: string)
   const fixedSpec = latentGpModelSpec(options.model, read);
   const jitter = hyperJitter(options.model.jitter, scheme);
   const seed = options.seed ?? resumed?.record.spec.seed ?? randomInt(0, 2 ** 31);
-  const spec: HyperRunSpec = {
+  // the library's spec (hyperRunSpec), with its defaults for what is not given
+  const spec: HyperRunSpec = hyperRunSpec({
     model: { likelihood: fixedSpec.likelihood, ...(fixedSpec.likelihoodOptions ? { likelihoodOptions: fixedSpec.likelihoodOptions } : {}), lengthscalePrior, variancePrior, ...jitter, ...(raw.sharedLengthscale ? { sharedLengthscale: true } : {}) },
     sampler: { scheme, ...(thetaSampler ? { thetaSampler } : {}), latent, ...(importanceSamples !== undefined ? { importanceSamples } : {}) },
     draws: options.draws, burnIn: options.burnIn, thin: options.thin, chains: options.chains, seed,
-  };
+  });
   const data = read.data;
   const dataSha256 = fileSha256(data.path);
   const outPath = options.out ?? lasting.resume;

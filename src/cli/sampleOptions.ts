@@ -10,6 +10,8 @@ import { likelihoodsWithEpSites } from "../likelihoods/registry.js";
 import type { BinaryCoding, Dataset } from "../io/dataset.js";
 import { checkOutputDir, type OutputDirCheck, type OutputDirOptions } from "../io/atomic.js";
 import { DEFAULT_LATENT_SAMPLER, LATENT_SAMPLER_NAMES, latentSamplerInfo, samplerLikelihoods, WHITENINGS, type WhiteningName } from "../samplers/registry.js";
+import { LATENT_GP_DEFAULTS } from "../models/latentGpRun.js";
+import { RUN_DEFAULTS } from "../run/runSpec.js";
 import { checkDrawsFit } from "./memoryBudget.js";
 import { MODEL_LIKELIHOODS, parseModelOptions, readModelData, type ModelOptions, type RawModelOptions } from "./modelOptions.js";
 import {
@@ -52,11 +54,8 @@ export const SAMPLER_HELP = `${LATENT_SAMPLER_NAMES.join(", ")}; ${DEFAULT_LATEN
 /** Defaults for options not given. */
 export const SAMPLE_DEFAULTS = {
   sampler: DEFAULT_LATENT_SAMPLER,
-  likelihood: "probit",
-  draws: 1000,
-  burnIn: 1000,
-  thin: 1,
-  chains: 4,
+  likelihood: LATENT_GP_DEFAULTS.likelihood,
+  ...RUN_DEFAULTS,
 } as const;
 
 /** `gpmcmc sample`'s options as Commander gives them (strings and flags). */

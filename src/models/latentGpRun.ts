@@ -7,6 +7,7 @@
  * command line checks of its options (the exposure column, the kernel options, the memory its
  * n x n matrices need) stays in cli/modelOptions.ts.
  */
+import { DEFAULT_RELATIVE_JITTER } from "../gp/jitter.js";
 import { labelKindFor, oneClassWarning, readDataset, type BinaryCoding, type Dataset } from "../io/dataset.js";
 import { DataError } from "../io/errors.js";
 import { binaryCodingOf, likelihoodByName } from "../likelihoods/registry.js";
@@ -32,11 +33,11 @@ export interface LatentGpTargetHooks {
 export type LatentGpSamplerOptions = { [N in LatentSamplerName]: Partial<Omit<LatentSamplerSpecOf<N>, "sampler">> }[LatentSamplerName] & { burnIn?: number; adapt?: boolean };
 
 /**
- * The model's options: the likelihood (probit), its options, the kernel's log hyperparameters
- * (lengthscale 1, signal sd 1) and no jitter, as latentGpTarget takes them (`gpmcmc sample`
- * adds relative:1e-6 unless --jitter says otherwise).
+ * The model's options where not given, for the library and every command alike: the likelihood
+ * (probit), the kernel's log hyperparameters (lengthscale 1, signal sd 1) and a jitter of
+ * 1e-6 x the signal variance (src/gp/jitter.ts; `jitter: 0` for none), as latentGpTarget takes them.
  */
-export const LATENT_GP_DEFAULTS: Readonly<LatentGpModelSpec> = { likelihood: "probit", logLengthscale: [0], logSignalSd: 0 };
+export const LATENT_GP_DEFAULTS: Readonly<LatentGpModelSpec> = { likelihood: "probit", logLengthscale: [0], logSignalSd: 0, jitter: { relative: DEFAULT_RELATIVE_JITTER } };
 
 export interface LatentGpModelRun extends ModelRun<Dataset, LatentGpModelSpec, AnnealedLatentTarget, LatentGpSamplerOptions> {
   /** Reads the data set with the likelihood's labels (default probit: -1/+1 or 0/1, coded -1/+1). */

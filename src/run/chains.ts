@@ -20,7 +20,7 @@ import { LATENT_GP_CHAIN, type LatentGpChainInput } from "./chainTask.js";
 import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
 import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 import { withWhiteningMass, type WhiteningFit } from "./whiteningMass.js";
-import { initialPoint, type LatentGpRunSpec } from "./runSpec.js";
+import { initialPoint, latentGpRunSpec, type LatentGpRunInput, type LatentGpRunSpec } from "./runSpec.js";
 
 export interface RunHooks {
   /** Progress of each chain (from whichever thread runs it). */
@@ -56,6 +56,8 @@ export interface RunOptions extends RunHooks {
 }
 
 export interface LatentGpRun {
+  /** The run as run: the spec with every default filled in (what `gpmcmc sample` records as `run` in summary.json). */
+  spec: LatentGpRunSpec;
   target: AnnealedLatentTarget;
   /** One per chain, in chain order. */
   results: ChainResult[];
@@ -72,11 +74,18 @@ export interface LatentGpRun {
 let runCounter = 0;
 
 /**
- * Builds the target of `spec` on `data` in this thread (so a kernel matrix that is not positive
- * definite fails before any chain starts), then runs the chains on worker threads (see
- * RunOptions), chain c on the stream new Rng(seed, c) from the same starting point.
+ * The run `input` describes, its fields left out taking the defaults of `gpmcmc sample`
+ * (latentGpRunSpec): the same data, options and seed give the command's draws, bit for bit.
+ * Builds the target in this thread (so a kernel matrix that is not positive definite fails before
+ * any chain starts), then runs the chains on worker threads (see RunOptions), chain c on the
+ * stream new Rng(seed, c) from the same starting point.
  */
-export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, options: RunOptions = {}): Promise<LatentGpRun> {
+export function runLatentGp(data: LatentGpData, input: LatentGpRunInput, options: RunOptions = {}): Promise<LatentGpRun> {
+  return runLatentGpSpec(data, latentGpRunSpec(input), options);
+}
+
+/** The run of a complete spec, as given (e.g. `run` of a summary.json: an `adapt` left out there is none). */
+export async function runLatentGpSpec(data: LatentGpData, spec: LatentGpRunSpec, options: RunOptions = {}): Promise<LatentGpRun> {
   const target = latentGpRun.buildTarget(data, spec.model, { onJitter: options.onWarning });
   checkLatentSampler(target, spec.sampler); // the sampler spec, checked before any thread starts (no kernel built)
   // The chains get laplace-hmc's and laplace-nuts' whitening as data (the caller's spec, and what it reports, stay as given).
@@ -95,5 +104,5 @@ export async function runLatentGp(data: LatentGpData, spec: LatentGpRunSpec, opt
     else options.onProgress?.(m);
   };
   const run = await runChainTasks(LATENT_GP_CHAIN, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
-  return { target, ...run, seconds: run.seconds + (whitened.fit?.wallSeconds ?? 0), ...(whitened.fit ? { whitening: whitened.fit } : {}) };
+  return { spec, target, ...run, seconds: run.seconds + (whitened.fit?.wallSeconds ?? 0), ...(whitened.fit ? { whitening: whitened.fit } : {}) };
 }

@@ -21,7 +21,11 @@ import { Rng } from "../random/rng.js";
 import { runChain, type ChainOptions, type ChainResult, type Progress } from "../samplers/chain/driver.js";
 import type { ChainCheckpoint } from "../samplers/chain/chainCheckpoint.js";
 import { checkpointWriter, isCheckpointMessage, type ChainCheckpointTarget } from "./checkpointWriter.js";
-import { jointKernel, hyperVariableNames, lengthscalesOf, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
+import { DEFAULT_LENGTHSCALE_PRIOR, DEFAULT_VARIANCE_PRIOR, jointKernel, hyperVariableNames, lengthscalesOf, type HyperModelSpec, type HyperSamplerSpec } from "../hyper/jointKernel.js";
+import { DEFAULT_HYPER_LATENT_SAMPLER, type SchemeName } from "../hyper/schemes.js";
+import { LATENT_GP_DEFAULTS } from "../models/latentGpRun.js";
+import { latentSamplerSpec, type LatentSamplerName, type LatentSamplerSpecInput } from "../samplers/registry.js";
+import { givenThenDefaults, RUN_DEFAULTS } from "./runSpec.js";
 import type { LatentGpData } from "../targets/latentGpModel.js";
 import { runChainTasks } from "./chainTasks.js";
 import { chainRunFields, writeChainFile } from "./outputs.js";
@@ -37,6 +41,55 @@ export interface HyperRunSpec {
   thin: number;
   chains: number;
   seed: number;
+}
+
+/** The scheme of a run with sampled hyperparameters where none is given, for the library and `gpmcmc sample` alike (why: BENCHMARKS.md, "Fully Bayesian GP classification: the pm scheme against Stan"). */
+export const DEFAULT_SCHEME: SchemeName = "pm";
+
+/**
+ * The model with sampled hyperparameters where not given, as `gpmcmc sample` takes it: probit,
+ * the paper's priors (lengthscales Gamma(1, 1), signal variance inverse-Gamma(1, 1)), a jitter of
+ * 1e-6 x the signal variance.
+ */
+export const HYPER_MODEL_DEFAULTS: Readonly<HyperModelSpec> = {
+  likelihood: LATENT_GP_DEFAULTS.likelihood, lengthscalePrior: DEFAULT_LENGTHSCALE_PRIOR, variancePrior: DEFAULT_VARIANCE_PRIOR, relativeJitter: DEFAULT_RELATIVE_JITTER,
+};
+
+/**
+ * A run with sampled hyperparameters as a caller describes it: every field but the seed may be
+ * left out and takes the default `gpmcmc sample` takes (`hyperRunSpec` fills them in):
+ * `HYPER_MODEL_DEFAULTS`, the scheme `DEFAULT_SCHEME` (pm), theta by random-walk MH for the
+ * schemes that take a theta sampler (sa, aa, asis, khr), the latent sampler
+ * `DEFAULT_HYPER_LATENT_SAMPLER` (hmc-v2; a name, or a spec with fields left out, takes the
+ * registry's defaults), `RUN_DEFAULTS`' counts. A complete `HyperRunSpec` is one too.
+ */
+export interface HyperRunInput {
+  model?: Partial<HyperModelSpec>;
+  sampler?: Partial<Omit<HyperSamplerSpec, "latent">> & { latent?: LatentSamplerName | LatentSamplerSpecInput };
+  draws?: number;
+  burnIn?: number;
+  thin?: number;
+  chains?: number;
+  seed: number;
+}
+
+/** The complete spec of a run with sampled hyperparameters described with fields left out (see HyperRunInput). */
+export function hyperRunSpec(input: HyperRunInput): HyperRunSpec {
+  const given = input.sampler ?? {};
+  const scheme = given.scheme ?? DEFAULT_SCHEME;
+  const thetaSampler = given.thetaSampler ?? (scheme === "pm" || scheme === "surr" ? undefined : "mh");
+  return {
+    model: givenThenDefaults(HYPER_MODEL_DEFAULTS, input.model),
+    sampler: {
+      scheme, ...(thetaSampler ? { thetaSampler } : {}), latent: latentSamplerSpec(given.latent ?? DEFAULT_HYPER_LATENT_SAMPLER),
+      ...(given.importanceSamples !== undefined ? { importanceSamples: given.importanceSamples } : {}),
+    },
+    draws: input.draws ?? RUN_DEFAULTS.draws,
+    burnIn: input.burnIn ?? RUN_DEFAULTS.burnIn,
+    thin: input.thin ?? RUN_DEFAULTS.thin,
+    chains: input.chains ?? RUN_DEFAULTS.chains,
+    seed: input.seed,
+  };
 }
 
 /** A chain's result with the O(n^3) operations of its transitions (burn-in included). */
@@ -91,6 +144,9 @@ export const HYPER_GP_CHAIN = defineTaskKind(HYPER_GP_CHAIN_TASK, import.meta.ur
 registerErrorType(NotPositiveDefiniteError);
 
 export interface HyperRun {
+  /** The run as run: the spec with every default filled in (what `gpmcmc sample` records as `run` in summary.json). */
+  spec: HyperRunSpec;
+  /** One per chain, in chain order. */
   results: HyperChainResult[];
   seconds: number;
   workers: number;
@@ -110,8 +166,13 @@ export interface HyperRunOptions {
   resume?: (ChainCheckpoint | undefined)[];
 }
 
-/** Runs the chains of `spec` (on worker threads unless `inProcess`). */
-export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options: HyperRunOptions = {}): Promise<HyperRun> {
+/**
+ * Runs the chains of the run `input` describes (on worker threads unless `inProcess`), its fields
+ * left out taking the defaults of `gpmcmc sample` (hyperRunSpec): the same data, options and seed
+ * give the command's draws, bit for bit.
+ */
+export async function runHyperGp(data: LatentGpData, input: HyperRunInput, options: HyperRunOptions = {}): Promise<HyperRun> {
+  const spec = hyperRunSpec(input);
   jointKernel(data.X, data.y, spec.model, spec.sampler); // checks the spec before any thread starts
   const X = toPlainMatrix(data.X);
   const inputs: HyperChainInput[] = Array.from({ length: spec.chains }, (_, chain) => ({
@@ -123,7 +184,8 @@ export async function runHyperGp(data: LatentGpData, spec: HyperRunSpec, options
     if (isCheckpointMessage(m)) save?.(m.checkpoint);
     else options.onProgress?.(m);
   };
-  return runChainTasks(HYPER_GP_CHAIN, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
+  const run = await runChainTasks(HYPER_GP_CHAIN, inputs, { ...options, onProgress: save || options.onProgress ? onMessage as (p: Progress) => void : undefined });
+  return { spec, ...run };
 }
 
 function hyperNames(spec: HyperRunSpec, d: number, dim: number): string[] {

@@ -5,14 +5,14 @@
  * use it without the command-line parser. The samplers a run can use, with their defaults, are
  * src/samplers/registry.ts's.
  */
-export { INITS, initialPoint, runLatentGpChain } from "./runSpec.js";
-export type { ChainHooks, InitName, LatentGpRunSpec } from "./runSpec.js";
-export { runLatentGp } from "./chains.js";
+export { INITS, initialPoint, latentGpRunSpec, RUN_DEFAULTS, runLatentGpChain } from "./runSpec.js";
+export type { ChainHooks, InitName, LatentGpRunInput, LatentGpRunSpec } from "./runSpec.js";
+export { runLatentGp, runLatentGpSpec } from "./chains.js";
 export type { LatentGpRun, RunHooks, RunOptions } from "./chains.js";
 export { LATENT_GP_CHAIN_TASK, latentGpChainTask } from "./chainTask.js";
 export type { LatentGpChainInput } from "./chainTask.js";
 export { summariseRun } from "./summary.js";
 export type { ChainReport, RunSummary } from "./summary.js";
 export { drawsFileInfo, writeChainDraws } from "./outputs.js";
-export { runHyperGp, hyperChain, operationsPerIteration, writeHyperChainDraws, HYPER_GP_CHAIN_TASK } from "./hyperRun.js";
-export type { HyperChainResult, HyperRun, HyperRunSpec } from "./hyperRun.js";
+export { DEFAULT_SCHEME, HYPER_MODEL_DEFAULTS, hyperRunSpec, runHyperGp, hyperChain, operationsPerIteration, writeHyperChainDraws, HYPER_GP_CHAIN_TASK } from "./hyperRun.js";
+export type { HyperChainResult, HyperRun, HyperRunInput, HyperRunOptions, HyperRunSpec } from "./hyperRun.js";

@@ -106,7 +106,11 @@ test("latent-gp: read data -> build target -> sampler, the same target and kerne
     const direct = latentGpTarget(data.X, data.y, spec);
     const f = Float64Array.from({ length: 12 }, (_, i) => 0.1 * i - 0.5);
     assert.equal(target.logDensity(f), direct.logDensity(f));
-    assert.equal(m.buildTarget(data).logDensity(f), latentGpTarget(data.X, data.y, { likelihood: "probit", logLengthscale: [0], logSignalSd: 0 }).logDensity(f));
+    // the defaults: probit, unit lengthscale and signal sd, jitter 1e-6 x the signal variance (as `gpmcmc sample`)
+    const defaults = m.buildTarget(data);
+    assert.equal(defaults.jitter, 1e-6);
+    assert.equal(defaults.logDensity(f), latentGpTarget(data.X, data.y, { likelihood: "probit", logLengthscale: [0], logSignalSd: 0, jitter: { relative: 1e-6 } }).logDensity(f));
+    assert.notEqual(defaults.logDensity(f), latentGpTarget(data.X, data.y, { likelihood: "probit", logLengthscale: [0], logSignalSd: 0 }).logDensity(f));
     const { kernel, init, adapt } = m.sampler(target, "hmc", { burnIn: 10, stepSize: 0.2 });
     assert.deepEqual(init, new Float64Array(12));
     assert.equal(adapt?.method, "dual-averaging");

@@ -30,8 +30,10 @@ for (const sampler of ["rmhmc", "hmc"] as const) {
     const s = spec(sampler);
     const run = await runLatentGp(data, s, { parallel: 2 });
     assert.equal(run.results.length, 3);
-    const target = latentGpTarget(data.X, data.y, s.model);
-    const again = runLatentGpChain(latentSampler(target, s.sampler), initialPoint(target, "laplace"), s, 2);
+    // the run as run: the spec with its defaults (the jitter) filled in
+    assert.deepEqual(run.spec.model.jitter, { relative: 1e-6 });
+    const target = latentGpTarget(data.X, data.y, run.spec.model);
+    const again = runLatentGpChain(latentSampler(target, run.spec.sampler), initialPoint(target, "laplace"), run.spec, 2);
     assert.deepEqual(again.samples, run.results[2].samples);
     assert.deepEqual(again.stats.lp, run.results[2].stats.lp);
     assert.equal(again.tunedValue, run.results[2].tunedValue);
