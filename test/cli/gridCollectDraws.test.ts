@@ -70,11 +70,11 @@ test("grid collect --draws: diagnose reads each cell's draws, with the numbers o
       assert.equal(JSON.parse(readFileSync(join(s.dir, cell, "job.json"), "utf8")).identity, job.identity);
       const d = gpmcmc(["diagnose", cell, "--json"], s.dir);
       assert.equal(d.code, 0, d.stderr);
-      const diagnosis = JSON.parse(d.stdout) as { rows: Record<string, number | string | null>[]; divergences: number | null; chains: number; draws: number; warnings: string[] };
+      const diagnosis = JSON.parse(d.stdout) as { rows: Record<string, number | string | null>[]; divergences: number | null; chains: number; draws: number; verdict: { warnings: { text: string }[] } };
       assert.equal(diagnosis.chains, 1);
       assert.equal(diagnosis.draws, 60);
       assert.equal(diagnosis.divergences, null, "a grid job records no divergences: not reported as 0");
-      assert.ok(!diagnosis.warnings.some((w) => w.includes("lp__")), "lp__, not recorded, is not checked");
+      assert.ok(!diagnosis.verdict.warnings.some((w) => w.text.includes("lp__")), "lp__, not recorded, is not checked");
       assert.equal(differences(diagnosis.rows, names, decoded[k]!), "", cell);
       // negative control: against another cell's stored draws the same comparison fails
       assert.notEqual(differences(diagnosis.rows, names, decoded[(k + 1) % jobs.length]!), "");

@@ -88,7 +88,7 @@ function assertSameAsDiagnose(ran: Ran): void {
   assert.deepEqual(back.ebfmi, v.ebfmi);
 }
 
-test("gpmcmc sample, latent GP at fixed hyperparameters: too few draws warn, a bad step warns of divergences, the README's run is clear; diagnose agrees", () => {
+test("gpmcmc sample, latent GP at fixed hyperparameters: too few draws warn, a bad step warns of divergences, the README's run at twice its length is clear; diagnose agrees", () => {
   const s = scratchDir();
   try {
     const base = ["--data", SYNTH, "--lengthscale", "0.5", "--signal-sd", "2", "--chains", "2", "--seed", "1"];
@@ -109,7 +109,8 @@ test("gpmcmc sample, latent GP at fixed hyperparameters: too few draws warn, a b
     // without adaptation there is no target acceptance to raise: the step size is what to change
     assert.match(v.warnings.find((w) => w.check === "divergences")!.text, /^100 of 100 transitions \(100\.0%\) after burn-in were divergent \(chain 1: 50, chain 2: 50\): the estimates may be biased; give a smaller --step-size$/);
 
-    const clear = sample(s.dir, "clear", base);
+    // at the README's 1000 draws the largest R-hat is 1.008 with Haswell's kernels and 1.0100 with others: twice as many draws leave room on any CPU
+    const clear = sample(s.dir, "clear", [...base, "--draws", "2000"]);
     assertAllClear(clear);
     assert.deepEqual(clear.report.verdict.treeDepthSaturations, 0);
     assert.equal(clear.report.verdict.ebfmi.length, 2);
