@@ -7,7 +7,7 @@
  * group limits the process (process.constrainedMemory()), or what GPMCMC_MAX_MEMORY says (bytes,
  * e.g. 8e9 or 8G: on a shared machine, or to check a large run's size elsewhere). Three things are
  * checked against it: the n x n matrices of a GP model (K and its Cholesky factor, at least), the
- * draws a run keeps in memory (draws x chains x columns x 8 bytes) and the traces of AIS's runs
+ * chains' own state (CHAIN_STATE_BYTES a chain), the draws a run keeps in memory (draws x chains x columns x 8 bytes) and the traces of AIS's runs
  * (runs x temperatures points, which ais.json, one JSON text, must also hold with --out). A chain's checkpoint is one
  * JSON text, a V8 string of at most buffer.constants.MAX_STRING_LENGTH characters holding the
  * base64 of the chain's draws so far, so with --out a chain's draws must also fit in one.
@@ -76,11 +76,25 @@ export interface DrawsSize {
 }
 
 /**
- * Throws an OptionError on --draws when the run's draws (draws x chains x columns x 8 bytes) are
+ * Bytes each chain keeps besides its draws: its task, its sampler's state and its result's
+ * objects and statistics, in the JS heap (measured: 2.0 to 2.6 kB a chain for 500 and 3000
+ * chains of one draw at n = 5; rounded up to 4 kB). Chains are allocated together (one task and
+ * one result each), so their number is bounded by the memory limit over this.
+ */
+export const CHAIN_STATE_BYTES = 4000;
+
+/**
+ * Throws an OptionError on --chains when the chains' own state (chains x CHAIN_STATE_BYTES) is
+ * more than the memory limit, giving the most chains that fit; on --draws when the run's draws (draws x chains x columns x 8 bytes) are
  * more than the memory limit, or, when it checkpoints, a chain's draws more than one checkpoint
  * can hold: the message gives the bytes and the options that lower them.
  */
 export function checkDrawsFit(size: DrawsSize, limit: MemoryLimit = memoryLimit()): void {
+  const state = size.chains * CHAIN_STATE_BYTES;
+  if (state > limit.bytes) {
+    const most = Math.floor(limit.bytes / CHAIN_STATE_BYTES);
+    throw new OptionError("--chains", `${size.chains} chains x ${formatBytes(CHAIN_STATE_BYTES)} (each chain's task, sampler state and result, besides its draws) = ${formatBytes(state)}, more than ${limit.what}; at most ${most} chains fit`);
+  }
   const columns = size.variables + STATISTICS;
   const perChain = size.draws * columns * 8;
   const product = `${size.draws} draws x ${columns} columns (${size.variables} variable${size.variables === 1 ? "" : "s"}, ${STATISTICS} statistics) x 8 bytes`;

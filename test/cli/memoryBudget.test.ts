@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { totalmem } from "node:os";
-import { CHECKPOINT_LIMIT_BYTES, checkAisFits, checkDrawsFit, checkGridDrawsFit, checkKernelMatrixFits, formatBytes, memoryLimit } from "../../src/cli/memoryBudget.js";
+import { CHAIN_STATE_BYTES, CHECKPOINT_LIMIT_BYTES, checkAisFits, checkDrawsFit, checkGridDrawsFit, checkKernelMatrixFits, formatBytes, memoryLimit } from "../../src/cli/memoryBudget.js";
 import { OptionError } from "../../src/cli/options.js";
 import { DataError } from "../../src/io/errors.js";
 
@@ -39,6 +39,8 @@ test("the checks refuse only what is beyond the limit; a run without checkpoints
   const perChainOverCheckpoint = { draws: Math.ceil(CHECKPOINT_LIMIT_BYTES / (11 * 8)) + 1, chains: 1, variables: 5 };
   checkDrawsFit({ ...perChainOverCheckpoint, checkpoint: false }, limit);
   assert.throws(() => checkDrawsFit({ ...perChainOverCheckpoint, checkpoint: true }, limit), OptionError);
+  checkDrawsFit({ draws: 1, chains: 8e9 / CHAIN_STATE_BYTES, variables: 5, checkpoint: false }, limit);
+  assert.throws(() => checkDrawsFit({ draws: 1, chains: 8e9 / CHAIN_STATE_BYTES + 1, variables: 5, checkpoint: false }, limit), (e: unknown) => e instanceof OptionError && /^--chains: .* at most 2000000 chains fit$/.test(e.message));
   checkKernelMatrixFits({ n: 20000, path: "d.csv" }, limit);
   assert.throws(() => checkKernelMatrixFits({ n: 23000, path: "d.csv" }, limit), (e: unknown) => e instanceof DataError && e.file === "d.csv");
 });

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, base, finishedRun, gpmcmc, inBase, killedRun, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
+import { DATA, GRID_KINDS, KERNEL, SHORT_RUN, base, finishedRun, gpmcmc, inBase, killedRun, limit8G, memory8G, writeBig, writeSpec, type CommandRow } from "./rowKit.js";
 
 const K = KERNEL;
 
@@ -62,6 +62,10 @@ export const COMMAND_ROWS: CommandRow[] = [
   inBase("sample: a prior of the wrong form", ["sample", "--data", "d.csv", "--prior-signal-sd", "-1"], '--prior-signal-sd: "-1" is not of the form family:p1,p2 (gamma:A,B, invgamma:A,B, lognormal:M,S, halfnormal:S or halft:NU,S)'),
   inBase("sample: a prior with too few parameters", ["sample", "--data", "d.csv", "--prior-lengthscale", "gamma:1"], '--prior-lengthscale: the gamma family takes 2 parameters, "gamma:1" gives 1 (gamma:A,B, invgamma:A,B, lognormal:M,S, halfnormal:S or halft:NU,S)'),
   inBase("sample: an unknown prior family", ["sample", "--data", "d.csv", "--prior-lengthscale", "nope:1,2"], '--prior-lengthscale: unknown prior family "nope" (known: gamma:A,B, invgamma:A,B, lognormal:M,S, halfnormal:S or halft:NU,S)'),
+  inBase("sample --model logistic-regression: --chains 1e8, beyond the memory", ["sample", "--data", "d.csv", "--model", "logistic-regression", "--chains", "100000000", "--out", "lr"],
+    `--chains: 100000000 chains x 4.00 kB (each chain's task, sampler state and result, besides its draws) = 400 GB, more than ${limit8G}; at most 2000000 chains fit`, memory8G),
+  inBase("sample --resume: --chains 1e8, beyond the memory", ["sample", "--resume", "run", "--chains", "100000000"],
+    `--chains: 100000000 chains x 4.00 kB (each chain's task, sampler state and result, besides its draws) = 400 GB, more than ${limit8G}; at most 2000000 chains fit`, memory8G),
   inBase("sample: an unknown --model", ["sample", "--data", "d.csv", "--model", "nope"], '--model: unknown model "nope" (known: latent-gp, logistic-regression, lgcp, volatility, fitzhugh-nagumo)'),
   inBase("sample --model lgcp: --sigma2 -1", ["sample", "--data", "d.csv", "--model", "lgcp", "--sigma2", "-1"], '--sigma2: must be a positive number, got "-1"'),
   inBase("sample: --sigma2 without --model lgcp", ["sample", "--data", "d.csv", ...K, "--sigma2", "1"], "--sigma2: applies only to --model lgcp"),

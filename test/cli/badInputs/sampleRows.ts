@@ -136,6 +136,12 @@ export const SAMPLE_ROWS: SampleRow[] = [
     message: () => "--draws: 10000000 draws x 11 columns (5 variables, 6 statistics) x 8 bytes = 880 MB per chain, more than a chain's checkpoint can hold (402 MB); lower --draws (--thin k keeps one transition in k of a longer chain)",
   },
   {
+    name: "chains beyond the memory (--chains 1e8)",
+    env: memory8G,
+    options: () => ({ chains: "100000000", draws: "10" }),
+    message: () => `--chains: 100000000 chains x 4.00 kB (each chain's task, sampler state and result, besides its draws) = 400 GB, more than ${limit8G}; at most 2000000 chains fit`,
+  },
+  {
     name: "n = 60000: the n x n matrices beyond the memory",
     env: memory8G,
     setup: writeBig,
