@@ -175,4 +175,4 @@ export function lgcpRunJob(job: GridJob, context?: TaskContext): LgcpRunJobResul
   };
 }
 
-registerGridJobKind(LGCP_RUN, import.meta.url, "lgcpRunJob");
+registerGridJobKind(LGCP_RUN, import.meta.url, "lgcpRunJob", ["plan"]);

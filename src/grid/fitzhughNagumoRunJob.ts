@@ -30,7 +30,7 @@ import { denseMetricTarget, type DenseMetricModel } from "../targets/denseMetric
 import { seedOfIdentity } from "./identity.js";
 import { runJobChain, withStep } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
-import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
+import { figuresResult, RUN_LENGTH_SETTINGS, runLength, type FiguresJobResult } from "./parametricChainJob.js";
 import { registerGridJobKind, type GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
 
@@ -146,4 +146,4 @@ export function fitzhughNagumoRunJob(job: GridJob, context?: TaskContext): Fitzh
   return figuresResult(job, { dim: 3, draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.seconds, t0, resumed });
 }
 
-registerGridJobKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob", () => [...FN_PARAMETER_NAMES]);
+registerGridJobKind(FITZHUGH_NAGUMO_RUN, import.meta.url, "fitzhughNagumoRunJob", RUN_LENGTH_SETTINGS, () => [...FN_PARAMETER_NAMES]);

@@ -124,4 +124,4 @@ export function hyperChainJob(job: GridJob, context?: TaskContext): HyperChainJo
 }
 
 // theta's sampled components, in the order of its chains (hyperChains.ts)
-registerGridJobKind(HYPER_CHAIN, import.meta.url, "hyperChainJob", (dim) => vectorNames("theta", dim));
+registerGridJobKind(HYPER_CHAIN, import.meta.url, "hyperChainJob", ["table", "seed", "draws", "burnIn", "latentUpdates", "dataFile"], (dim) => vectorNames("theta", dim));

@@ -112,6 +112,9 @@ export function figuresResult<F>(job: GridJob, r: { dim: number; draws: number; 
   };
 }
 
+/** The fixed settings of a job that runs one chain (runLength reads them). */
+export const RUN_LENGTH_SETTINGS = ["burnIn", "draws"] as const;
+
 /** The fixed settings burnIn and draws of a job that runs one chain. */
 export function runLength(job: GridJob): { burnIn: number; draws: number } {
   return { burnIn: fixedInteger(job, "burnIn", 0), draws: fixedInteger(job, "draws", 2) };
@@ -302,4 +305,4 @@ export function parametricChainJob(job: GridJob, context?: TaskContext): Paramet
   return figuresResult(job, { dim: cell.coefficients, draws: s.draws, minEss: cell.minEss, acceptanceRate: cell.acceptanceRate, drawsFile, figures: cell, samplingSeconds: cell.cpuSeconds, t0, resumed });
 }
 
-registerGridJobKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob", (dim) => vectorNames("beta", dim));
+registerGridJobKind(PARAMETRIC_CHAIN, import.meta.url, "parametricChainJob", ["draws", "burnIn", "thin", "start", "stepSize", "leapfrogSteps", "trajectoryLength", "smmalaTargetAcceptance", "integrator"], (dim) => vectorNames("beta", dim));

@@ -141,4 +141,4 @@ export function readJobDraws(drawsDir: string, result: Pick<GridJobResult, "draw
   return decodeExact(readFileSync(join(drawsDir, result.drawsFile), "utf8"));
 }
 
-registerGridJobKind(SIMULATED_LATENT_CHAIN, import.meta.url, "simulatedLatentChainJob", (dim) => vectorNames("f", dim));
+registerGridJobKind(SIMULATED_LATENT_CHAIN, import.meta.url, "simulatedLatentChainJob", ["draws", "burnIn", "dataSeed"], (dim) => vectorNames("f", dim));

@@ -18,16 +18,19 @@ import { cellIdentity, jobId } from "./identity.js";
 
 const jobKinds: string[] = [];
 const drawNamers = new Map<string, (dim: number) => string[]>();
+const fixedKeys = new Map<string, readonly string[]>();
 
 /**
  * Registers a grid job kind: the task kind (src/parallel/tasks.ts) of the function `exportName`
- * of `module` that runs one job, and the names of the columns of its draws file (`drawNames`, given
+ * of `module` that runs one job, the settings its jobs read from a spec's "fixed" (`fixed`: any
+ * other key there is refused), and the names of the columns of its draws file (`drawNames`, given
  * the draw's length; absent for a kind that keeps no draws). Each job module calls it as it loads,
  * so the kinds a spec may name are those of the modules loaded (the command line loads them all).
  */
-export function registerGridJobKind(kind: string, module: string | URL, exportName: string, drawNames?: (dim: number) => string[]): void {
+export function registerGridJobKind(kind: string, module: string | URL, exportName: string, fixed: readonly string[], drawNames?: (dim: number) => string[]): void {
   registerTaskKind(kind, module, exportName);
   if (!jobKinds.includes(kind)) jobKinds.push(kind);
+  fixedKeys.set(kind, fixed);
   if (drawNames) drawNamers.set(kind, drawNames);
 }
 
@@ -92,6 +95,10 @@ export function readGridSpec(path: string): LoadedGrid {
   }
   const spec = checkGridSpec(raw, path);
   if (!jobKinds.includes(spec.kind)) fail(path, `unknown job kind ${JSON.stringify(spec.kind)} in "kind" (known: ${jobKinds.join(", ")})`);
+  const known = fixedKeys.get(spec.kind)!;
+  for (const k of Object.keys(spec.fixed)) {
+    if (!known.includes(k)) fail(path, `unknown field ${JSON.stringify(`fixed.${k}`)} (known in "fixed" of kind ${spec.kind}: ${known.join(", ")})`);
+  }
   return { spec, path, outDir: resolve(dirname(path), spec.out) };
 }
 

@@ -30,7 +30,7 @@ import { runChain } from "../samplers/chain/driver.js";
 import { fnvSeed } from "./identity.js";
 import { cpuClock, runJobChain } from "./jobChain.js";
 import { refuseJob } from "./jobError.js";
-import { figuresResult, runLength, type FiguresJobResult } from "./parametricChainJob.js";
+import { figuresResult, RUN_LENGTH_SETTINGS, runLength, type FiguresJobResult } from "./parametricChainJob.js";
 import { registerGridJobKind, type GridJob } from "./spec.js";
 import { writeJobDraws } from "./store.js";
 
@@ -170,4 +170,4 @@ export function volatilityRunJob(job: GridJob, context?: TaskContext): Volatilit
   });
 }
 
-registerGridJobKind(VOLATILITY_RUN, import.meta.url, "volatilityRunJob", () => [...VOLATILITY_PARAMETERS]);
+registerGridJobKind(VOLATILITY_RUN, import.meta.url, "volatilityRunJob", RUN_LENGTH_SETTINGS, () => [...VOLATILITY_PARAMETERS]);
