@@ -1,5 +1,5 @@
 /** Paths of test fixtures and scratch directories (tests run from dist/test/...). */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test, type TestContext } from "node:test";
@@ -72,7 +72,8 @@ export function snapshotDir(dir: string): Record<string, string> {
   const walk = (d: string, prefix: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       const rel = prefix + e.name;
-      if (e.isDirectory()) {
+      if (e.isSymbolicLink()) out[rel] = `-> ${readlinkSync(join(d, e.name))}`; // a link is not followed (it may lead to /proc)
+      else if (e.isDirectory()) {
         out[rel + "/"] = "";
         walk(join(d, e.name), rel + "/");
       } else out[rel] = readFileSync(join(d, e.name), "latin1");

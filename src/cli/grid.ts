@@ -5,11 +5,12 @@
  * processes, on any number of machines, run them. Results land in the spec's output directory
  * either way; `collect` prints them as one table, `status` says how far the grid is.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import type { Command } from "commander";
 import { writeFileAtomic } from "../io/atomic.js";
-import { DataError, fileErrorReason, OutputError } from "../io/errors.js";
+import { DataError, OutputError } from "../io/errors.js";
+import { makeDirs } from "../io/makeDirs.js";
 import { StopFlag } from "../parallel/pool.js";
 import { runGridLocally } from "../grid/localRunner.js";
 import { awaitGrid, gridStates, parseRedisUrl, RedisUnreachableError, startQueueWorker, submitGrid } from "../grid/queue.js";
@@ -55,34 +56,12 @@ export function resultRows(jobs: readonly GridJob[], results: readonly (GridJobR
   return [header, ...rows];
 }
 
-/**
- * Makes the grid's output directory before any job runs, so that one the file system refuses
- * (under /proc, read-only, a file in the way) is one line naming it, not a failure in every job.
- */
-function makeGridOutDir(dir: string): string[] {
-  // one level at a time from the nearest existing ancestor: mkdirSync's own recursion retries
-  // for ever where the file system answers ENOENT under a directory that exists (/proc)
-  const missing: string[] = [];
-  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) missing.unshift(d);
-  const made: string[] = [];
-  for (const d of missing) {
-    try {
-      mkdirSync(d);
-      made.push(d);
-    } catch (e) {
-      removeEmptyDirs(made);
-      throw new OutputError(dir, `cannot be created: ${fileErrorReason(e, d)}`);
-    }
-  }
-  return made;
-}
-
 /** Whether a directory holds no file, only (possibly) directories that hold none, as a job refused at its start leaves its draws/ and checkpoints/. */
 function holdsNoFile(dir: string): boolean {
   return readdirSync(dir, { withFileTypes: true }).every((e) => e.isDirectory() && holdsNoFile(join(dir, e.name)));
 }
 
-/** Removes the directories makeGridOutDir made, deepest first, where they still hold no file (a run refused before any job wrote). */
+/** Removes the directories makeDirs made, deepest first, where they still hold no file (a run refused before any job wrote). */
 function removeEmptyDirs(made: readonly string[]): void {
   for (const d of [...made].reverse()) {
     try {
@@ -147,7 +126,8 @@ export function registerGridCommands(program: Command): void {
         const draws = j.fixed.draws ?? j.cell.draws;
         if (typeof draws === "number") checkGridDrawsFit(g.path, draws);
       }
-      const made = makeGridOutDir(g.outDir);
+      // before any job runs: a directory the file system refuses is one line naming it, not a failure in every job
+      const made = makeDirs(g.outDir);
       try {
         await runGridJobsHere(specPath, o, g, jobs, url, parallel);
       } catch (e) {
@@ -230,8 +210,12 @@ export function registerGridCommands(program: Command): void {
       };
       process.on("SIGINT", () => stop("SIGINT"));
       process.on("SIGTERM", () => stop("SIGTERM"));
-      w = await startQueueWorker(url, { concurrency, lockSeconds, onEvent: o.quiet ? undefined : say });
+      // a job's directory this machine cannot make (its job back on the queue): one line, exit 2
+      let refuse: (e: Error) => void = () => {};
+      const refused = new Promise<never>((_, reject) => (refuse = reject));
+      const onOutputError = (e: Error) => void w!.close().then(() => refuse(e), () => refuse(e));
+      w = await startQueueWorker(url, { concurrency, lockSeconds, onEvent: o.quiet ? undefined : say, onOutputError });
       say(`waiting for jobs on ${url}`);
-      await new Promise<never>(() => {}); // until stopped
+      await refused; // until stopped, or refused
     });
 }

@@ -14,6 +14,7 @@ import { Queue, QueueEvents, UnrecoverableError, WaitingError, Worker, type Job 
 import { Redis } from "ioredis";
 import { runTasks, StopFlag } from "../parallel/pool.js";
 import { decodeExact, encodeExact } from "../run/checkpoint.js";
+import { OutputError } from "../io/errors.js";
 import { GridJobError, gridJobErrorOf, queuedReason } from "./jobError.js";
 import type { GridJob } from "./spec.js";
 import { readJobResult, writeJobResult } from "./store.js";
@@ -200,6 +201,12 @@ export interface QueueWorkerOptions {
   /** Seconds a job's lock lasts without renewal: how soon a dead worker's job is taken up again (default 30, BullMQ's). */
   lockSeconds?: number;
   onEvent?: (line: string) => void;
+  /**
+   * Told when a job's directories cannot be made on this machine (makeDirs' OutputError: under
+   * /proc, read-only, a file in the way): the job goes back on the queue, for a worker that can,
+   * and the caller stops this one (else it would take the job again).
+   */
+  onOutputError?: (e: OutputError) => void;
 }
 
 /**
@@ -222,6 +229,11 @@ export async function startQueueWorker(url: string, options: QueueWorkerOptions 
     } catch (e) {
       // the spec is at fault: another attempt would fail the same way
       if (e instanceof GridJobError) throw new UnrecoverableError(queuedReason(e));
+      if (e instanceof OutputError) {
+        await job.moveToWait(token);
+        options.onOutputError?.(e);
+        throw new WaitingError();
+      }
       if (stop.requested) {
         // stopped (SIGTERM, Ctrl-C): back on the queue for another worker, which resumes its checkpoint
         await job.moveToWait(token);

@@ -3,11 +3,17 @@
  * output directory, written atomically (so a job's result is there whole or not at all), read
  * back in the order of the spec's jobs. Draws and checkpoints go beside it (draws/, checkpoints/).
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../io/atomic.js";
+import { OutputError } from "../io/errors.js";
+import { makeDirs } from "../io/makeDirs.js";
+import { registerErrorType } from "../parallel/errors.js";
 import { decodeExact, encodeExact } from "../run/checkpoint.js";
 import type { GridJob } from "./spec.js";
+
+// a job's directory that cannot be made (makeDirs) is one line naming it, from whichever thread runs the job
+registerErrorType(OutputError);
 
 export function resultsDir(outDir: string): string {
   return join(outDir, "results");
@@ -15,7 +21,7 @@ export function resultsDir(outDir: string): string {
 
 /** Stores a finished job's result. */
 export function writeJobResult(outDir: string, id: string, result: unknown): void {
-  mkdirSync(resultsDir(outDir), { recursive: true });
+  makeDirs(resultsDir(outDir));
   writeFileAtomic(join(resultsDir(outDir), `${id}.json`), encodeExact(result) + "\n");
 }
 
@@ -51,7 +57,7 @@ export function readJobCheckpoint<T>(job: GridJob): T | undefined {
 
 /** Writes the job's checkpoint, atomically (a job killed at any moment leaves its last whole checkpoint). */
 export function writeJobCheckpoint(job: GridJob, checkpoint: unknown): void {
-  mkdirSync(job.checkpointDir, { recursive: true });
+  makeDirs(job.checkpointDir);
   writeFileAtomic(jobCheckpointPath(job), encodeExact(checkpoint) + "\n");
 }
 
@@ -60,7 +66,7 @@ export function writeJobCheckpoint(job: GridJob, checkpoint: unknown): void {
  * removes its checkpoint, the draws file being the job's record now; returns the file's name.
  */
 export function writeJobDraws(job: GridJob, dim: number, draws: number, samples: Float64Array): string {
-  mkdirSync(job.drawsDir, { recursive: true });
+  makeDirs(job.drawsDir);
   const drawsFile = `${job.id}.json`;
   writeFileAtomic(join(job.drawsDir, drawsFile), encodeExact({ identity: job.identity, dim, draws, samples }) + "\n");
   rmSync(jobCheckpointPath(job), { force: true });

@@ -7,13 +7,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { scratchDir, snapshotDir as snapshot } from "../fixtures.js";
 import { CLI } from "./cliRun.js";
 import { gpmcmc, KERNEL, writeSpec } from "./badInputs/rowKit.js";
 import { COMMAND_ROWS } from "./badInputs/table.js";
+import { procRefusal } from "./badInputs/gridRows.js";
+import { redisMissing, startRedis } from "../grid/redisServer.js";
+import { skipUnlessAvailable } from "../fixtures.js";
 
 for (const row of COMMAND_ROWS) {
   test(`bad input (command line): ${row.name}`, () => {
@@ -79,6 +82,32 @@ test("grid run --queue and worker on a Redis that never answers: one line naming
   } finally {
     s.cleanup();
     silent.close();
+  }
+});
+
+test("worker: a job whose draws/ this machine cannot make (out a link to /proc): one line naming it, exit 2, nothing written", { skip: skipUnlessAvailable(redisMissing()), timeout: 60_000 }, async () => {
+  const redis = await startRedis();
+  const s = scratchDir();
+  // the submitter makes nothing (o exists) and waits; the worker is the first to make a directory
+  const submitter = spawn(process.execPath, [CLI, "grid", "run", "grid.json", "--queue", redis.url, "--quiet"], { cwd: s.dir, stdio: "ignore" });
+  try {
+    writeSpec(s.dir, { out: "o" });
+    symlinkSync("/proc", join(s.dir, "o"));
+    const before = snapshot(s.dir);
+    const r = await new Promise<{ code: number | null; stderr: string; pid: number }>((resolve) => {
+      const child = spawn(process.execPath, [CLI, "worker", "--queue", redis.url, "--quiet"], { cwd: s.dir, env: { ...process.env, GPMCMC_DEBUG: "" } });
+      let stderr = "";
+      child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
+      child.on("exit", (code) => resolve({ code, stderr, pid: child.pid! }));
+    });
+    const refused = `gpmcmc: output ${JSON.stringify(join(s.dir, "o", "draws"))}: cannot be created: ${procRefusal(join(s.dir, "o"))}\n`;
+    assert.equal(r.stderr.replace(/^gpmcmc: using the pure TypeScript linear-algebra backend.*\n/m, ""), `worker ${r.pid}: waiting for jobs on ${redis.url}\n${refused}`);
+    assert.equal(r.code, 2);
+    assert.deepEqual(snapshot(s.dir), before, "nothing was written");
+  } finally {
+    submitter.kill();
+    s.cleanup();
+    await redis.stop();
   }
 });
 

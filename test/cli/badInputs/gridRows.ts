@@ -3,13 +3,16 @@
  * s/grid.json, varied by each row).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { jobId } from "../../../src/grid/identity.js";
 import { gpmcmc, writeSpec, type CommandRow } from "./rowKit.js";
 
 const axes = (change: Record<string, unknown>) => ({ axes: { likelihood: ["logistic"], n: [10], d: [2], "data-set": [0], sampler: ["ess"], chain: [0], ...change } });
 const job = "demo seed=1 likelihood=logistic n=10 d=2 data-set=0 sampler=ess chain=0";
+
+/** Why a directory cannot be made in `dir`, a link to /proc: root may write there, but the file system refuses; anyone else is refused by permissions. */
+export const procRefusal = (dir: string) => (process.getuid?.() === 0 ? `the file system refuses to create it in ${JSON.stringify(dir)} (ENOENT), although that directory exists` : "permission denied");
 
 function specRow(name: string, change: Record<string, unknown>, message: string | ((s: string) => string), args: string[] = ["grid", "run", "grid.json"]): CommandRow {
   return { name, setup: (s) => writeSpec(s, change), args: () => args, message: typeof message === "string" ? () => message : message };
@@ -58,6 +61,13 @@ export const GRID_ROWS: CommandRow[] = [
   specRow("grid run: an out directory the file system refuses (/proc)", { out: "/proc/x" },
     // root may write /proc's directory, whose file system then refuses; anyone else is refused by permissions
     () => `output "/proc/x": cannot be created: ${process.getuid?.() === 0 ? 'the file system refuses to create it in "/proc" (ENOENT), although that directory exists' : "permission denied"}`),
+  {
+    ...specRow("grid run: out a link to /proc, where the jobs' draws/ cannot be made", { out: "o" }, (s) => `output ${JSON.stringify(join(s, "o", "draws"))}: cannot be created: ${procRefusal(join(s, "o"))}`, ["grid", "run", "grid.json", "--parallel", "1", "--quiet"]),
+    setup: (s) => {
+      writeSpec(s, { out: "o" });
+      symlinkSync("/proc", join(s, "o"));
+    },
+  },
   specRow("grid run: an out directory under a file", { out: "grid.json/sub" }, (s) => `output ${JSON.stringify(join(s, "grid.json", "sub"))}: cannot be created: a part of the path is not a directory`),
   fileRow("grid run: a spec that is a JSON array", "[1,2]\n", "grid.json: a grid spec is a JSON object"),
   fileRow("grid run: an empty spec file", "\n", "grid.json: is not JSON: Unexpected end of JSON input"),
