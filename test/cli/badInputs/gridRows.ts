@@ -11,7 +11,7 @@ import { gpmcmc, writeSpec, type CommandRow } from "./rowKit.js";
 const axes = (change: Record<string, unknown>) => ({ axes: { likelihood: ["logistic"], n: [10], d: [2], "data-set": [0], sampler: ["ess"], chain: [0], ...change } });
 const job = "demo seed=1 likelihood=logistic n=10 d=2 data-set=0 sampler=ess chain=0";
 
-/** Why a directory cannot be made in `dir`, a link to /proc: root may write there, but the file system refuses; anyone else is refused by permissions. */
+/** Why a directory cannot be made in `dir`, /proc or a link to it: root may write there, but the file system refuses; anyone else is refused by permissions. */
 export const procRefusal = (dir: string) => (process.getuid?.() === 0 ? `the file system refuses to create it in ${JSON.stringify(dir)} (ENOENT), although that directory exists` : "permission denied");
 
 function specRow(name: string, change: Record<string, unknown>, message: string | ((s: string) => string), args: string[] = ["grid", "run", "grid.json"]): CommandRow {
@@ -58,9 +58,7 @@ export const GRID_ROWS: CommandRow[] = [
   specRow("grid run: a negative n in a job", axes({ n: [-1] }), `grid job "${job.replace("n=10", "n=-1")}": n must be a non-negative integer, got -1`),
   specRow("grid run: draws 0", { ...axes({}), fixed: { draws: 0, burnIn: 5, dataSeed: 1 } }, `grid job "${job}": fixed setting draws must be an integer >= 1, got 0`),
   { ...specRow("grid run: draws 1e12, beyond the memory", { ...axes({}), fixed: { draws: 1e12, burnIn: 5, dataSeed: 1 } }, 'grid.json: "draws": 1000000000000 draws x at least 7 columns (a variable and 6 statistics) x 8 bytes = 56.0 TB per chain, more than GPMCMC_MAX_MEMORY (8.00 GB); lower "draws"'), env: { GPMCMC_MAX_MEMORY: "8e9" } },
-  specRow("grid run: an out directory the file system refuses (/proc)", { out: "/proc/x" },
-    // root may write /proc's directory, whose file system then refuses; anyone else is refused by permissions
-    () => `output "/proc/x": cannot be created: ${process.getuid?.() === 0 ? 'the file system refuses to create it in "/proc" (ENOENT), although that directory exists' : "permission denied"}`),
+  specRow("grid run: an out directory the file system refuses (/proc)", { out: "/proc/x" }, () => `output "/proc/x": cannot be created: ${procRefusal("/proc")}`),
   {
     ...specRow("grid run: out a link to /proc, where the jobs' draws/ cannot be made", { out: "o" }, (s) => `output ${JSON.stringify(join(s, "o", "draws"))}: cannot be created: ${procRefusal(join(s, "o"))}`, ["grid", "run", "grid.json", "--parallel", "1", "--quiet"]),
     setup: (s) => {
