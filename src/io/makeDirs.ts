@@ -4,7 +4,7 @@
  * OutputError naming it and why: mkdirSync's own recursion ({ recursive: true }) retries for ever
  * where the file system answers ENOENT under a directory that exists (/proc).
  */
-import { existsSync, mkdirSync, rmdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmdirSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileErrorReason, OutputError } from "./errors.js";
 
@@ -14,22 +14,24 @@ import { fileErrorReason, OutputError } from "./errors.js";
  */
 export function makeDirs(dir: string): string[] {
   const missing: string[] = [];
-  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) missing.unshift(d);
+  let d = resolve(dir);
+  for (; !existsSync(d); d = dirname(d)) missing.unshift(d);
+  if (missing.length === 0 && !statSync(d).isDirectory()) throw new OutputError(dir, "exists and is not a directory");
   const made: string[] = [];
-  for (const d of missing) {
+  for (const m of missing) {
     try {
-      mkdirSync(d);
-      made.push(d);
+      mkdirSync(m);
+      made.push(m);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "EEXIST" && existsSync(d)) continue; // made meanwhile (another job, another worker)
-      for (const m of [...made].reverse()) {
+      if ((e as NodeJS.ErrnoException).code === "EEXIST" && statSync(m).isDirectory()) continue; // made meanwhile (another job, another worker)
+      for (const r of [...made].reverse()) {
         try {
-          rmdirSync(m);
+          rmdirSync(r);
         } catch {
           // no longer empty: not ours to remove
         }
       }
-      throw new OutputError(dir, `cannot be created: ${fileErrorReason(e, d)}`);
+      throw new OutputError(dir, `cannot be created: ${fileErrorReason(e, m)}`);
     }
   }
   return made;

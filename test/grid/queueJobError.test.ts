@@ -11,6 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { REPO_ROOT, scratchDir, skipUnlessAvailable } from "../fixtures.js";
+import { jobId } from "../../src/grid/identity.js";
 import { redisMissing, startRedis } from "./redisServer.js";
 
 const MAIN = join(REPO_ROOT, "dist", "src", "cli", "main.js");
@@ -56,13 +57,14 @@ test("grid run --queue: a job its spec cannot describe is the local pool's one l
     assert.equal(again.status, 2);
     assert.equal(again.stderr, local[0]!.stderr);
 
-    // Negative control: the draws directory is a file, so the job fails for a reason that is not its spec's.
+    // Negative control: the job's checkpoint is damaged, so the job fails for a reason that is not its spec's.
     const broken = write("b.json", latent("b", "mh-v1"));
-    mkdirSync(join(s.dir, "b"));
-    writeFileSync(join(s.dir, "b", "draws"), "not a directory");
+    const id = jobId("simulated-latent-chain", "x likelihood=logistic n=20 d=2 data-set=0 sampler=mh-v1 chain=0", { draws: 20, burnIn: 10, dataSeed: 1 });
+    mkdirSync(join(s.dir, "b", "checkpoints"), { recursive: true });
+    writeFileSync(join(s.dir, "b", "checkpoints", `${id}.json`), "{");
     const failed = await gridRun(broken, "--queue", redis.url);
     assert.equal(failed.status, 1, failed.stderr);
-    assert.match(failed.stderr, /^gpmcmc: internal error: grid job x likelihood=logistic .* failed: .*EEXIST/);
+    assert.match(failed.stderr, /^gpmcmc: internal error: grid job x likelihood=logistic .* failed: .*JSON/);
     assert.equal((log.match(/ started: /g) ?? []).length, 5, `the other failure was tried three times:\n${log}`);
   } finally {
     worker?.kill("SIGKILL");
