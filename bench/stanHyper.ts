@@ -11,9 +11,13 @@
 //
 //   npm run bench -- stanHyper [--peers DIR] [--cases 100x2,100x5] [--seed 11] [--draws 1000] [--warmup 1000]
 //                              [--stan-draws 2000] [--stan-warmup 1000] [--schemes pm] [--reference 4000] [--reuse-stan] [--out DIR]
+//                              [--gpmcmc-seeds 11,1,2,3,4,5]
 //
 // --schemes adds rows for other schemes of `gpmcmc sample --scheme` (e.g. pm,aa), each at the same length.
 // --reuse-stan takes an earlier run's Stan output from DIR instead of running Stan again.
+// --gpmcmc-seeds runs each scheme once per seed (default: --seed alone), a row each, then the
+// median and range of the ratios over the seeds: one run's min ESS is a noisy figure (a chain
+// that sticks for a few hundred iterations halves it), and gpmcmc's runs are cheap beside Stan's.
 // --reference M (default 4000; 0: none) adds, per case, a posterior mean of theta by importance
 // sampling that uses no Markov chain (bench/thetaReference.ts) and each tool's z against it: where
 // the two tools disagree, it says which has the posterior.
@@ -60,6 +64,7 @@ const stanWarmup = arg("--stan-warmup", "1000");
 const out = resolve(arg("--out", "/tmp/gpmcmc-bench-stanHyper"));
 const schemes = arg("--schemes", "pm").split(",");
 const referenceDraws = Number(arg("--reference", "4000"));
+const gpmcmcSeeds = arg("--gpmcmc-seeds", seed).split(",");
 const CHAINS = 4;
 const main = resolve("dist/src/cli/main.js");
 const essScript = resolve("bench/essChains.R");
@@ -106,17 +111,29 @@ for (const [n, d] of cases) {
   line("stan-nuts", stan, stanSeconds, "1\t1", "-", `warm-up ${stanWarm.toFixed(1)} s, ${divergences} divergences`);
   const tools: [string, string][] = [["stan-nuts", `${stanPrefix}_theta.csv`]];
   for (const scheme of schemes) {
-    const dir = join(out, `gpmcmc_${scheme}_n${n}_d${d}`);
-    const started = Date.now();
-    const report = JSON.parse(run(process.execPath, [main, "sample", "--data", data, "--likelihood", "probit", "--scheme", scheme, "--chains", String(CHAINS), "--parallel", "1", "--draws", draws, "--burn-in", warmup, "--seed", seed, "--out", dir, "--overwrite", "--json", "--quiet"])) as { samplingSeconds: number; seconds: number; acceptanceRate: number };
-    const wall = (Date.now() - started) / 1000;
-    const prefix = dir;
-    splitDraws(dir, CHAINS, prefix);
-    const ours = scores(prefix, CHAINS);
-    const zTheta = numberAfter(run("Rscript", [essScript, `${prefix}_theta.csv`, String(CHAINS), `${stanPrefix}_theta.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
-    const zF = numberAfter(run("Rscript", [essScript, `${prefix}_f.csv`, String(CHAINS), `${stanPrefix}_f.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
-    tools.push([`gpmcmc ${scheme}`, `${prefix}_theta.csv`]);
-    line(`gpmcmc ${scheme}`, ours, report.samplingSeconds, `${((ours.essTheta / report.samplingSeconds) / (stan.essTheta / stanSeconds)).toFixed(1)}\t${((ours.essF / report.samplingSeconds) / (stan.essF / stanSeconds)).toFixed(1)}`, `${zTheta.toFixed(2)}, ${zF.toFixed(2)}`, `whole run ${wall.toFixed(1)} s wall (with burn-in${scheme === "pm" ? " and the mode search" : ""}), theta acceptance ${report.acceptanceRate.toFixed(3)}`);
+    const ratios: [number, number, number][] = [];
+    for (const runSeed of gpmcmcSeeds) {
+      const dir = join(out, `gpmcmc_${scheme}_n${n}_d${d}${runSeed === seed ? "" : `_seed${runSeed}`}`);
+      const started = Date.now();
+      const report = JSON.parse(run(process.execPath, [main, "sample", "--data", data, "--likelihood", "probit", "--scheme", scheme, "--chains", String(CHAINS), "--parallel", "1", "--draws", draws, "--burn-in", warmup, "--seed", runSeed, "--out", dir, "--overwrite", "--json", "--quiet"])) as { samplingSeconds: number; seconds: number; acceptanceRate: number };
+      const wall = (Date.now() - started) / 1000;
+      const prefix = dir;
+      splitDraws(dir, CHAINS, prefix);
+      const ours = scores(prefix, CHAINS);
+      const zTheta = numberAfter(run("Rscript", [essScript, `${prefix}_theta.csv`, String(CHAINS), `${stanPrefix}_theta.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
+      const zF = numberAfter(run("Rscript", [essScript, `${prefix}_f.csv`, String(CHAINS), `${stanPrefix}_f.csv`, String(CHAINS)]), /max\|z\| = ([0-9.]+)/);
+      const tool = gpmcmcSeeds.length > 1 ? `gpmcmc ${scheme} seed ${runSeed}` : `gpmcmc ${scheme}`;
+      tools.push([tool, `${prefix}_theta.csv`]);
+      const ratio: [number, number, number] = [(ours.essTheta / report.samplingSeconds) / (stan.essTheta / stanSeconds), (ours.essF / report.samplingSeconds) / (stan.essF / stanSeconds), Math.max(ours.rhatTheta, ours.rhatF)];
+      ratios.push(ratio);
+      line(tool, ours, report.samplingSeconds, `${ratio[0].toFixed(1)}\t${ratio[1].toFixed(1)}`, `${zTheta.toFixed(2)}, ${zF.toFixed(2)}`, `whole run ${wall.toFixed(1)} s wall (with burn-in${scheme === "pm" ? " and the mode search" : ""}), theta acceptance ${report.acceptanceRate.toFixed(3)}`);
+    }
+    if (ratios.length > 1) {
+      const median = (v: number[]) => { const s2 = [...v].sort((a, b) => a - b); const h = s2.length >> 1; return s2.length % 2 ? s2[h]! : (s2[h - 1]! + s2[h]!) / 2; };
+      const range = (v: number[]) => `${Math.min(...v).toFixed(1)}-${Math.max(...v).toFixed(1)}`;
+      const theta = ratios.map((r) => r[0]), f = ratios.map((r) => r[1]);
+      console.log(`# n = ${n}, d = ${d}, gpmcmc ${scheme} over ${ratios.length} seeds: ratio theta median ${median(theta).toFixed(1)} (${range(theta)}), f median ${median(f).toFixed(1)} (${range(f)}); R-hat < 1.01 on theta and f in ${ratios.filter((r) => r[2] < 1.01).length} of ${ratios.length}`);
+    }
   }
   if (referenceDraws > 0) {
     const ref = thetaReference(data, referenceDraws, 20140);

@@ -11,18 +11,11 @@
  * whose theta-marginal is p(theta | y) (the estimate is unbiased) and under which f_k(theta, z)
  * given theta is p(f | theta, y). Each iteration:
  *
- * 1. an independence proposal of theta, with fresh z': a mixture of multivariate t's with 8
- *    degrees of freedom (./tMixture.ts). In burn-in, half one t centred and shaped by the mode of
- *    Laplace's marginal posterior (./thetaMode.ts) and then by the burn-in draws, half one t at
- *    each local mode the search found, so that a chain proposes every mode it knows of; after
- *    burn-in, Gaussian mixtures fitted to the burn-in draws and widened into t's, beside the
- *    modes' t's (./fittedProposal.ts);
- * 2. a random-walk proposal of theta, covariance s^2 Sigma, with fresh z'. After burn-in only
- *    where the independence move accepted less than WALK_BELOW of its proposals in the second
- *    half of burn-in: each proposal costs an approximation at theta', and where the fitted
- *    proposal is accepted often the walk's are the less useful half, while where it is not
- *    (ARD lengthscales with long tails) the walk is what moves the chain in the tails
- *    (BENCHMARKS.md, "pm: proposals tried on the n = 100 cases");
+ * 1. an independence proposal of theta, with fresh z': a mixture of multivariate t's with 4
+ *    degrees of freedom (./tMixture.ts), half one t centred and shaped by the mode of Laplace's
+ *    marginal posterior (./thetaMode.ts) and then by the burn-in draws, half one t at each local
+ *    mode the search found, so that a chain proposes every mode it knows of;
+ * 2. a random-walk proposal of theta, covariance s^2 Sigma, with fresh z';
  * 3. fresh z' at the current theta (an independence move of z given theta, ratio p^'/p^: it
  *    renews f without a factorisation);
  * 4. k drawn in proportion to the weights, f = f_k.
@@ -30,8 +23,7 @@
  * Moves 1-3 are Metropolis-Hastings moves on (theta, z) that leave the k-marginal of pi
  * invariant, and 4 is k's exact conditional, so the composition leaves pi invariant. Burn-in
  * adapts s (Robbins-Monro towards 25% acceptance), Sigma and the independence proposal's centre
- * (the draws' mean and covariance); at its end the independence proposal is fitted to its draws,
- * and after burn-in it is fixed. The chain starts at the mode
+ * (the draws' mean and covariance); after burn-in they are fixed. The chain starts at the mode
  * (whatever t0 is). A proposal whose estimate is not finite (no usable importance weight, a K
  * that does not factorise) is rejected and counted as a divergent transition (the run's
  * summary reports them; `densityEvaluations` is 0 for it).
@@ -48,7 +40,6 @@ import { isSingular, logJoint, moveInfo, type JointProblem } from "./jointMoves.
 import type { IterationInfo, JointChain } from "./jointChain.js";
 import { laplaceThetaModes } from "./thetaMode.js";
 import { drawMixture, logMixtureDensity, type TComponent } from "./tMixture.js";
-import { fittedProposal, modeMixture } from "./fittedProposal.js";
 import { packNumbers } from "../math/packNumbers.js";
 import type { FaultOf } from "../math/negativeControl.js";
 import { opCountsSince, snapshotOpCounts } from "../linalg/counters.js";
@@ -76,10 +67,8 @@ export const MAX_IMPORTANCE_SAMPLES = 256;
 /** The variance of log p^ at the mode that the default number of importance draws aims below. */
 const ESTIMATE_VARIANCE = 0.05;
 /** The independence proposal's degrees of freedom. */
-const T_DOF = 8;
+const T_DOF = 4;
 const RW_TARGET_ACCEPTANCE = 0.25;
-/** After burn-in the random walk stops where the independence move's mean acceptance probability in burn-in's second half is at least this. */
-const WALK_BELOW = 0.4;
 /** The range of the random-walk scale s (relative to Sigma) that burn-in adapts it in. */
 const MIN_SCALE = 0.3, MAX_SCALE = 3;
 
@@ -199,16 +188,6 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
   let mixture = components();
   const scale = new AdaptedScale(2.38 / Math.sqrt(m));
   let moments: RunningMoments | undefined = new RunningMoments(m);
-  /** The burn-in draws of theta, which the proposal after burn-in is fitted to. */
-  const burnInDraws: Float64Array[] = [];
-  /** The independence move's acceptance probability at each burn-in iteration. */
-  const burnInAcceptance: number[] = [];
-  let walk = true;
-  /** Whether the walk goes on after burn-in (WALK_BELOW), from burn-in's record. */
-  const walkAfterBurnIn = (): boolean => {
-    const half = burnInAcceptance.slice(Math.floor(burnInAcceptance.length / 2));
-    return half.length === 0 || half.reduce((a, v) => a + v, 0) / half.length < WALK_BELOW;
-  };
   let iteration = 0;
   let current: Current | undefined;
   let startQ: GaussianProposal | undefined = start;
@@ -279,7 +258,6 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
   function adapt(): void {
     if (!moments) return;
     moments.add(current!.t);
-    burnInDraws.push(current!.t.slice());
     iteration++;
     if (moments.count >= Math.max(SHAPE_EVERY, 10 * m) && iteration % SHAPE_EVERY === 0) {
       try {
@@ -311,9 +289,7 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
     step(rng): IterationInfo {
       const before = snapshotOpCounts();
       if (!current) begin(rng);
-      const independence = independenceMove(rng);
-      if (scale.adapting) burnInAcceptance.push(independence.acceptanceProbability);
-      const theta = walk ? [independence, randomWalkMove(rng)] : [independence];
+      const theta = [independenceMove(rng), randomWalkMove(rng)];
       const latent = refreshMove(rng);
       drawF(rng);
       adapt();
@@ -322,8 +298,6 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
     freeze() {
       scale.adapting = false;
       moments = undefined;
-      mixture = fittedProposal(burnInDraws, modeComponents, T_DOF) ?? mixture;
-      walk = walkAfterBurnIn();
     },
     logDensity: () => logJoint(problem, () => (current?.q ?? start).at, t, f),
     tunables: () => ({ latent: N, theta: scale.value }),
@@ -331,7 +305,7 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
       const c = current;
       return packNumbers([[m, n, N, c ? 1 : 0, iteration], t, f, centre, shape.factor.data, [scale.value, scale.updates, scale.adapting ? 1 : 0],
         moments ? [1, moments.count] : [0, 0], moments ? moments.mean : new Float64Array(m), moments ? moments.m2 : new Float64Array(m * m),
-        [burnInDraws.length], ...burnInDraws, [burnInAcceptance.length], burnInAcceptance, ...(c ? [c.t, c.z] : [])]);
+        ...(c ? [c.t, c.z] : [])]);
     },
     restoreState(saved) {
       let at = 0;
@@ -351,21 +325,10 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
       mixture = components();
       const [value, updates, adapting] = take(3);
       Object.assign(scale, { value, updates, adapting: adapting === 1 });
-      const [shaping, seen] = take(2);
+      const [shaping, count] = take(2);
       const mean = take(m), m2 = take(m * m);
-      moments = shaping ? Object.assign(new RunningMoments(m), { count: seen }) : undefined;
+      moments = shaping ? Object.assign(new RunningMoments(m), { count }) : undefined;
       if (moments) { moments.mean.set(mean); moments.m2.set(m2); }
-      const [drawn] = take(1);
-      burnInDraws.length = 0;
-      for (let i = 0; i < drawn!; i++) burnInDraws.push(take(m));
-      const [accepted] = take(1);
-      burnInAcceptance.length = 0;
-      burnInAcceptance.push(...take(accepted!));
-      // after burn-in the proposal is the one fitted to its draws, and the walk goes on or not by its record: recomputed, they are what the chain had
-      if (!scale.adapting) {
-        mixture = fittedProposal(burnInDraws, modeComponents, T_DOF) ?? mixture;
-        walk = walkAfterBurnIn();
-      }
       if (begun) {
         // the approximation at theta is a function of theta: recomputed, it is what the chain had
         const ct = take(m), z = take(N * n);
@@ -378,6 +341,22 @@ export function pseudoMarginalChain(problem: JointProblem, options: PseudoMargin
   };
 }
 
+/**
+ * The modes' half of the independence proposal: a t per mode, weighted by Laplace's mass there,
+ * exp(log p~) |Sigma|^1/2, each at least a tenth of the half so that a minor mode is proposed.
+ */
+function modeMixture(modes: readonly { t: Float64Array; logDensity: number; covariance: Matrix }[]): TComponent[] {
+  const parts = modes.map((md) => {
+    const shape = cholesky(md.covariance, { what: "the proposal covariance" });
+    return { centre: md.t.slice(), shape, logMass: md.logDensity + 0.5 * shape.logDet() };
+  });
+  const top = Math.max(...parts.map((p) => p.logMass));
+  const raw = parts.map((p) => Math.exp(p.logMass - top));
+  const sum = raw.reduce((a, v) => a + v, 0);
+  const floored = raw.map((v) => Math.max(0.1, v / sum));
+  const total = floored.reduce((a, v) => a + v, 0);
+  return parts.map((p, i) => ({ weight: (0.5 * floored[i]!) / total, centre: p.centre, shape: p.shape }));
+}
 
 /** EP on the likelihood's sites where it has them (unless Laplace is asked for), Laplace otherwise. */
 export function approximationMethod(problem: JointProblem, asked?: "ep" | "laplace", sweepsFromStart?: number): ApproximationMethod {
