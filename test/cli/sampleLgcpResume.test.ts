@@ -6,11 +6,9 @@
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { scratchDir } from "../fixtures.js";
-import { gpmcmc, MAIN, rows } from "./resumeFixtures.js";
+import { gpmcmc, rows, stopOnceCheckpointed } from "./resumeFixtures.js";
 
 test("lgcp: a run stopped by SIGTERM and resumed has the draws of the run never stopped; a changed --sigma2 is named", { timeout: 120_000 }, async () => {
   const s = scratchDir();
@@ -22,17 +20,7 @@ test("lgcp: a run stopped by SIGTERM and resumed has the draws of the run never 
     const ref = join(s.dir, "ref");
     assert.equal(gpmcmc([...args, "--out", ref]).status, 0);
     const out = join(s.dir, "run");
-    const child = spawn(process.execPath, [MAIN, ...args, "--out", out, "--checkpoint-every", "100"]);
-    let stderr = "";
-    child.stderr.on("data", (b: Buffer) => (stderr += b.toString()));
-    const poll = setInterval(() => {
-      if (!existsSync(join(out, "checkpoint_1.json"))) return;
-      clearInterval(poll);
-      child.kill("SIGTERM");
-    }, 50);
-    const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
-    clearInterval(poll);
-    assert.equal(code, 130, stderr);
+    await stopOnceCheckpointed(args, out, "100");
     const resumed = gpmcmc([...args, "--resume", out]);
     assert.equal(resumed.status, 0, resumed.stderr);
     for (const f of ["draws_1.csv", "draws_2.csv"]) assert.equal(rows(join(out, f)), rows(join(ref, f)), f);
